@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import SmartStackKit
+
+/// The exit codes of the command line (sysexits(3)).
+enum Exit {
+  /// Bad usage: an unknown option, a malformed flag value.
+  static let usage = ExitCode(64)
+  /// Bad input data: a reader found problems in a file.
+  static let dataError = ExitCode(65)
+  /// An input file that does not exist or cannot be read.
+  static let noInput = ExitCode(66)
+  /// An output file or folder that cannot be created.
+  static let cannotCreate = ExitCode(73)
+}
+
+/// Standard error, unbuffered.
+enum StandardError {
+  static func write(_ text: String) {
+    FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+  }
+}
+
+/// Standard output, written in one piece.
+enum StandardOutput {
+  static func write(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+  }
+}
+
+/// Runs `body` and turns the library's errors into messages on stderr and exit codes.
+///
+/// `DiagnosticList` prints every diagnostic (`FILE:LINE:COLUMN: message`) and exits 65;
+/// `InputFileError` exits 66; `OutputFileError` exits 73. Anything else is rethrown for
+/// ArgumentParser to report.
+func reportingErrors<T>(_ body: () throws -> T) throws -> T {
+  do {
+    return try body()
+  } catch let list as DiagnosticList {
+    StandardError.write(list.description)
+    throw Exit.dataError
+  } catch let diagnostic as Diagnostic {
+    StandardError.write(diagnostic.description)
+    throw Exit.dataError
+  } catch let error as InputFileError {
+    StandardError.write(error.description)
+    throw Exit.noInput
+  } catch let error as OutputFileError {
+    StandardError.write(error.description)
+    throw Exit.cannotCreate
+  }
+}

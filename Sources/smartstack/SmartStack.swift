@@ -1,0 +1,16 @@
+import ArgumentParser
+import SmartStackKit
+
+/// The `smartstack` command: a laboratory for the iPhone Smart Stack.
+///
+/// Exit codes follow sysexits(3): 0 success, 64 bad usage, 65 bad input data,
+/// 66 an input file that cannot be opened, 73 an output that cannot be created.
+@main
+struct SmartStack: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "smartstack",
+    abstract: "A laboratory for the iPhone Smart Stack: donation logs, relevance, ranking strategies.",
+    version: SmartStackKit.version,
+    subcommands: [ValidateCommand.self, RelevanceCommand.self]
+  )
+}

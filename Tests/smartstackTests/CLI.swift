@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// Runs the built `smartstack` binary as a user would and captures what it prints.
+///
+/// The binary is found next to the test bundle (SwiftPM puts both in the same
+/// products folder), so these are true end-to-end tests: argument parsing, exit codes,
+/// stdout and stderr.
+struct CLI {
+  struct Result {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  static var binary: URL {
+    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    // Linux: .build/debug/SmartStackLabPackageTests.xctest is a file in the products folder.
+    // macOS: the bundle is a folder; walk up until the binary is found.
+    for _ in 0..<4 {
+      let candidate = dir.appendingPathComponent("smartstack")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      dir = dir.deletingLastPathComponent()
+    }
+    return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("smartstack")
+  }
+
+  /// Runs `smartstack ARGS...` in `directory` (default: a fresh temporary folder).
+  @discardableResult
+  static func run(_ arguments: [String], in directory: URL? = nil, stdin: String? = nil) throws -> Result {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    process.currentDirectoryURL = directory ?? FileManager.default.temporaryDirectory
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let input = Pipe()
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try? input.fileHandleForWriting.close()
+    // Read both pipes concurrently with the process so large outputs cannot deadlock.
+    nonisolated(unsafe) var outData = Data()
+    nonisolated(unsafe) var errData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+      outData = out.fileHandleForReading.readDataToEndOfFile()
+      group.leave()
+    }
+    group.enter()
+    DispatchQueue.global().async {
+      errData = err.fileHandleForReading.readDataToEndOfFile()
+      group.leave()
+    }
+    group.wait()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus,
+      stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData, as: UTF8.self))
+  }
+
+  /// A fresh, empty temporary folder for one test.
+  static func temporaryFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("smartstack-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// Writes `text` to `name` inside `folder` and returns its path.
+  @discardableResult
+  static func write(_ text: String, to name: String, in folder: URL) throws -> String {
+    let url = folder.appendingPathComponent(name)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: url)
+    return url.path
+  }
+}
+
+@Suite("Command line")
+struct CommandLineTests {
+  @Test func helpListsTheCommands() throws {
+    let r = try CLI.run(["--help"])
+    #expect(r.status == 0)
+    #expect(r.stdout.contains("validate"))
+    #expect(r.stdout.contains("relevance"))
+  }
+
+  @Test func unknownOptionIsAUsageError() throws {
+    let r = try CLI.run(["validate", "--no-such-option"])
+    #expect(r.status == 64)
+  }
+}
