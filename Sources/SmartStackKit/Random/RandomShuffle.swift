@@ -8,7 +8,9 @@ public enum RandomShuffle {
   /// one-element collection consumes none.
   ///
   /// - Complexity: O(n).
-  public static func shuffle<C: MutableCollection & RandomAccessCollection, G: RandomNumberGenerator>(
+  public static func shuffle<
+    C: MutableCollection & RandomAccessCollection, G: RandomNumberGenerator
+  >(
     _ elements: inout C, using generator: inout G
   ) {
     var i = elements.count - 1

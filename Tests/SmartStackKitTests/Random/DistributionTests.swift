@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SmartStackKit
 
 /// Sample mean and (unbiased) variance.
@@ -26,7 +27,8 @@ struct DistributionTests {
     _ sample: (mean: Double, variance: Double)
   ) {
     let standardError = (variance / Double(count)).squareRoot()
-    #expect(abs(sample.mean - mean) < 5 * standardError, "\(name): mean \(sample.mean), expected \(mean)")
+    #expect(
+      abs(sample.mean - mean) < 5 * standardError, "\(name): mean \(sample.mean), expected \(mean)")
     #expect(
       abs(sample.variance - variance) < varianceTolerance * variance,
       "\(name): variance \(sample.variance), expected \(variance)")
@@ -41,15 +43,17 @@ struct DistributionTests {
   @Test func normalIsStandard() {
     var g = Xoshiro256StarStar(seed: 2)
     check("normal", mean: 0, variance: 1, moments(count) { g.nextNormal() })
-    check("normal(5, 2)", mean: 5, variance: 4,
-          moments(count) { g.nextNormal(mean: 5, standardDeviation: 2) })
+    check(
+      "normal(5, 2)", mean: 5, variance: 4,
+      moments(count) { g.nextNormal(mean: 5, standardDeviation: 2) })
   }
 
   @Test(arguments: [0.3, 1.0, 2.5, 9.0])
   func gammaHasMeanAndVarianceShape(shape: Double) {
     var g = Xoshiro256StarStar(seed: 3)
-    check("gamma(\(shape))", mean: shape, variance: shape, varianceTolerance: 0.08,
-          moments(count) { g.nextGamma(shape: shape) })
+    check(
+      "gamma(\(shape))", mean: shape, variance: shape, varianceTolerance: 0.08,
+      moments(count) { g.nextGamma(shape: shape) })
   }
 
   @Test func gammaWithScaleScalesTheMean() {
@@ -63,8 +67,9 @@ struct DistributionTests {
     let variance = a * b / ((a + b) * (a + b) * (a + b + 1))
     check("beta(2,5)", mean: a / (a + b), variance: variance, moments(count) { g.nextBeta(a, b) })
     let (c, d) = (0.5, 0.5)
-    check("beta(0.5,0.5)", mean: 0.5, variance: c * d / ((c + d) * (c + d) * (c + d + 1)),
-          moments(count) { g.nextBeta(c, d) })
+    check(
+      "beta(0.5,0.5)", mean: 0.5, variance: c * d / ((c + d) * (c + d) * (c + d + 1)),
+      moments(count) { g.nextBeta(c, d) })
   }
 
   @Test func betaWithTinyShapesStaysInTheUnitInterval() {
@@ -81,12 +86,13 @@ struct DistributionTests {
   @Test(arguments: [0.5, 3.5, 9.99, 10.0, 50.0, 1_000.0])
   func poissonHasMeanAndVarianceEqualToTheMean(mean: Double) {
     var g = Xoshiro256StarStar(seed: 7)
-    check("poisson(\(mean))", mean: mean, variance: mean, varianceTolerance: 0.06,
-          moments(count) { Double(g.nextPoisson(mean: mean)) })
+    check(
+      "poisson(\(mean))", mean: mean, variance: mean, varianceTolerance: 0.06,
+      moments(count) { Double(g.nextPoisson(mean: mean)) })
   }
 
   @Test func poissonOfMeanZeroIsZeroWithoutADraw() {
-    var g = CountingGenerator(seed: 1)
+    var g = RandomTesting.Counting(seed: 1)
     #expect(g.nextPoisson(mean: 0) == 0)
     #expect(g.count == 0)
   }
@@ -114,7 +120,7 @@ struct DistributionTests {
   }
 
   @Test func drawCountsAreAsDocumented() {
-    var g = CountingGenerator(seed: 9)
+    var g = RandomTesting.Counting(seed: 9)
     _ = g.nextExponential(rate: 1)
     #expect(g.count == 1)
     _ = g.nextNormal()
@@ -130,7 +136,11 @@ struct DistributionTests {
     let gamma = (0..<3).map { _ in g.nextGamma(shape: 0.7) }
     #expect(poisson == [1, 9, 7, 1, 3, 3, 7, 7])
     #expect(large == [203, 217, 201, 186])
-    for (x, y) in zip(normal, [-0.15151546035285207, 0.20717241199362282, -0.867914364021375]) { #expect(abs(x - y) < 1e-12, "\(normal)") }
-    for (x, y) in zip(gamma, [0.6805528218377902, 0.546552736278252, 0.9214824008018268]) { #expect(abs(x - y) < 1e-12, "\(gamma)") }
+    for (x, y) in zip(normal, [-0.15151546035285207, 0.20717241199362282, -0.867914364021375]) {
+      #expect(abs(x - y) < 1e-12, "\(normal)")
+    }
+    for (x, y) in zip(gamma, [0.6805528218377902, 0.546552736278252, 0.9214824008018268]) {
+      #expect(abs(x - y) < 1e-12, "\(gamma)")
+    }
   }
 }

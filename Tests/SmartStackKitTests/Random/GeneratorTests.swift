@@ -1,25 +1,31 @@
 import Testing
+
 @testable import SmartStackKit
 
-/// Replays fixed outputs, to drive rejection paths by hand.
-struct ScriptedGenerator: RandomNumberGenerator {
-  var outputs: [UInt64]
-  var position = 0
-  init(_ outputs: [UInt64]) { self.outputs = outputs }
-  mutating func next() -> UInt64 {
-    defer { position += 1 }
-    return outputs[position]
-  }
-}
+/// Generators that make draws observable (shared by the Random test files).
+enum RandomTesting {}
 
-/// Counts the 64-bit outputs a draw consumes.
-struct CountingGenerator: RandomNumberGenerator {
-  var base: Xoshiro256StarStar
-  var count = 0
-  init(seed: UInt64) { base = Xoshiro256StarStar(seed: seed) }
-  mutating func next() -> UInt64 {
-    count += 1
-    return base.next()
+extension RandomTesting {
+  /// Replays fixed outputs, to drive rejection paths by hand.
+  struct Scripted: RandomNumberGenerator {
+    var outputs: [UInt64]
+    var position = 0
+    init(_ outputs: [UInt64]) { self.outputs = outputs }
+    mutating func next() -> UInt64 {
+      defer { position += 1 }
+      return outputs[position]
+    }
+  }
+
+  /// Counts the 64-bit outputs a draw consumes.
+  struct Counting: RandomNumberGenerator {
+    var base: Xoshiro256StarStar
+    var count = 0
+    init(seed: UInt64) { base = Xoshiro256StarStar(seed: seed) }
+    mutating func next() -> UInt64 {
+      count += 1
+      return base.next()
+    }
   }
 }
 
@@ -29,32 +35,37 @@ struct GeneratorTests {
 
   @Test func splitMix64MatchesTheReferenceOutputs() {
     var zero = SplitMix64(seed: 0)
-    #expect((0..<3).map { _ in zero.next() }
-      == [16_294_208_416_658_607_535, 7_960_286_522_194_355_700, 487_617_019_471_545_679])
+    #expect(
+      (0..<3).map { _ in zero.next() }
+        == [16_294_208_416_658_607_535, 7_960_286_522_194_355_700, 487_617_019_471_545_679])
     var fortyTwo = SplitMix64(seed: 42)
-    #expect((0..<5).map { _ in fortyTwo.next() } == [
-      13_679_457_532_755_275_413, 2_949_826_092_126_892_291, 5_139_283_748_462_763_858,
-      6_349_198_060_258_255_764, 701_532_786_141_963_250,
-    ])
+    #expect(
+      (0..<5).map { _ in fortyTwo.next() } == [
+        13_679_457_532_755_275_413, 2_949_826_092_126_892_291, 5_139_283_748_462_763_858,
+        6_349_198_060_258_255_764, 701_532_786_141_963_250,
+      ])
   }
 
   @Test func xoshiroWithSeed42MatchesTheReferenceC() {
     var g = Xoshiro256StarStar(seed: 42)
-    #expect((0..<5).map { _ in g.next() } == [
-      1_546_998_764_402_558_742, 6_990_951_692_964_543_102, 12_544_586_762_248_559_009,
-      17_057_574_109_182_124_193, 18_295_552_978_065_317_476,
-    ])
+    #expect(
+      (0..<5).map { _ in g.next() } == [
+        1_546_998_764_402_558_742, 6_990_951_692_964_543_102, 12_544_586_762_248_559_009,
+        17_057_574_109_182_124_193, 18_295_552_978_065_317_476,
+      ])
   }
 
   @Test func jumpAndLongJumpMatchTheReferenceC() {
     var jumped = Xoshiro256StarStar(seed: 42)
     jumped.jump()
-    #expect((0..<3).map { _ in jumped.next() }
-      == [5_766_981_335_298_035_530, 13_414_075_677_763_163_907, 6_818_771_422_820_058_410])
+    #expect(
+      (0..<3).map { _ in jumped.next() }
+        == [5_766_981_335_298_035_530, 13_414_075_677_763_163_907, 6_818_771_422_820_058_410])
     var longJumped = Xoshiro256StarStar(seed: 42)
     longJumped.longJump()
-    #expect((0..<3).map { _ in longJumped.next() }
-      == [11_575_600_654_643_926_073, 12_220_922_501_490_792_721, 16_399_520_464_761_058_929])
+    #expect(
+      (0..<3).map { _ in longJumped.next() }
+        == [11_575_600_654_643_926_073, 12_220_922_501_490_792_721, 16_399_520_464_761_058_929])
   }
 
   @Test func allZeroStateIsReplacedBySeedZero() {
@@ -77,23 +88,25 @@ struct GeneratorTests {
 
   @Test func nextUnitWithSeed42IsFrozen() {
     var g = Xoshiro256StarStar(seed: 42)
-    #expect((0..<5).map { _ in g.nextUnit() } == [
-      0.08386297105988216, 0.3789802506626686, 0.6800434110281394, 0.9246929453253876,
-      0.9918039142821028,
-    ])
+    #expect(
+      (0..<5).map { _ in g.nextUnit() } == [
+        0.08386297105988216, 0.3789802506626686, 0.6800434110281394, 0.9246929453253876,
+        0.9918039142821028,
+      ])
   }
 
   @Test func nextIntWithSeed42IsFrozen() {
     var g = Xoshiro256StarStar(seed: 42)
     #expect((0..<10).map { _ in g.nextInt(below: 10) } == [0, 3, 6, 9, 9, 7, 7, 8, 7, 5])
     var h = Xoshiro256StarStar(seed: 42)
-    #expect((0..<5).map { _ in h.nextInt(below: 1_000_000_007) }
-      == [83_862_971, 378_980_253, 680_043_415, 924_692_951, 991_803_921])
+    #expect(
+      (0..<5).map { _ in h.nextInt(below: 1_000_000_007) }
+        == [83_862_971, 378_980_253, 680_043_415, 924_692_951, 991_803_921])
   }
 
   @Test func nextUnitStaysInTheHalfOpenUnitInterval() {
-    #expect(ScriptedGenerator([0]).nextUnitFirst() == 0)
-    #expect(ScriptedGenerator([.max]).nextUnitFirst() == 1 - 0x1p-53)
+    #expect(RandomTesting.Scripted([0]).nextUnitFirst() == 0)
+    #expect(RandomTesting.Scripted([.max]).nextUnitFirst() == 1 - 0x1p-53)
     var g = Xoshiro256StarStar(seed: 1)
     for _ in 0..<10_000 {
       let u = g.nextUnit()
@@ -104,20 +117,20 @@ struct GeneratorTests {
   @Test func lemireRejectsTheBiasedLowWords() {
     // bound 3: 2^64 mod 3 == 1, so an output whose product has low word 0 is rejected.
     // 0 * 3 has low word 0 (rejected); 2^63 * 3 = 2^64 + 2^63 gives high 1, low 2^63.
-    var g = ScriptedGenerator([0, 1 << 63])
+    var g = RandomTesting.Scripted([0, 1 << 63])
     #expect(g.nextInt(below: 3) == 1)
     #expect(g.position == 2)
     // A power-of-two bound never rejects: 2^64 mod 4 == 0.
-    var h = ScriptedGenerator([0, 5])
+    var h = RandomTesting.Scripted([0, 5])
     #expect(h.nextInt(below: 4) == 0)
     #expect(h.position == 1)
   }
 
   @Test func nextIntInClosedRangeCoversNegativeAndFullRanges() {
-    var full = ScriptedGenerator([.max])
+    var full = RandomTesting.Scripted([.max])
     #expect(full.nextInt(in: Int.min...Int.max) == -1)
     #expect(full.position == 1)
-    var single = ScriptedGenerator([123])
+    var single = RandomTesting.Scripted([123])
     #expect(single.nextInt(in: Int.min...Int.min) == Int.min)
     var g = Xoshiro256StarStar(seed: 3)
     var seen = Set<Int>()
@@ -139,13 +152,15 @@ struct GeneratorTests {
     let draws = 100_000
     for _ in 0..<draws { counts[g.nextInt(below: 10)] += 1 }
     let expected = Double(draws) / 10
-    let chiSquare = counts.reduce(0.0) { $0 + (Double($1) - expected) * (Double($1) - expected) / expected }
+    let chiSquare = counts.reduce(0.0) {
+      $0 + (Double($1) - expected) * (Double($1) - expected) / expected
+    }
     // 9 degrees of freedom: P(chi² > 33.7) = 0.0001.
     #expect(chiSquare < 33.7, "counts \(counts), chi² \(chiSquare)")
   }
 
   @Test func nextBoolHonoursItsProbabilityAndAlwaysDrawsOnce() {
-    var g = CountingGenerator(seed: 5)
+    var g = RandomTesting.Counting(seed: 5)
     var trues = 0
     for _ in 0..<1_000 {
       let never = g.nextBool(probability: 0)
@@ -168,7 +183,7 @@ struct GeneratorTests {
   }
 }
 
-extension ScriptedGenerator {
+extension RandomTesting.Scripted {
   fileprivate func nextUnitFirst() -> Double {
     var copy = self
     return copy.nextUnit()

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartStackKit
 
 @Suite("Shuffle and weighted choice")
@@ -21,7 +22,7 @@ struct ShuffleTests {
   }
 
   @Test func shuffleConsumesCountMinusOneDraws() {
-    var g = CountingGenerator(seed: 1)
+    var g = RandomTesting.Counting(seed: 1)
     var empty: [Int] = []
     RandomShuffle.shuffle(&empty, using: &g)
     var one = [1]
@@ -50,13 +51,15 @@ struct ShuffleTests {
     }
     #expect(counts.count == 6)
     let expected = Double(runs) / 6
-    let chiSquare = counts.values.reduce(0.0) { $0 + (Double($1) - expected) * (Double($1) - expected) / expected }
+    let chiSquare = counts.values.reduce(0.0) {
+      $0 + (Double($1) - expected) * (Double($1) - expected) / expected
+    }
     // 5 degrees of freedom: P(chi² > 25.7) = 0.0001.
     #expect(chiSquare < 25.7, "\(counts.sorted { $0.key.lexicographicallyPrecedes($1.key) })")
   }
 
   @Test func weightedIndexIsNilWithoutPositiveWeights() {
-    var g = CountingGenerator(seed: 1)
+    var g = RandomTesting.Counting(seed: 1)
     #expect(RandomShuffle.weightedIndex([], using: &g) == nil)
     #expect(RandomShuffle.weightedIndex([0, 0, 0], using: &g) == nil)
     #expect(RandomShuffle.weightedIndex([-1, .nan, .infinity, 0], using: &g) == nil)
@@ -64,7 +67,7 @@ struct ShuffleTests {
   }
 
   @Test func weightedIndexFollowsTheWeightsAndNeverPicksAZero() {
-    var g = CountingGenerator(seed: 8)
+    var g = RandomTesting.Counting(seed: 8)
     var counts = [0, 0, 0, 0, 0]
     let draws = 60_000
     for _ in 0..<draws {
@@ -81,12 +84,12 @@ struct ShuffleTests {
 
   @Test func weightedIndexMapsUnitDrawsToRunningSums() {
     // nextUnit() = 0 picks the first positive weight; the largest draw picks the last.
-    var low = ScriptedGenerator([0])
+    var low = RandomTesting.Scripted([0])
     #expect(RandomShuffle.weightedIndex([0, 2, 1], using: &low) == 1)
-    var high = ScriptedGenerator([.max])
+    var high = RandomTesting.Scripted([.max])
     #expect(RandomShuffle.weightedIndex([0, 2, 1, 0], using: &high) == 2)
     // u = 0.5 exactly: the running sums are 1, 2 of total 4 -> target 2 -> index 2 (sum 4 > 2).
-    var half = ScriptedGenerator([1 << 63])
+    var half = RandomTesting.Scripted([1 << 63])
     #expect(RandomShuffle.weightedIndex([1, 1, 2], using: &half) == 2)
   }
 

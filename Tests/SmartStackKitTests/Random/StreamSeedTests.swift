@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartStackKit
 
 @Suite("Stream seeds")
@@ -12,7 +13,8 @@ struct StreamSeedTests {
     for seed: UInt64 in [0, 1, 42, .max] {
       for component: UInt64 in [0, 1, 7, 1 << 40] {
         var expected = SplitMix64(seed: seed ^ (component &* 0x9E37_79B9_7F4A_7C15))
-        #expect(StreamSeed.derive(seed, component) == expected.next(), "seed \(seed) c \(component)")
+        #expect(
+          StreamSeed.derive(seed, component) == expected.next(), "seed \(seed) c \(component)")
       }
     }
   }
@@ -31,7 +33,8 @@ struct StreamSeedTests {
       let a = rng.next()
       let b = rng.next()
       if a == b { continue }
-      #expect(StreamSeed.derive(master, a, b) != StreamSeed.derive(master, b, a), "master \(master)")
+      #expect(
+        StreamSeed.derive(master, a, b) != StreamSeed.derive(master, b, a), "master \(master)")
       #expect(StreamSeed.derive(master, a) != StreamSeed.derive(master, a, 0), "master \(master)")
     }
     #expect(StreamSeed.derive(5, 0) != StreamSeed.derive(5))
@@ -43,9 +46,10 @@ struct StreamSeedTests {
     #expect(byComponent.count == 10_000)
     let byMaster = Set((0..<10_000 as Range<UInt64>).map { StreamSeed.derive($0, 3) })
     #expect(byMaster.count == 10_000)
-    let pairs = Set((0..<100 as Range<UInt64>).flatMap { r in
-      (0..<100 as Range<UInt64>).map { u in StreamSeed.derive(42, r, u) }
-    })
+    let pairs = Set(
+      (0..<100 as Range<UInt64>).flatMap { r in
+        (0..<100 as Range<UInt64>).map { u in StreamSeed.derive(42, r, u) }
+      })
     #expect(pairs.count == 10_000)
   }
 
