@@ -158,7 +158,7 @@ public struct SmartRotateStrategy: RankingStrategy {
     for i in 0..<n where context.isCandidate(i) && !isSuppressed(context, i) {
       weights[i] = exp((utility[i] - maxU) / temperature)
     }
-    return rng.weightedIndex(weights) ?? -1
+    return RandomShuffle.weightedIndex(weights, using: &rng) ?? -1
   }
 
   func isSuppressed(_ context: StackContext, _ i: Int) -> Bool {
