@@ -173,11 +173,12 @@ public struct JSONDecoding: Sendable {
     return key.utf8.allSatisfy(JSONScanner.isWordByte)
   }
 
-  /// How the value of `item` is described after "found": the literal for numbers and
-  /// Booleans (`1.5`, `true`), the kind otherwise (`a string`).
+  /// How the value of `item` is described after "found": the literal for numbers (as
+  /// written in the file) and Booleans (`1.50`, `true`), the kind otherwise (`a string`).
   func found(_ item: JSONItem) -> String {
     switch item.value {
-    case .number: return literalText(at: item.offset)
+    case .number(let value):
+      return item.node.number == nil ? NumberFormat.format(value) : literalText(at: item.offset)
     case .bool(let value): return value ? "true" : "false"
     default: return item.value.kindDescription
     }

@@ -56,11 +56,20 @@ struct JSONFuzzTests {
     }
   }
 
-  /// Parses `bytes`; when that succeeds, checks offsets. Returns the error otherwise.
+  /// Parses `bytes`; when that succeeds, checks offsets and that writing the tree
+  /// (compact and pretty) and reading it again gives the same tree. Otherwise checks
+  /// the error is located inside the input.
   private func check(_ bytes: [UInt8], seed: UInt64, trial: Int) {
     do {
       let node = try JSONParser.parse(bytes)
       #expect(offsetsAreConsistent(node, bytes), "seed \(seed) trial \(trial)")
+      for pretty in [false, true] {
+        let text = node.serialized(pretty: pretty)
+        let again = try? JSONParser.parse(text)
+        #expect(
+          again?.withoutLocations == node.withoutLocations,
+          "seed \(seed) trial \(trial) pretty \(pretty): \(text)")
+      }
     } catch {
       #expect(error.offset >= 0 && error.offset <= bytes.count, "seed \(seed) trial \(trial)")
       #expect(!error.message.isEmpty)
