@@ -104,7 +104,8 @@ public enum NumberFormat {
       bytes.append(contentsOf: ascii)
     } else if ascii.count <= number.exponent + 1 {
       bytes.append(contentsOf: ascii)
-      bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: number.exponent + 1 - ascii.count))
+      bytes.append(
+        contentsOf: repeatElement(UInt8(ascii: "0"), count: number.exponent + 1 - ascii.count))
     } else {
       bytes.append(contentsOf: ascii[0...number.exponent])
       bytes.append(UInt8(ascii: "."))
