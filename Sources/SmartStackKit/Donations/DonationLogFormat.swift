@@ -58,12 +58,13 @@ extension DonationLog {
     bytes: [UInt8], file: String, format: DonationLogFormat? = nil, timeZone: ZoneRules = .utc,
     limit: Int = DiagnosticCollector.defaultLimit
   ) throws -> DonationLog {
-    let resolved = DonationLogFormat.resolve(format, path: file, bytes: bytes)
-    return try bytes.withUnsafeBufferPointer { buffer in
-      switch resolved {
-      case .csv: return try readCSV(buffer, file: file, timeZone: timeZone, limit: limit)
-      case .jsonl: return try readJSONLines(buffer, file: file, timeZone: timeZone, limit: limit)
+    switch DonationLogFormat.resolve(format, path: file, bytes: bytes) {
+    case .csv:
+      return try bytes.withUnsafeBufferPointer {
+        try readCSV($0, file: file, timeZone: timeZone, limit: limit)
       }
+    case .jsonl:
+      return try readJSONLines(bytes, file: file, timeZone: timeZone, limit: limit)
     }
   }
 }
