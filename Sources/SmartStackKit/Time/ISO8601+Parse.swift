@@ -1,0 +1,196 @@
+// The byte-level timestamp parser: the hot path of every log reader.
+
+extension ISO8601 {
+  /// Parses one timestamp from UTF-8 bytes.
+  ///
+  /// Grammar (every byte must be consumed; no surrounding spaces):
+  ///
+  ///     timestamp = date [ ("T" / "t" / " ") time [ zone ] ]
+  ///     date      = YYYY "-" MM "-" DD                 ; exactly 4, 2, 2 ASCII digits
+  ///     time      = HH ":" MM [ ":" SS [ "." 1*9DIGIT ] ]
+  ///     zone      = "Z" / "z" / ("+" / "-") HH [ [":"] MM ]
+  ///
+  /// Rules:
+  /// - Years 1970...2100; months 01...12; days must exist in that month (leap years follow
+  ///   the Gregorian rule, so 2028-02-29 exists and 2026-02-29 does not); hours 00...23
+  ///   (`24:00` is rejected); minutes and seconds 00...59 (second 60, a leap second, is
+  ///   rejected).
+  /// - Fractions of a second are truncated to milliseconds (`.1239` is 123 ms).
+  /// - With `Z` or an offset the result is `.absolute`; offsets lie in -18:00...+18:00 and
+  ///   their minutes in 00...59. `-00:00` is read as UTC. The instant must lie in
+  ///   [1970-01-01T00:00:00Z, 2101-01-01T00:00:00Z).
+  /// - Without a zone designator the result is `.local` (a naive wall-clock time); a date
+  ///   alone is local midnight.
+  ///
+  /// On failure, `ParseError.offset` is the byte offset where the problem starts: the first
+  /// byte of the field that is malformed or out of range, or of the unexpected byte.
+  ///
+  /// - Complexity: O(n) in the number of bytes, no allocation on success.
+  public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Timestamp, ParseError> {
+    let n = bytes.count
+    guard n > 0 else { return fail(0, "empty timestamp") }
+
+    // Date.
+    let year = fourDigits(bytes, 0)
+    guard year >= 0 else { return fail(0, "expected a 4-digit year") }
+    guard year >= 1970 && year <= 2100 else {
+      return fail(0, "year \(year) is out of range 1970...2100")
+    }
+    guard byte(bytes, 4) == UInt8(ascii: "-") else { return fail(4, "expected '-' after the year") }
+    let month = twoDigits(bytes, 5)
+    guard month >= 0 else { return fail(5, "expected a 2-digit month") }
+    guard month >= 1 && month <= 12 else {
+      return fail(5, "month \(pad2(month)) is out of range 01...12")
+    }
+    guard byte(bytes, 7) == UInt8(ascii: "-") else {
+      return fail(7, "expected '-' after the month")
+    }
+    let day = twoDigits(bytes, 8)
+    guard day >= 0 else { return fail(8, "expected a 2-digit day") }
+    guard day >= 1 && day <= 31 else { return fail(8, "day \(pad2(day)) is out of range 01...31") }
+    guard day <= daysInMonth(year: year, month: month) else {
+      return fail(8, "day \(pad2(day)) does not exist in \(monthNames[month - 1]) \(year)")
+    }
+    let midnight = daysFromCivil(year: year, month: month, day: day) * Instant.millisecondsPerDay
+    if n == 10 { return .success(.local(milliseconds: midnight)) }
+
+    // Time.
+    let separator = bytes[10]
+    guard
+      separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t")
+        || separator == UInt8(ascii: " ")
+    else { return fail(10, "expected 'T' or a space between the date and the time") }
+    let hour = twoDigits(bytes, 11)
+    guard hour >= 0 else { return fail(11, "expected a 2-digit hour") }
+    guard hour <= 23 else { return fail(11, "hour \(pad2(hour)) is out of range 00...23") }
+    guard byte(bytes, 13) == UInt8(ascii: ":") else {
+      return fail(13, "expected ':' after the hour")
+    }
+    let minute = twoDigits(bytes, 14)
+    guard minute >= 0 else { return fail(14, "expected a 2-digit minute") }
+    guard minute <= 59 else { return fail(14, "minute \(pad2(minute)) is out of range 00...59") }
+    var index = 16
+    var second = 0
+    var millisecond = 0
+    if byte(bytes, index) == UInt8(ascii: ":") {
+      second = twoDigits(bytes, 17)
+      guard second >= 0 else { return fail(17, "expected a 2-digit second") }
+      guard second != 60 else {
+        return fail(17, "second 60 is a leap second; leap seconds are not supported")
+      }
+      guard second <= 59 else { return fail(17, "second \(pad2(second)) is out of range 00...59") }
+      index = 19
+      if byte(bytes, index) == UInt8(ascii: ".") {
+        index += 1
+        let start = index
+        var scale = 100
+        while index < n {
+          let digit = Int(bytes[index] &- 48)
+          guard digit < 10 else { break }
+          millisecond += digit * scale
+          scale /= 10
+          index += 1
+        }
+        guard index > start else { return fail(start, "expected digits after '.'") }
+        guard index - start <= 9 else {
+          return fail(start + 9, "more than 9 digits in the fraction of a second")
+        }
+      }
+    } else if byte(bytes, index) == UInt8(ascii: ".") {
+      return fail(index, "a fraction needs seconds: write HH:MM:SS.fff")
+    }
+    let local =
+      midnight + Int64(hour * 3_600_000 + minute * 60_000 + second * 1_000 + millisecond)
+    if index == n { return .success(.local(milliseconds: local)) }
+
+    // Zone designator.
+    var offsetSeconds = 0
+    let designator = bytes[index]
+    if designator == UInt8(ascii: "Z") || designator == UInt8(ascii: "z") {
+      index += 1
+    } else if designator == UInt8(ascii: "+") || designator == UInt8(ascii: "-") {
+      let signStart = index
+      let offsetHour = twoDigits(bytes, index + 1)
+      guard offsetHour >= 0 else {
+        return fail(index + 1, "expected a 2-digit hour in the UTC offset (+HH, +HHMM or +HH:MM)")
+      }
+      index += 3
+      var offsetMinute = 0
+      if byte(bytes, index) == UInt8(ascii: ":") {
+        index += 1
+        offsetMinute = twoDigits(bytes, index)
+        guard offsetMinute >= 0 else {
+          return fail(index, "expected 2-digit minutes in the UTC offset")
+        }
+        index += 2
+      } else if index < n && bytes[index] &- 48 < 10 {
+        offsetMinute = twoDigits(bytes, index)
+        guard offsetMinute >= 0 else {
+          return fail(index, "expected 2-digit minutes in the UTC offset")
+        }
+        index += 2
+      }
+      guard offsetMinute <= 59 else {
+        return fail(index - 2, "offset minute \(pad2(offsetMinute)) is out of range 00...59")
+      }
+      let sign = designator == UInt8(ascii: "+") ? "+" : "-"
+      guard offsetHour * 60 + offsetMinute <= 18 * 60 else {
+        return fail(
+          signStart,
+          "offset \(sign)\(pad2(offsetHour)):\(pad2(offsetMinute)) is out of range -18:00...+18:00"
+        )
+      }
+      offsetSeconds = offsetHour * 3_600 + offsetMinute * 60
+      if sign == "-" { offsetSeconds = -offsetSeconds }
+    } else {
+      return fail(index, "unexpected text after the timestamp")
+    }
+    guard index == n else { return fail(index, "unexpected text after the timestamp") }
+
+    let utc = local - Int64(offsetSeconds) * Instant.millisecondsPerSecond
+    guard utc >= Instant.earliestSupported.milliseconds else {
+      return fail(0, "the instant is before 1970-01-01T00:00:00Z, the earliest supported")
+    }
+    guard utc < Instant.endOfSupportedRange.milliseconds else {
+      return fail(0, "the instant is at or after 2101-01-01T00:00:00Z, the end of the supported range")
+    }
+    return .success(.absolute(Instant(milliseconds: utc)))
+  }
+
+  // MARK: - Helpers
+
+  @inline(__always)
+  private static func fail(_ offset: Int, _ message: String) -> Result<Timestamp, ParseError> {
+    .failure(ParseError(offset: offset, message: message))
+  }
+
+  /// The byte at `index`, or 0 past the end.
+  @inline(__always)
+  private static func byte(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> UInt8 {
+    index < bytes.count ? bytes[index] : 0
+  }
+
+  /// The value of two ASCII digits at `index`, or -1.
+  @inline(__always)
+  private static func twoDigits(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Int {
+    guard index + 1 < bytes.count else { return -1 }
+    let a = bytes[index] &- 48
+    let b = bytes[index + 1] &- 48
+    guard a < 10 && b < 10 else { return -1 }
+    return Int(a) * 10 + Int(b)
+  }
+
+  /// The value of four ASCII digits at `index`, or -1.
+  @inline(__always)
+  private static func fourDigits(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int) -> Int {
+    let high = twoDigits(bytes, index)
+    let low = twoDigits(bytes, index + 2)
+    guard high >= 0 && low >= 0 else { return -1 }
+    return high * 100 + low
+  }
+
+  /// `7` -> `"07"`, for messages that quote two-digit fields as written.
+  private static func pad2(_ value: Int) -> String {
+    value < 10 ? "0\(value)" : "\(value)"
+  }
+}
