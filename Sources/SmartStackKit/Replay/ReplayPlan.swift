@@ -60,16 +60,11 @@ public struct ReplayPlan: Sendable {
       }
     }
 
-    // Donation indices per user, in time order (the log is sorted by time).
     let userCount = log.userNames.count
-    var perUser = Array(repeating: [Int32](), count: userCount)
-    for i in 0..<log.count { perUser[Int(log.users[i])].append(Int32(i)) }
-
     // Fixed stacks: the matched instances of each distinct donation signature, once.
-    var fixedMatches: [[Int32]] = []
+    var matcher: DonationMatcher? = nil
     if case .fixed(let spec) = options.stack {
-      let matcher = DonationMatcher(log: log, instances: spec.instances, catalog: spec.catalog)
-      fixedMatches = (0..<log.count).map { matcher.instances(matching: $0).map { Int32($0) } }
+      matcher = DonationMatcher(log: log, instances: spec.instances, catalog: spec.catalog)
     }
 
     // Relevance entries in processing order: by date, ties in file order.
@@ -77,7 +72,7 @@ public struct ReplayPlan: Sendable {
     if let timelines = options.timelines {
       var order = 0
       for t in timelines.instances {
-        for e in t.timeline.entries {
+        for e in t.entries {
           timelineEntries.append((t.id, e, order))
           order += 1
         }
@@ -122,7 +117,7 @@ public struct ReplayPlan: Sendable {
     var people: [Person] = []
     people.reserveCapacity(userCount)
     for u in 0..<userCount {
-      let rows = perUser[u]
+      let rows = log.rows(ofUser: Int32(u))
       guard let firstRow = rows.first else { continue }
       let first = log.timestamps[Int(firstRow)]
       var p = Person(name: log.userNames[Int32(u)], instances: [], alwaysAvailable: true)
@@ -172,8 +167,8 @@ public struct ReplayPlan: Sendable {
         let i = Int(r)
         p.donationTimes.append(log.timestamps[i])
         p.donationKinds.append(log.kinds[i])
-        if case .fixed = options.stack {
-          p.matches.append(contentsOf: fixedMatches[i])
+        if let matcher {
+          p.matches.append(contentsOf: matcher.instances(matching: i))
         } else {
           let m = instanceOfKind[Int(log.kinds[i])]
           if m >= 0 { p.matches.append(m) }

@@ -84,13 +84,14 @@ struct ReplayHandComputedTests {
   }
 
   /// Sessions with a 30-minute gap: visits at d1 (first), d3 (50 min after d2), d5
-  /// (55 min after d4), d6 (next day); d2, d4, d7, d8 follow within 30 minutes.
+  /// (55 min after d4), d6 (next day) and d8 (exactly 30 min after d7: a gap of at
+  /// least 30 minutes); d2, d4 and d7 follow within 30 minutes.
   @Test func sessionVisitsStartAfterAGap() throws {
     var options = ReplayOptions()
     options.visits = .sessions(gapMinutes: 30)
     let plan = try ReplayPlan(log: HandLog.log(), options: options)
     let times = plan.people[0].visitTimes.map { ISO8601.format(Instant(milliseconds: $0)) }
-    #expect(times == ["2026-03-02T08:00:00Z", "2026-03-02T09:00:00Z", "2026-03-02T10:00:00Z", "2026-03-03T08:30:00Z"])
+    #expect(times == ["2026-03-02T08:00:00Z", "2026-03-02T09:00:00Z", "2026-03-02T10:00:00Z", "2026-03-03T08:30:00Z", "2026-03-03T09:10:00Z"])
   }
 
   /// An explicit visit 4 minutes before d2 has target B; one 6 minutes before d3 (8:54)
