@@ -60,7 +60,7 @@ extension TimelineFile {
       if let items = json.requireArray(object, "entries") {
         entries.reserveCapacity(items.count)
         for entryItem in items {
-              if let entry = readEntry(entryItem, &json, timeZone: timeZone) {
+          if let entry = readEntry(entryItem, &json, timeZone: timeZone) {
             entries.append(entry)
           } else {
             entriesValid = false
