@@ -118,6 +118,11 @@ struct JSONParserValidTests {
     #expect(try parse("-0").number?.uint64 == 0)
     #expect(try parse("1.5").number?.int64 == nil)
     #expect(try parse("9007199254740993").intValue == 9_007_199_254_740_993)
+    #expect(try parse("9007199254740992").number?.exceedsExactDoubleIntegers == false)
+    #expect(try parse("-9007199254740993").number?.exceedsExactDoubleIntegers == true)
+    #expect(try parse("1e30").number?.exceedsExactDoubleIntegers == true)
+    #expect(try parse("1.5e300").number?.exceedsExactDoubleIntegers == true)
+    #expect(try parse("0.5").number?.exceedsExactDoubleIntegers == false)
   }
 
   @Test func numbersMatchTheStandardLibraryConversion() throws {

@@ -79,6 +79,12 @@ struct NumberFormatTests {
     }
   }
 
+  @Test func hugeDecimalCountsAreClampedNotATrap() {
+    let text = NumberFormat.format(0.5, decimals: Int.max)
+    #expect(text.utf8.count == 2 + NumberFormat.maximumDecimals)
+    #expect(text.hasPrefix("0.5000"))
+  }
+
   @Test func integersPrintInDecimal() {
     #expect(NumberFormat.format(-42) == "-42")
     #expect(NumberFormat.format(Int.min) == "-9223372036854775808")
