@@ -216,3 +216,29 @@ struct TimelineFileTests: RelevanceFixtures {
     #expect(try TimelineFile.read(path: url.path).instances[0].entries == [entry(0, nil)])
   }
 }
+
+@Suite("Timeline entries embedded in other files")
+struct TimelineEntriesDecodingTests: RelevanceFixtures {
+  @Test func decodeEntriesReadsAnEmbeddedArrayWithItsKeyPath() throws {
+    let text =
+      #"{"timeline": [{"date": "2026-01-05T01:00:00Z", "relevance": {"score": 2}}, {"date": "2026-01-05"}]}"#
+    var json = JSONDecoding(file: "s.json", bytes: Array(text.utf8))
+    let root = try #require(json.parseDocument().flatMap { json.requireObject($0) })
+    let item = try #require(root["timeline"])
+    let entries = TimelineFile.decodeEntries(item, &json)
+    #expect(entries == [entry(1, 2), entry(0, nil)])
+    #expect(json.problems.isEmpty)
+  }
+
+  @Test func decodeEntriesReportsProblemsUnderTheEmbeddingPath() throws {
+    let text = #"{"timeline": [{"date": "2026-01-05", "relevance": {"score": 2, "duration": -1}}]}"#
+    var json = JSONDecoding(file: "s.json", bytes: Array(text.utf8))
+    let root = try #require(json.parseDocument().flatMap { json.requireObject($0) })
+    let item = try #require(root["timeline"])
+    #expect(TimelineFile.decodeEntries(item, &json) == nil)
+    #expect(
+      json.problems.diagnostics.map(\.description) == [
+        "s.json:1:76: timeline[0].relevance.duration: expected seconds >= 0, found -1 (0 means until the next entry with relevance)"
+      ])
+  }
+}
