@@ -46,7 +46,8 @@ struct RelevanceCommand: ParsableCommand {
     help: "Count only scores dated in the last N days (N >= 1); default: all history.")
   var windowDays: Int?
 
-  @Option(help: "IANA time zone for timestamps without Z or an offset, in the file and in --from/--to.")
+  @Option(
+    help: "IANA time zone for timestamps without Z or an offset, in the file and in --from/--to.")
   var timezone: String = "UTC"
 
   @Option(help: "Write the CSV atomically to this file instead of standard output.")
@@ -93,7 +94,8 @@ struct RelevanceCommand: ParsableCommand {
 
   private func zoneRules() throws -> ZoneRules {
     guard let zone = ZoneRules(identifier: timezone) else {
-      throw ValidationError("--timezone: unknown time zone '\(timezone)' (use an IANA name such as Europe/Berlin)")
+      throw ValidationError(
+        "--timezone: unknown time zone '\(timezone)' (use an IANA name such as Europe/Berlin)")
     }
     return zone
   }
@@ -103,11 +105,13 @@ struct RelevanceCommand: ParsableCommand {
     let start = try instant(from, option: "--from", zone: zone)
     let end = try instant(to, option: "--to", zone: zone)
     guard step.isFinite, step > 0 else {
-      throw ValidationError("--step must be a positive number of seconds, got \(NumberFormat.format(step))")
+      throw ValidationError(
+        "--step must be a positive number of seconds, got \(NumberFormat.format(step))")
     }
     let ms = (step * 1000).rounded()
     guard ms >= 1, ms < 9.2e18 else {
-      throw ValidationError("--step \(NumberFormat.format(step)) must be between 0.001 seconds and 9.2e15 seconds")
+      throw ValidationError(
+        "--step \(NumberFormat.format(step)) must be between 0.001 seconds and 9.2e15 seconds")
     }
     let grid: RelevanceGrid
     do throws(RelevanceGrid.Problem) {
@@ -117,7 +121,8 @@ struct RelevanceCommand: ParsableCommand {
       case .fromAfterTo:
         throw ValidationError("--from \(from) is after --to \(to)")
       case .stepNotPositive:
-        throw ValidationError("--step must be a positive number of seconds, got \(NumberFormat.format(step))")
+        throw ValidationError(
+          "--step must be a positive number of seconds, got \(NumberFormat.format(step))")
       }
     }
     if grid.count > RelevanceGrid.maximumRows {
@@ -162,8 +167,11 @@ private struct AtomicOutputFile {
       throw OutputFileError(path: path, reason: "is a folder, not a file")
     }
     self.path = path
-    self.temporaryPath = url.deletingLastPathComponent()
-      .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp").path
+    self.temporaryPath =
+      url.deletingLastPathComponent()
+      .appendingPathComponent(
+        ".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp"
+      ).path
     guard FileManager.default.createFile(atPath: temporaryPath, contents: nil),
       let handle = FileHandle(forWritingAtPath: temporaryPath)
     else {

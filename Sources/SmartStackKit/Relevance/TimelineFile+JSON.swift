@@ -55,26 +55,38 @@ extension TimelineFile {
         json.report("expected a non-empty kind (or leave \"kind\" out to use the id)", at: kindItem)
         kind = nil
       }
-      var entries: [RelevanceEntry] = []
-      var entriesValid = true
-      if let items = json.requireArray(object, "entries") {
-        entries.reserveCapacity(items.count)
-        for entryItem in items {
-              if let entry = readEntry(entryItem, &json, timeZone: timeZone) {
-            entries.append(entry)
-          } else {
-            entriesValid = false
-          }
-        }
-      } else {
-        entriesValid = false
+      var entries: [RelevanceEntry]? = nil
+      if let entriesItem = json.require(object, "entries") {
+        entries = decodeEntries(entriesItem, &json, timeZone: timeZone)
       }
-      if let id, entriesValid {
+      if let id, let entries {
         instances.append(Instance(id: id, kind: kind, entries: entries))
       }
     }
     try json.throwIfAny()
     return TimelineFile(instances: instances)
+  }
+
+  /// Decodes an array of timeline entries in this file's format
+  /// (`[{"date": …, "relevance": {"score": …, "duration": …}}, …]`), for other readers
+  /// that embed timelines (scenario files). Dates without a zone are read in `timeZone`.
+  ///
+  /// - Returns: the entries in array order, or nil after reporting every problem to `json`.
+  public static func decodeEntries(
+    _ item: JSONItem, _ json: inout JSONDecoding, timeZone: ZoneRules = .utc
+  ) -> [RelevanceEntry]? {
+    guard let items = json.requireArray(item) else { return nil }
+    var entries: [RelevanceEntry] = []
+    entries.reserveCapacity(items.count)
+    var valid = true
+    for entryItem in items {
+      if let entry = readEntry(entryItem, &json, timeZone: timeZone) {
+        entries.append(entry)
+      } else {
+        valid = false
+      }
+    }
+    return valid ? entries : nil
   }
 
   /// One entry, or nil after reporting what is wrong with it.

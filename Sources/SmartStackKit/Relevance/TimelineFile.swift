@@ -11,7 +11,8 @@
 /// ]}
 /// ```
 /// - `id` (required, non-empty, unique in the file) names the instance in outputs;
-/// - `kind` (optional) defaults to `id`; it groups instances for `--scope kind`;
+/// - `kind` (optional, non-empty when given) defaults to `id`; it groups instances for
+///   `--scope kind`;
 /// - `entries` (required, may be empty), each with `date` (required, ISO 8601; a naive
 ///   local time is read in the file's time zone) and `relevance` (missing or `null` = nil
 ///   relevance, "no change");

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartStackKit
 
 @Suite("Percentile normaliser")
@@ -94,7 +95,9 @@ struct PercentileNormaliserTests: RelevanceFixtures {
       var n = PercentileNormaliser(scope: scope)
       let records: [(instance: Int, score: Double)] = [(0, 1), (1, 5), (2, 100), (0, 2)]
       for (h, r) in records.enumerated() {
-        n.record(score: r.score, at: at(hours: Double(h)), key: n.key(instance: r.instance, kind: kinds[r.instance]))
+        n.record(
+          score: r.score, at: at(hours: Double(h)),
+          key: n.key(instance: r.instance, kind: kinds[r.instance]))
       }
       let p = n.percentile(of: 2, at: at(hours: 10), key: n.key(instance: 0, kind: 0))
       switch scope {

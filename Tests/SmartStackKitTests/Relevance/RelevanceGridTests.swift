@@ -1,9 +1,11 @@
 import Testing
+
 @testable import SmartStackKit
 
 @Suite("Relevance grid")
 struct RelevanceGridTests: RelevanceFixtures {
-  func rows(_ file: TimelineFile, from: Double, to: Double, stepHours: Double,
+  func rows(
+    _ file: TimelineFile, from: Double, to: Double, stepHours: Double,
     _ normaliser: PercentileNormaliser = PercentileNormaliser()
   ) throws -> [RelevanceGridRow] {
     let grid = try RelevanceGrid(
@@ -47,14 +49,18 @@ struct RelevanceGridTests: RelevanceFixtures {
       .init(id: "game", entries: [entry(19, 1, durationHours: 3), entry(20, nil), entry(21, nil)])
     ])
     let r = try rows(file, from: 18, to: 23, stepHours: 1)
-    #expect(r.map(\.state) == [.none, .active(score: 1), .active(score: 1), .active(score: 1), .expired, .expired])
+    #expect(
+      r.map(\.state) == [
+        .none, .active(score: 1), .active(score: 1), .active(score: 1), .expired, .expired,
+      ])
     #expect(r.map(\.percentile) == [nil, 0.5, 0.5, 0.5, nil, nil])
     #expect(r.map(\.time) == (18...23).map { at(hours: Double($0)) })
   }
 
   @Test func purchasesPercentilesGrowWithTheHistory() throws {
     let file = TimelineFile(instances: [
-      .init(id: "acme", kind: "RecentPurchases", entries: [entry(9, 10), entry(12, 500), entry(15, 20)])
+      .init(
+        id: "acme", kind: "RecentPurchases", entries: [entry(9, 10), entry(12, 500), entry(15, 20)])
     ])
     let r = try rows(file, from: 9, to: 15, stepHours: 3)
     #expect(r.map(\.state) == [.active(score: 10), .active(score: 500), .active(score: 20)])
@@ -69,7 +75,10 @@ struct RelevanceGridTests: RelevanceFixtures {
     ])
     let byInstance = try rows(file, from: 0, to: 1, stepHours: 1)
     #expect(byInstance.map(\.instance) == [0, 1, 2, 0, 1, 2])
-    #expect(byInstance.map(\.state.name) == ["active", "active", "none", "active", "active", "suppressed"])
+    #expect(
+      byInstance.map(\.state.name) == [
+        "active", "active", "none", "active", "active", "suppressed",
+      ])
     // Instance a at 1 h: {5, 3} -> 3 is the lower one.
     #expect(byInstance.map(\.percentile) == [0.5, 0.5, nil, 0.5, 0.25, 0.5])
     let byKind = try rows(file, from: 0, to: 1, stepHours: 1, PercentileNormaliser(scope: .kind))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartStackKit
 
 /// Random timelines: the timeline, the tracker and a plain brute-force reference agree.

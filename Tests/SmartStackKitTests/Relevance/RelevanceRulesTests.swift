@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartStackKit
 
 /// One test per relevance rule of DESIGN.md §4. Every check asks both the timeline (binary
@@ -112,7 +113,8 @@ struct RelevanceRulesTests: RelevanceFixtures {
   }
 
   @Test func aNegativeDurationIsAnEmptyWindow() {
-    let e = RelevanceEntry(date: at(hours: 1), relevance: Relevance(score: 3, durationMilliseconds: -5))
+    let e = RelevanceEntry(
+      date: at(hours: 1), relevance: Relevance(score: 3, durationMilliseconds: -5))
     #expect(state([entry(0, 9), e], atHours: 1) == .expired)
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SmartStackKit
 
 @Suite("Timeline file")
@@ -53,7 +54,10 @@ struct TimelineFileTests: RelevanceFixtures {
         {"date": "2026-01-05T00:00:00Z", "relevance": {"score": 1, "duration": 31622400}}
       ]}]}
       """)
-    #expect(file.instances[0].entries.map { $0.relevance?.durationMilliseconds } == [2, 2000, 31_622_400_000])
+    #expect(
+      file.instances[0].entries.map { $0.relevance?.durationMilliseconds } == [
+        2, 2000, 31_622_400_000,
+      ])
   }
 
   @Test func naiveDatesAreReadInTheGivenTimeZone() throws {
@@ -63,7 +67,10 @@ struct TimelineFileTests: RelevanceFixtures {
       """
     let dates = try read(text, timeZone: berlin).instances[0].entries.map(\.date)
     // CET is UTC+1 in January, CEST UTC+2 in July; a Z date ignores the zone.
-    #expect(dates.map(ISO8601.format) == ["2026-01-05T08:00:00Z", "2026-07-01T07:00:00Z", "2026-01-05T09:00:00Z"])
+    #expect(
+      dates.map(ISO8601.format) == [
+        "2026-01-05T08:00:00Z", "2026-07-01T07:00:00Z", "2026-01-05T09:00:00Z",
+      ])
     let utc = try read(text).instances[0].entries.map(\.date)
     #expect(utc[0] == at(hours: 9))
   }
@@ -74,9 +81,10 @@ struct TimelineFileTests: RelevanceFixtures {
   }
 
   @Test func malformedJSONIsReportedAtItsByte() {
-    #expect(problems("{\"instances\": [\n  {\"id\": \"a\",}\n]}") == [
-      "t.json:2:13: trailing ',' before '}' is not allowed"
-    ])
+    #expect(
+      problems("{\"instances\": [\n  {\"id\": \"a\",}\n]}") == [
+        "t.json:2:13: trailing ',' before '}' is not allowed"
+      ])
     #expect(problems("") == ["t.json:1:1: unexpected end of input"])
     #expect(problems("[]") == ["t.json:1:1: expected an object, found an array"])
   }
@@ -88,15 +96,16 @@ struct TimelineFileTests: RelevanceFixtures {
         {"kind": "K", "entries": [{"relevance": {"score": "high"}}, 3, {"date": null}]}
       ]}
       """
-    #expect(problems(text) == [
-      "t.json:2:10: instances[0].id: expected a string, found 7",
-      "t.json:2:24: instances[0].entries: expected an array, found an object",
-      "t.json:3:3: instances[1]: missing required key \"id\"",
-      "t.json:3:29: instances[1].entries[0]: missing required key \"date\"",
-      "t.json:3:53: instances[1].entries[0].relevance.score: expected a number, found a string",
-      "t.json:3:63: instances[1].entries[1]: expected an object, found 3",
-      "t.json:3:75: instances[1].entries[2].date: expected a string, found null",
-    ])
+    #expect(
+      problems(text) == [
+        "t.json:2:10: instances[0].id: expected a string, found 7",
+        "t.json:2:24: instances[0].entries: expected an array, found an object",
+        "t.json:3:3: instances[1]: missing required key \"id\"",
+        "t.json:3:29: instances[1].entries[0]: missing required key \"date\"",
+        "t.json:3:53: instances[1].entries[0].relevance.score: expected a number, found a string",
+        "t.json:3:63: instances[1].entries[1]: expected an object, found 3",
+        "t.json:3:75: instances[1].entries[2].date: expected a string, found null",
+      ])
   }
 
   @Test func impossibleDatesUseTheParsersMessageAndOffset() {
@@ -107,11 +116,12 @@ struct TimelineFileTests: RelevanceFixtures {
         {"date": "yesterday"}
       ]}]}
       """
-    #expect(problems(text) == [
-      "t.json:2:21: instances[0].entries[0].date: day 30 does not exist in February 2026",
-      "t.json:3:24: instances[0].entries[1].date: hour 25 is out of range 00...23",
-      "t.json:4:13: instances[0].entries[2].date: expected a 4-digit year",
-    ])
+    #expect(
+      problems(text) == [
+        "t.json:2:21: instances[0].entries[0].date: day 30 does not exist in February 2026",
+        "t.json:3:24: instances[0].entries[1].date: hour 25 is out of range 00...23",
+        "t.json:4:13: instances[0].entries[2].date: expected a 4-digit year",
+      ])
   }
 
   @Test func scoresOutsideFloatRangeAreRejected() {
@@ -122,10 +132,11 @@ struct TimelineFileTests: RelevanceFixtures {
         {"date": "2026-01-05T00:00:00Z", "relevance": {"score": 3.4e38}}
       ]}]}
       """
-    #expect(problems(text) == [
-      "t.json:2:59: instances[0].entries[0].relevance.score: 1e+39 is outside the range of a Float (WidgetKit's score type)",
-      "t.json:3:59: instances[0].entries[1].relevance.score: -3.5e+38 is outside the range of a Float (WidgetKit's score type)",
-    ])
+    #expect(
+      problems(text) == [
+        "t.json:2:59: instances[0].entries[0].relevance.score: 1e+39 is outside the range of a Float (WidgetKit's score type)",
+        "t.json:3:59: instances[0].entries[1].relevance.score: -3.5e+38 is outside the range of a Float (WidgetKit's score type)",
+      ])
   }
 
   @Test func negativeAbsurdAndSubMillisecondDurationsAreRejected() {
@@ -137,12 +148,13 @@ struct TimelineFileTests: RelevanceFixtures {
         {"date": "2026-01-05T00:00:00Z", "relevance": {"score": 1, "duration": "1h"}}
       ]}]}
       """
-    #expect(problems(text) == [
-      "t.json:2:74: instances[0].entries[0].relevance.duration: expected seconds >= 0, found -5 (0 means until the next entry with relevance)",
-      "t.json:3:74: instances[0].entries[1].relevance.duration: 31622401 s is more than 366 days (durations are in seconds, not milliseconds)",
-      "t.json:4:74: instances[0].entries[2].relevance.duration: 0.0004 s is shorter than 1 millisecond (use 0 for until the next entry with relevance)",
-      "t.json:5:74: instances[0].entries[3].relevance.duration: expected a number, found a string",
-    ])
+    #expect(
+      problems(text) == [
+        "t.json:2:74: instances[0].entries[0].relevance.duration: expected seconds >= 0, found -5 (0 means until the next entry with relevance)",
+        "t.json:3:74: instances[0].entries[1].relevance.duration: 31622401 s is more than 366 days (durations are in seconds, not milliseconds)",
+        "t.json:4:74: instances[0].entries[2].relevance.duration: 0.0004 s is shorter than 1 millisecond (use 0 for until the next entry with relevance)",
+        "t.json:5:74: instances[0].entries[3].relevance.duration: expected a number, found a string",
+      ])
   }
 
   @Test func unknownKeysAreErrorsWithASuggestion() {
@@ -151,11 +163,12 @@ struct TimelineFileTests: RelevanceFixtures {
         {"date": "2026-01-05T00:00:00Z", "relevance": {"score": 1, "durations": 60}}
       ], "kinds": "K"}], "version": 2}
       """
-    #expect(problems(text) == [
-      "t.json:2:62: instances[0].entries[0].relevance: unknown key \"durations\" (did you mean \"duration\"?)",
-      "t.json:3:4: instances[0]: unknown key \"kinds\" (did you mean \"kind\"?)",
-      "t.json:3:20: unknown key \"version\" (expected one of \"instances\")",
-    ])
+    #expect(
+      problems(text) == [
+        "t.json:2:62: instances[0].entries[0].relevance: unknown key \"durations\" (did you mean \"duration\"?)",
+        "t.json:3:4: instances[0]: unknown key \"kinds\" (did you mean \"kind\"?)",
+        "t.json:3:20: unknown key \"version\" (expected one of \"instances\")",
+      ])
   }
 
   @Test func duplicateAndEmptyIdsAreRejected() {
@@ -167,11 +180,12 @@ struct TimelineFileTests: RelevanceFixtures {
         {"id": "", "entries": []}
       ]}
       """
-    #expect(problems(text) == [
-      "t.json:3:23: instances[1].kind: expected a non-empty kind (or leave \"kind\" out to use the id)",
-      "t.json:4:10: instances[2].id: duplicate instance id \"a\" (first used by instances[0])",
-      "t.json:5:10: instances[3].id: expected a non-empty instance id",
-    ])
+    #expect(
+      problems(text) == [
+        "t.json:3:23: instances[1].kind: expected a non-empty kind (or leave \"kind\" out to use the id)",
+        "t.json:4:10: instances[2].id: duplicate instance id \"a\" (first used by instances[0])",
+        "t.json:5:10: instances[3].id: expected a non-empty instance id",
+      ])
   }
 
   @Test func reportsStopAtTheLimit() {
@@ -196,8 +210,35 @@ struct TimelineFileTests: RelevanceFixtures {
   @Test func readsFromAPath() throws {
     let url = FileManager.default.temporaryDirectory
       .appendingPathComponent("timeline-\(UUID().uuidString).json")
-    try Data(#"{"instances": [{"id": "a", "entries": [{"date": "2026-01-05"}]}]}"#.utf8).write(to: url)
+    try Data(#"{"instances": [{"id": "a", "entries": [{"date": "2026-01-05"}]}]}"#.utf8).write(
+      to: url)
     defer { try? FileManager.default.removeItem(at: url) }
     #expect(try TimelineFile.read(path: url.path).instances[0].entries == [entry(0, nil)])
+  }
+}
+
+@Suite("Timeline entries embedded in other files")
+struct TimelineEntriesDecodingTests: RelevanceFixtures {
+  @Test func decodeEntriesReadsAnEmbeddedArrayWithItsKeyPath() throws {
+    let text =
+      #"{"timeline": [{"date": "2026-01-05T01:00:00Z", "relevance": {"score": 2}}, {"date": "2026-01-05"}]}"#
+    var json = JSONDecoding(file: "s.json", bytes: Array(text.utf8))
+    let root = try #require(json.parseDocument().flatMap { json.requireObject($0) })
+    let item = try #require(root["timeline"])
+    let entries = TimelineFile.decodeEntries(item, &json)
+    #expect(entries == [entry(1, 2), entry(0, nil)])
+    #expect(json.problems.isEmpty)
+  }
+
+  @Test func decodeEntriesReportsProblemsUnderTheEmbeddingPath() throws {
+    let text = #"{"timeline": [{"date": "2026-01-05", "relevance": {"score": 2, "duration": -1}}]}"#
+    var json = JSONDecoding(file: "s.json", bytes: Array(text.utf8))
+    let root = try #require(json.parseDocument().flatMap { json.requireObject($0) })
+    let item = try #require(root["timeline"])
+    #expect(TimelineFile.decodeEntries(item, &json) == nil)
+    #expect(
+      json.problems.diagnostics.map(\.description) == [
+        "s.json:1:76: timeline[0].relevance.duration: expected seconds >= 0, found -1 (0 means until the next entry with relevance)"
+      ])
   }
 }
