@@ -6,11 +6,13 @@ import SmartStackKit
 /// Exit codes follow sysexits(3): 0 success, 64 bad usage, 65 bad input data,
 /// 66 an input file that cannot be opened, 73 an output that cannot be created.
 @main
-struct SmartStack: ParsableCommand {
+struct SmartStack: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "smartstack",
     abstract: "A laboratory for the iPhone Smart Stack: donation logs, relevance, ranking strategies.",
     version: SmartStackKit.version,
-    subcommands: [ValidateCommand.self, RelevanceCommand.self]
+    subcommands: [
+      ValidateCommand.self, RelevanceCommand.self, ReplayCommand.self, StrategiesCommand.self,
+    ]
   )
 }

@@ -1,0 +1,112 @@
+/// What a strategy sees at one moment of one person's run: the clock, the stack, and
+/// features the engine keeps up to date from every event dated `<= now`.
+///
+/// The context is rebuilt cheaply for each call (it holds arrays by reference-counted
+/// copy-on-write storage, so passing it copies nothing). Instance indices run over
+/// `0..<instanceCount` in the stack's manual order.
+public struct StackContext: Sendable {
+  /// The current instant, epoch milliseconds.
+  public var now: Int64
+  /// Local hour of day of `now` in the person's time zone (0...23).
+  public var hourOfDay: Int
+  /// Local hour of week of `now` (0...167, Monday 00h = 0).
+  public var hourOfWeek: Int
+  /// Local day index of `now` (days since 1970-01-01 in the person's zone).
+  public var dayIndex: Int64
+  /// The shared behavioural and relevance features.
+  public var features: StackFeatures
+  /// The instance shown on top before this visit, or -1 before the first visit.
+  public var shown: Int32
+  /// When `shown` became the top (epoch ms), or `Int64.min`.
+  public var shownSince: Int64
+  /// The instances the visit's target matches. Empty except for strategies with
+  /// `usesTarget == true`, and empty outside visits.
+  public var target: ArraySlice<Int32>
+
+  public var instanceCount: Int { features.instanceCount }
+
+  /// True when instance `i` can be shown at this moment (it is in the stack and, with a
+  /// per-person stack built from donations, the person has donated it before).
+  @inline(__always) public func isCandidate(_ i: Int) -> Bool { features.available[i] }
+}
+
+/// Behavioural and relevance features of one person's stack, updated incrementally by
+/// the engine. All counts include only events dated `<= now`.
+///
+/// Memory: O(instances × 168). Every update is O(1) except relevance percentiles
+/// (O(log n) in the number of scores the instance has provided).
+public struct StackFeatures: Sendable {
+  /// Number of instances in the stack.
+  public let instanceCount: Int
+  /// `available[i]`: instance `i` may be shown (see `StackContext.isCandidate`).
+  public internal(set) var available: [Bool]
+  /// Donations matched to each instance so far.
+  public internal(set) var donationCount: [Int32]
+  /// Time of each instance's most recent matched donation (epoch ms), or `Int64.min`.
+  public internal(set) var lastDonation: [Int64]
+  /// Matched donations per instance and local hour of day: index `i * 24 + hour`.
+  public internal(set) var hourOfDayCount: [Int32]
+  /// Matched donations per instance and local hour of week: index `i * 168 + hourOfWeek`.
+  public internal(set) var hourOfWeekCount: [Int32]
+  /// All donations of this person so far, matched or not.
+  public internal(set) var totalDonations: Int
+  /// The instance matched by the person's most recent donation, or -1.
+  public internal(set) var lastDonatedInstance: Int32
+  /// Relevance state of each instance at `now` (`.none` without timelines).
+  public internal(set) var relevance: [RelevanceState]
+  /// Normalised relevance of each instance's current window score (mid-rank percentile,
+  /// DESIGN.md §4), or NaN when the state is `none` or `expired`.
+  public internal(set) var percentile: [Double]
+  /// Tie-break key: rank of the instance's kind name in byte order among the stack's
+  /// kinds, then the instance index (smaller wins).
+  public let kindOrder: [Int32]
+
+  public init(instances: [WidgetInstance]) {
+    let n = instances.count
+    instanceCount = n
+    available = Array(repeating: false, count: n)
+    donationCount = Array(repeating: 0, count: n)
+    lastDonation = Array(repeating: Int64.min, count: n)
+    hourOfDayCount = Array(repeating: 0, count: n * 24)
+    hourOfWeekCount = Array(repeating: 0, count: n * 168)
+    totalDonations = 0
+    lastDonatedInstance = -1
+    relevance = Array(repeating: .none, count: n)
+    percentile = Array(repeating: .nan, count: n)
+    let sortedKinds = instances.indices.sorted {
+      let a = Array(instances[$0].kind.utf8)
+      let b = Array(instances[$1].kind.utf8)
+      return a.lexicographicallyPrecedes(b) || (a == b && $0 < $1)
+    }
+    var order = Array(repeating: Int32(0), count: n)
+    for (rank, i) in sortedKinds.enumerated() { order[i] = Int32(rank) }
+    kindOrder = order
+  }
+
+  /// Folds one matched donation of instance `i` at local hour `hour`/`hourOfWeek`.
+  @inline(__always)
+  mutating func recordDonation(instance i: Int, at time: Int64, hourOfDay: Int, hourOfWeek: Int) {
+    donationCount[i] &+= 1
+    if time > lastDonation[i] { lastDonation[i] = time }
+    hourOfDayCount[i &* 24 &+ hourOfDay] &+= 1
+    hourOfWeekCount[i &* 168 &+ hourOfWeek] &+= 1
+  }
+
+  /// True when candidate `a` comes before candidate `b` at equal scores: more recent
+  /// last donation, then more donations, then kind name, then index.
+  @inline(__always)
+  public func tieBreakPrecedes(_ a: Int, _ b: Int) -> Bool {
+    if lastDonation[a] != lastDonation[b] { return lastDonation[a] > lastDonation[b] }
+    if donationCount[a] != donationCount[b] { return donationCount[a] > donationCount[b] }
+    return kindOrder[a] < kindOrder[b]
+  }
+
+  /// True when candidate `a` is ranked before `b` given `scores` (the engine's order).
+  @inline(__always)
+  public func precedes(_ a: Int, _ b: Int, scores: [Double]) -> Bool {
+    let sa = scores[a].isNaN ? -Double.infinity : scores[a]
+    let sb = scores[b].isNaN ? -Double.infinity : scores[b]
+    if sa != sb { return sa > sb }
+    return tieBreakPrecedes(a, b)
+  }
+}

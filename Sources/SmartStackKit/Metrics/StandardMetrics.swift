@@ -1,0 +1,107 @@
+/// The engine's built-in metric observer: per-person counts, pooled counts, exposure,
+/// time-to-surface samples and per-day counts. See `RunMetrics` for the definitions.
+///
+/// Memory: O(people + days + windows); per visit O(1).
+public struct StandardMetrics: OutcomeObserver {
+  /// Counts per person, in the order people were run.
+  public private(set) var perPerson: [MetricCounts] = []
+  /// Gini coefficient of each person's exposure counts (visits shown per instance that
+  /// was a candidate at least once), in person order; NaN for people without visits.
+  public private(set) var exposureGini: [Double] = []
+  /// Time from a window's start to its first surfacing visit, milliseconds, over all
+  /// surfaced windows (unordered until `RunMetrics` sorts them).
+  public private(set) var timesToSurface: [Int64] = []
+  /// Counts per local day index (pooled over people), sorted by day when read through
+  /// `RunMetrics.daily`.
+  public private(set) var days: [Int64: MetricCounts] = [:]
+
+  var current = MetricCounts()
+  var currentDay = MetricCounts()
+  var exposure: [Int] = []
+  var everCandidate: [Bool] = []
+  var lastDay = Int64.min
+
+  public init() {}
+
+  public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
+    current = MetricCounts()
+    exposure = Array(repeating: 0, count: instances.count)
+    everCandidate = Array(repeating: false, count: instances.count)
+    lastDay = Int64.min
+    currentDay = MetricCounts()
+  }
+
+  /// Adds the finished day's counts to `days` (one dictionary update per person-day,
+  /// not per visit).
+  mutating func flushDay() {
+    if currentDay.visits > 0 { days[lastDay, default: MetricCounts()] += currentDay }
+    currentDay = MetricCounts()
+  }
+
+  public mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
+    var c = MetricCounts()
+    c.visits = 1
+    if o.dayIndex != lastDay {
+      flushDay()
+      c.activeDays = 1
+      lastDay = o.dayIndex
+    }
+    if o.hasTarget {
+      c.targetVisits = 1
+      if o.targetRank > 0 {
+        c.targetsInStack = 1
+        c.reciprocalRankSum = 1.0 / Double(o.targetRank)
+        if o.targetRank == 1 { c.hits = 1 }
+        if o.targetRank <= 3 { c.hitsAt3 = 1 }
+      }
+    }
+    if o.rotated {
+      c.rotations = 1
+      if case .suppressed = o.shownState { c.suppressionViolations = 1 }
+    }
+    if o.relevanceCritical {
+      c.relevanceVisits = 1
+      if o.relevanceHonoured { c.relevanceHonoured = 1 }
+    }
+    current += c
+    currentDay += c
+    if o.shown >= 0 { exposure[Int(o.shown)] += 1 }
+    for i in 0..<everCandidate.count where !everCandidate[i] && features.available[i] {
+      everCandidate[i] = true
+    }
+  }
+
+  public mutating func windowClosed(instance: Int32, start: Int64, visits: Int, surfacedAfter: Int64?) {
+    guard visits > 0 else { return }
+    current.windows += 1
+    if let after = surfacedAfter {
+      current.windowsSurfaced += 1
+      timesToSurface.append(after)
+    }
+  }
+
+  public mutating func endPerson(_ person: Int32) {
+    flushDay()
+    perPerson.append(current)
+    var counts: [Int] = []
+    for i in 0..<exposure.count where everCandidate[i] { counts.append(exposure[i]) }
+    exposureGini.append(Gini.coefficient(counts))
+  }
+}
+
+/// The Gini coefficient of non-negative counts.
+public enum Gini {
+  /// `G = Σ_i Σ_j |x_i - x_j| / (2 n² mean)`, computed in O(n log n) from the sorted
+  /// values as `G = (2 Σ_i i·x_(i)) / (n Σ x) - (n + 1) / n` with 1-based ranks.
+  /// 0 when every instance got the same exposure; (n-1)/n when one got all of it.
+  /// NaN for no values or a zero total.
+  public static func coefficient(_ values: [Int]) -> Double {
+    let n = values.count
+    let total = values.reduce(0, +)
+    guard n > 0, total > 0 else { return .nan }
+    let sorted = values.sorted()
+    var weighted = 0.0
+    for (i, x) in sorted.enumerated() { weighted += Double(i + 1) * Double(x) }
+    return 2 * weighted / (Double(n) * Double(total)) - Double(n + 1) / Double(n)
+  }
+}

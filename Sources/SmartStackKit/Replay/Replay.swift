@@ -1,0 +1,117 @@
+/// Replays a plan with one strategy.
+///
+/// Per person, four time-ordered streams are merged: relevance entries, visits,
+/// donations and revealed outcomes; at equal instants they are processed in that order
+/// (DESIGN.md §3), within a stream in input order. So a visit is decided before the
+/// donation that follows it at the same millisecond, and no strategy sees the future.
+///
+/// Outcomes: after a visit, the strategy learns whether the person used what was shown
+/// (a tap) only when that becomes observable: at the time of the target donation when
+/// the shown instance was a target, otherwise once the horizon has passed.
+public enum Replay {
+  /// Runs `prototype` (a fresh copy per person) over every person of `plan`, feeding
+  /// `observer`, and returns the observer.
+  ///
+  /// Strategy seeds: `StreamSeed.derive(seed, replicate, stableHash(strategy), person)`,
+  /// so a strategy's randomness is the same whatever else runs beside it.
+  ///
+  /// - Complexity: O(events × instances) plus the strategy's own cost.
+  public static func run<S: RankingStrategy, O: OutcomeObserver>(
+    _ plan: ReplayPlan, strategy prototype: S, descriptor: StrategyDescriptor, observer: O
+  ) -> O {
+    var observer = observer
+    let options = plan.options
+    let strategyStream = StreamSeed.stableHash(descriptor.description)
+    let horizon = Int64((options.horizonSeconds * 1000).rounded())
+    for (personIndex, person) in plan.people.enumerated() {
+      let seed = StreamSeed.derive(options.seed, options.replicate, strategyStream, UInt64(personIndex))
+      var session = StackSession(
+        person: Int32(personIndex), instances: person.instances, strategy: prototype,
+        observer: consume observer, zone: options.zone, options: options.engine, strategySeed: seed)
+      run(person, horizon: horizon, session: &session)
+      observer = session.finishedObserver()
+    }
+    return observer
+  }
+
+  /// Replays one person's events through `session`, in the order described above, and
+  /// finishes the session.
+  public static func run<S: RankingStrategy, O: OutcomeObserver>(
+    _ person: ReplayPlan.Person, horizon: Int64, session: inout StackSession<S, O>
+  ) {
+    if person.alwaysAvailable {
+      for i in 0..<person.instances.count { session.makeAvailable(i) }
+    }
+    // Pending outcome reveals: taps at donation times, misses at visit + horizon.
+    // Each queue is ascending by construction.
+    var tapTimes: [Int64] = []
+    var taps: [VisitFeedback] = []
+    var tapHead = 0
+    var missTimes: [Int64] = []
+    var misses: [VisitFeedback] = []
+    var missHead = 0
+
+    var e = 0
+    var v = 0
+    var d = 0
+    let entryCount = person.entries.count
+    let visitCount = person.visitTimes.count
+    let donationCount = person.donationTimes.count
+    var lastTime = Int64.min
+    while true {
+      let te = e < entryCount ? person.entries[e].date.milliseconds : Int64.max
+      let tv = v < visitCount ? person.visitTimes[v] : Int64.max
+      let td = d < donationCount ? person.donationTimes[d] : Int64.max
+      let tt = tapHead < tapTimes.count ? tapTimes[tapHead] : Int64.max
+      let tm = missHead < missTimes.count ? missTimes[missHead] : Int64.max
+      let tr = min(tt, tm)
+      let t = min(te, tv, td, tr)
+      if t == Int64.max { break }
+      lastTime = t
+      if te == t {
+        session.relevanceEntry(instance: Int(person.entryInstance[e]), entry: person.entries[e])
+        e += 1
+      } else if tv == t {
+        let target = Int(person.visitTarget[v])
+        let targets = target >= 0 ? person.matched(target) : []
+        let outcome = session.visit(at: t, hasTarget: target >= 0, targets: targets)
+        if outcome.shown >= 0 {
+          let context = session.context
+          var feedback = VisitFeedback(
+            visitTime: t, hourOfDay: context.hourOfDay, hourOfWeek: context.hourOfWeek,
+            shown: outcome.shown, tapped: false)
+          if outcome.isHit {
+            feedback.tapped = true
+            tapTimes.append(person.donationTimes[target])
+            taps.append(feedback)
+          } else {
+            missTimes.append(t &+ horizon)
+            misses.append(feedback)
+          }
+        }
+        v += 1
+      } else if td == t {
+        if !person.alwaysAvailable {
+          for m in person.matched(d) { session.makeAvailable(Int(m)) }
+        }
+        session.donation(at: t, kind: person.donationKinds[d], matched: person.matched(d))
+        d += 1
+      } else if tt <= tm {
+        session.reveal(taps[tapHead], at: t)
+        tapHead += 1
+      } else {
+        session.reveal(misses[missHead], at: t)
+        missHead += 1
+      }
+    }
+    session.finish(at: lastTime)
+  }
+
+  /// Runs one chosen strategy (opening its type once) with the standard metrics.
+  public static func run(_ plan: ReplayPlan, choice: StrategyChoice) -> StandardMetrics {
+    func open<S: RankingStrategy>(_ prototype: S) -> StandardMetrics {
+      run(plan, strategy: prototype, descriptor: choice.descriptor, observer: StandardMetrics())
+    }
+    return open(choice.prototype)
+  }
+}

@@ -1,0 +1,17 @@
+/// `hour-of-day`: what the person uses at this hour.
+///
+/// Score of candidate `i` = the number of the person's earlier donations matched to `i`
+/// whose local hour of day (in the person's time zone) equals the visit's local hour.
+public struct HourOfDayStrategy: RankingStrategy {
+  public static let name = "hour-of-day"
+  public static let summary = "the candidate with the most earlier donations in the visit's local hour"
+  public init(parameters: StrategyParameters) {}
+  public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
+    let f = context.features
+    let h = context.hourOfDay
+    for i in 0..<context.instanceCount where context.isCandidate(i) {
+      ranking.scores[i] = Double(f.hourOfDayCount[i &* 24 &+ h])
+    }
+    ranking.rule = "donations this hour of day"
+  }
+}

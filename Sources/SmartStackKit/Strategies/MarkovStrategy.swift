@@ -1,0 +1,53 @@
+/// `markov`: first-order transitions between donated instances.
+///
+/// The strategy counts, over the person's donations in time order, how often a
+/// donation matched to instance `b` followed one matched to `a` (`T[a][b]`; a donation
+/// matching several instances counts its first, one matching none is skipped).
+/// Score of candidate `i` = `T[last][i]`, where `last` is the instance of the latest
+/// matched donation; 0 for all before the first one. With `self-transitions = 0`,
+/// repeats (`a` followed by `a`) are not counted and `last` itself scores 0.
+///
+/// - Complexity: O(1) per donation and per candidate; memory O(n²).
+public struct MarkovStrategy: RankingStrategy {
+  public static let name = "markov"
+  public static let summary = "the most frequent successor of the last donated instance"
+  public static let parameterSpecs = [
+    StrategyParameterSpec(
+      "self-transitions", default: 1, range: 0...1, integer: true,
+      help: "1 = count a repeat of the same instance as a transition; 0 = ignore repeats")
+  ]
+  let countSelf: Bool
+  var n = 0
+  var transitions: [Int32] = []
+  var last: Int32 = -1
+
+  public init(parameters: StrategyParameters) {
+    countSelf = parameters["self-transitions"] == 1
+  }
+
+  public mutating func begin(_ setup: StrategySetup) {
+    n = setup.instanceCount
+    transitions = Array(repeating: 0, count: n * n)
+    last = -1
+  }
+
+  public mutating func observe(_ event: ObservedEvent, context: StackContext) {
+    guard case .donation(_, let instances) = event, let current = instances.first else { return }
+    if last >= 0 && (countSelf || last != current) {
+      transitions[Int(last) * n + Int(current)] &+= 1
+    }
+    last = current
+  }
+
+  public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
+    guard last >= 0 else {
+      ranking.rule = "no donation yet"
+      return
+    }
+    let row = Int(last) * n
+    for i in 0..<context.instanceCount where context.isCandidate(i) {
+      ranking.scores[i] = Double(transitions[row + i])
+    }
+    ranking.rule = "transition from last donation"
+  }
+}

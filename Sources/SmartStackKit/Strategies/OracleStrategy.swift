@@ -1,0 +1,21 @@
+/// `oracle`: knows what the person wants; the upper bound for every other strategy.
+///
+/// Score of candidate `i` = +infinity when `i` is one of the visit's targets, otherwise
+/// its number of earlier donations (as `mfu`). Its hit rate equals the coverage: every
+/// target visit whose target is a candidate is a hit. It is the only built-in strategy
+/// that sees the target (`usesTarget`).
+public struct OracleStrategy: RankingStrategy {
+  public static let name = "oracle"
+  public static let summary = "shows the target whenever it is in the stack (upper bound; sees the future)"
+  public static let usesTarget = true
+  public init(parameters: StrategyParameters) {}
+  public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
+    for i in 0..<context.instanceCount where context.isCandidate(i) {
+      ranking.scores[i] = Double(context.features.donationCount[i])
+    }
+    for t in context.target where context.isCandidate(Int(t)) {
+      ranking.scores[Int(t)] = .infinity
+    }
+    ranking.rule = context.target.isEmpty ? "no target: most donations" : "knows the target"
+  }
+}

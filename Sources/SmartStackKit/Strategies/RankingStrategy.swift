@@ -1,0 +1,122 @@
+/// A ranking strategy: decides which widget instance the stack shows at a visit.
+///
+/// A strategy is a small value type. The engine owns one copy per person, calls
+/// `begin(_:)` once before that person's first event, then feeds it, in time order,
+/// what happened (`observe(_:context:)`) and asks it to score the candidates at each
+/// Home Screen visit (`rank(_:into:)`). The engine is generic over the strategy type,
+/// so the hot loop has no existential dispatch.
+///
+/// ## How a ranking is decided
+/// `rank` writes one score per candidate into `ranking.scores` (indexed by instance;
+/// every candidate starts at 0, every non-candidate at minus infinity). The engine
+/// then orders candidates by, in turn:
+/// 1. higher score (NaN counts as minus infinity);
+/// 2. more recent last donation of the instance;
+/// 3. more donations of the instance;
+/// 4. kind name ascending (byte order), then instance position in the stack.
+///
+/// The first candidate in that order is shown. This one rule is shared by every
+/// strategy, so a strategy's definition only has to say how it scores.
+///
+/// ## What a strategy can see
+/// Only the past: the context carries features updated from events dated `<= now`,
+/// and the engine feeds events strictly in time order. The visit's target (what the
+/// person wanted) is revealed only to strategies that declare `usesTarget` (the oracle,
+/// an upper bound); for every other strategy `context.target` is empty.
+///
+/// ## Adding a strategy
+/// Write a struct conforming to this protocol in one file and register it in one line:
+/// `var registry = StrategyRegistry.builtIn; registry.register(MyStrategy.self)`.
+public protocol RankingStrategy: Sendable {
+  /// The registry name, lowercase with dashes (e.g. `hour-of-week`).
+  static var name: String { get }
+  /// A one-line definition, printed by `smartstack strategies`.
+  static var summary: String { get }
+  /// The parameters the strategy accepts, with defaults and meaning.
+  static var parameterSpecs: [StrategyParameterSpec] { get }
+  /// True only for strategies allowed to see the visit's target (the oracle).
+  static var usesTarget: Bool { get }
+
+  /// Creates the strategy from validated parameters (every spec has a value).
+  init(parameters: StrategyParameters) throws
+
+  /// Called once per person before any event: the stack and a private random seed.
+  mutating func begin(_ setup: StrategySetup)
+
+  /// Learns from something that happened at `context.now` (a donation, a relevance
+  /// entry, or the revealed outcome of an earlier visit). The engine has already folded
+  /// the event into the shared features when this is called.
+  mutating func observe(_ event: ObservedEvent, context: StackContext)
+
+  /// Scores the candidates for a visit at `context.now`; see "How a ranking is decided".
+  mutating func rank(_ context: StackContext, into ranking: inout Ranking)
+}
+
+extension RankingStrategy {
+  public static var parameterSpecs: [StrategyParameterSpec] { [] }
+  public static var usesTarget: Bool { false }
+  public mutating func begin(_ setup: StrategySetup) {}
+  public mutating func observe(_ event: ObservedEvent, context: StackContext) {}
+}
+
+/// What the engine tells a strategy about one person before the first event.
+public struct StrategySetup: Sendable {
+  /// The instances, in the stack's manual order; instance index = position.
+  public var instances: [WidgetInstance]
+  /// A seed for the strategy's own randomness, derived from (master seed, replicate,
+  /// strategy name, person): the same for every run with the same inputs.
+  public var seed: UInt64
+  public var instanceCount: Int { instances.count }
+  public init(instances: [WidgetInstance], seed: UInt64) {
+    self.instances = instances
+    self.seed = seed
+  }
+}
+
+/// Something a strategy may learn from, delivered in time order.
+public enum ObservedEvent: Sendable {
+  /// The person donated an intent; `instances` are the stack instances it matches
+  /// (empty when it matches none). `kind` is the donation log's dense kind id.
+  case donation(kind: Int32, instances: ArraySlice<Int32>)
+  /// A relevance entry for `instance` took effect (its date is `context.now`).
+  case relevance(instance: Int32)
+  /// The outcome of an earlier visit became known: what was shown then and whether the
+  /// person tapped it. In replay a tap is revealed at the time of the donation that
+  /// made it a hit, and a miss once the horizon has passed; nothing earlier.
+  case outcome(VisitFeedback)
+}
+
+/// The part of a visit's outcome a real system could observe: a tap or no tap.
+public struct VisitFeedback: Sendable, Hashable {
+  /// When the visit happened (epoch ms).
+  public var visitTime: Int64
+  /// Local hour of day (0...23) of the visit.
+  public var hourOfDay: Int
+  /// Local hour of week (0...167, Monday 00h = 0) of the visit.
+  public var hourOfWeek: Int
+  /// The instance shown at that visit.
+  public var shown: Int32
+  /// True when the person used the shown widget.
+  public var tapped: Bool
+
+  public init(visitTime: Int64, hourOfDay: Int, hourOfWeek: Int, shown: Int32, tapped: Bool) {
+    self.visitTime = visitTime
+    self.hourOfDay = hourOfDay
+    self.hourOfWeek = hourOfWeek
+    self.shown = shown
+    self.tapped = tapped
+  }
+}
+
+/// Scores written by a strategy at one visit, indexed by instance.
+public struct Ranking: Sendable {
+  /// One score per instance. Before `rank` is called every candidate holds 0 and every
+  /// non-candidate holds minus infinity; only candidates can be shown.
+  public var scores: [Double]
+  /// A short name for the rule that decided, for `--explain` traces (optional).
+  public var rule: StaticString = "score"
+
+  public init(instanceCount: Int) {
+    scores = Array(repeating: -Double.infinity, count: instanceCount)
+  }
+}

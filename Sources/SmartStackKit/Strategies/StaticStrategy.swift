@@ -1,0 +1,17 @@
+/// `static`: the person's manual stack order; never rotates on its own.
+///
+/// Score of candidate `i` = `-i` (its position in the stack's manual order), so the
+/// first candidate in stack order is always shown. With a stack built from donations
+/// (`--stack all`) the manual order is the order of the person's first donation of
+/// each kind, so the top is the first kind ever donated.
+public struct StaticStrategy: RankingStrategy {
+  public static let name = "static"
+  public static let summary = "the manual stack order: the first candidate is always shown (no rotation)"
+  public init(parameters: StrategyParameters) {}
+  public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
+    for i in 0..<context.instanceCount where context.isCandidate(i) {
+      ranking.scores[i] = -Double(i)
+    }
+    ranking.rule = "manual order"
+  }
+}

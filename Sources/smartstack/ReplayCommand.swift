@@ -1,0 +1,192 @@
+import ArgumentParser
+import Foundation
+import SmartStackKit
+
+/// `smartstack replay`: replays a donation log with ranking strategies.
+struct ReplayCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "replay",
+    abstract: "Replay a donation log with ranking strategies and write runs.csv and daily.csv.",
+    discussion: """
+      Each person's donations are replayed in time order. At every visit the strategy ranks \
+      the person's stack and the top instance is shown; the visit's target is the instance \
+      matched by the person's first donation at or after the visit within the horizon. \
+      A hit is a visit that showed its target.
+
+      Examples:
+        smartstack replay --log Datasets/logs/commuter.csv --strategy mfu,mru,hour-of-day,oracle
+        smartstack replay --log my.jsonl --visits sessions:5 --stack top:6 --warmup-days 7
+        smartstack replay --log log.csv --visits visits.csv --stack stack.json --timelines t.json
+      """)
+
+  @OptionGroup var input: ReplayInputOptions
+
+  @Option(help: "Strategies, comma-separated, each NAME or NAME:PARAM=VALUE:... (see 'smartstack strategies'; default: all).")
+  var strategy: [String] = []
+
+  @Option(help: "Master seed for the strategies' own randomness.")
+  var seed: UInt64 = 1
+
+  @Option(help: "Output folder (created if needed).")
+  var out: String = "reports/replay"
+
+  @Option(help: "Strategies run in parallel (default: the number of cores).")
+  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+  @Flag(help: "Print nothing but errors.")
+  var quiet = false
+
+  func validate() throws {
+    guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+  }
+
+  func run() async throws {
+    let registry = StrategyRegistry.builtIn
+    let choices: [StrategyChoice]
+    do {
+      choices =
+        strategy.isEmpty
+        ? try registry.types.map { try StrategyChoice(type: $0, parameters: StrategyParameters(specs: $0.parameterSpecs, given: [], strategy: $0.name)) }
+        : try strategy.flatMap { try registry.parseList($0) }
+    } catch let error as StrategyError {
+      throw ValidationError(error.description)
+    }
+    var (log, options) = try input.load()
+    options.seed = seed
+    let plan: ReplayPlan
+    do {
+      plan = try ReplayPlan(log: log, options: options)
+    } catch let error as ReplayError {
+      throw ValidationError(error.description)
+    }
+    log = DonationLog([])  // release the columns early; the plan holds what it needs
+    for note in plan.notes where !quiet { StandardError.write("note: \(note)") }
+    let source = URL(fileURLWithPath: input.log).lastPathComponent
+    let records = await Replay.runAll(plan, choices: choices, source: source, jobs: jobs)
+    try reportingErrors {
+      try OutputFolder.create(out)
+      try FileIO.writeAtomically(RunTables.runs(records), to: out + "/runs.csv")
+      try FileIO.writeAtomically(RunTables.daily(records), to: out + "/daily.csv")
+    }
+    if !quiet {
+      StandardOutput.write(RunTables.markdown(records))
+      StandardError.write(
+        "replayed \(plan.people.count) people, \(plan.visitCount) visits, \(plan.donations) donations; wrote \(out)/runs.csv and \(out)/daily.csv"
+      )
+    }
+  }
+}
+
+/// The input options shared by `replay` and other commands that replay a log.
+struct ReplayInputOptions: ParsableArguments {
+  @Option(help: "The donation log (CSV or JSON Lines).")
+  var log: String
+
+  @Option(help: "Log format: csv or jsonl (default: by file extension).")
+  var format: String?
+
+  @Option(help: "Visits: 'donations' (one before each donation instant), 'sessions:MINUTES' (one before the first donation after a gap), or a visit log CSV file (timestamp,user).")
+  var visits: String = "donations"
+
+  @Option(help: "Seconds after a visit within which the next donation is its target.")
+  var horizon: Double = 300
+
+  @Option(help: "The stack: 'all' (one instance per donated kind), 'top:N' (the N most donated kinds in the warm-up), or a stack JSON file.")
+  var stack: String = "all"
+
+  @Option(name: .customLong("warmup-days"), help: "Days from each person's first donation that are observed but not scored.")
+  var warmupDays: Double = 0
+
+  @Option(help: "The people's IANA time zone, for naive timestamps and local-time features.")
+  var timezone: String = "UTC"
+
+  @Option(help: "Relevance timelines JSON; instance ids refer to stack instance ids (the kind for 'all' and 'top:N').")
+  var timelines: String?
+
+  @Option(name: .customLong("relevance-threshold"), help: "Percentile at or above which an active window counts as relevant for the relevance metrics.")
+  var relevanceThreshold: Double = 0.8
+
+  @Option(name: .customLong("normaliser-scope"), help: "Relevance normalisation scope: instance or kind.")
+  var normaliserScope: String = "instance"
+
+  @Option(name: .customLong("normaliser-window-days"), help: "Normalise over the last N days of scores (default: all history).")
+  var normaliserWindowDays: Int?
+
+  func validate() throws {
+    guard horizon >= 0, horizon.isFinite else { throw ValidationError("--horizon must be a number of seconds >= 0") }
+    guard warmupDays >= 0, warmupDays.isFinite else { throw ValidationError("--warmup-days must be >= 0") }
+    guard (0...1).contains(relevanceThreshold) else { throw ValidationError("--relevance-threshold must be within 0...1") }
+    if let n = normaliserWindowDays, n < 1 { throw ValidationError("--normaliser-window-days must be at least 1") }
+  }
+
+  /// Reads every input file and returns the log and the replay options.
+  func load() throws -> (DonationLog, ReplayOptions) {
+    guard let zone = ZoneRules(identifier: timezone) else {
+      throw ValidationError("unknown time zone '\(timezone)' (use an IANA name such as Europe/Berlin or UTC)")
+    }
+    var options = ReplayOptions()
+    options.zone = zone
+    options.horizonSeconds = horizon
+    options.warmupDays = warmupDays
+    options.engine.relevanceThreshold = relevanceThreshold
+    switch normaliserScope {
+    case "instance": options.engine.normaliserScope = .instance
+    case "kind": options.engine.normaliserScope = .kind
+    default: throw ValidationError("--normaliser-scope must be 'instance' or 'kind', not '\(normaliserScope)'")
+    }
+    if let days = normaliserWindowDays { options.engine.normaliserWindow = .days(days) }
+    let logFormat: DonationLogFormat?
+    switch format {
+    case nil: logFormat = nil
+    case "csv": logFormat = .csv
+    case "jsonl": logFormat = .jsonl
+    case let other?: throw ValidationError("--format must be 'csv' or 'jsonl', not '\(other)'")
+    }
+    return try reportingErrors {
+      let log = try DonationLog.read(path: log, format: logFormat, timeZone: zone)
+      switch visits {
+      case "donations":
+        options.visits = .donations
+      case let v where v.hasPrefix("sessions:"):
+        guard let minutes = Double(v.dropFirst("sessions:".count)), minutes > 0, minutes.isFinite else {
+          throw ValidationError("--visits sessions:MINUTES needs a positive number of minutes, not '\(v)'")
+        }
+        options.visits = .sessions(gapMinutes: minutes)
+      default:
+        options.visits = .log(try VisitLog.read(path: visits, zone: zone))
+      }
+      switch stack {
+      case "all":
+        options.stack = .all
+      case let s where s.hasPrefix("top:"):
+        guard let n = Int(s.dropFirst(4)), n >= 1 else {
+          throw ValidationError("--stack top:N needs a whole number N >= 1, not '\(s)'")
+        }
+        options.stack = .top(n)
+      default:
+        options.stack = .fixed(try StackSpec.read(path: stack))
+      }
+      if let timelines {
+        options.timelines = try TimelineFile.read(path: timelines, timeZone: zone)
+      }
+      return (log, options)
+    }
+  }
+}
+
+/// Output folders.
+enum OutputFolder {
+  /// Creates `path` (and parents) unless it exists as a folder.
+  static func create(_ path: String) throws {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+      if !isDirectory.boolValue { throw OutputFileError(path: path, reason: "exists and is not a folder") }
+      return
+    }
+    do {
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    } catch {
+      throw OutputFileError(path: path, reason: (error as NSError).localizedDescription)
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import SmartStackKit
+
+/// `smartstack strategies`: names, parameters and one-line definitions.
+struct StrategiesCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "strategies",
+    abstract: "List the ranking strategies with their parameters and definitions.")
+
+  func run() throws {
+    var out = ""
+    for type in StrategyRegistry.builtIn.types {
+      out += "\(type.name)\n    \(type.summary)\n"
+      for spec in type.parameterSpecs {
+        let range = "\(plain(spec.range.lowerBound))...\(plain(spec.range.upperBound))"
+        out += "    \(spec.name)=\(plain(spec.defaultValue))  (\(range)\(spec.integer ? ", whole" : "")) \(spec.help)\n"
+      }
+    }
+    out += "\nUse as NAME or NAME:PARAM=VALUE:PARAM=VALUE, several separated by commas.\n"
+    out += "Exact definitions: the doc comment of each type in Sources/SmartStackKit/Strategies/.\n"
+    StandardOutput.write(out)
+  }
+
+  func plain(_ x: Double) -> String { NumberFormat.format(x) }
+}

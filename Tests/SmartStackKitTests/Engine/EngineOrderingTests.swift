@@ -1,0 +1,140 @@
+import Testing
+@testable import SmartStackKit
+
+/// A strategy written outside the library: it records everything it is told and shows
+/// the candidate with the highest index. It proves that a strategy plugs in without
+/// touching the engine, and lets tests check what the engine reveals and when.
+struct RecordingStrategy: RankingStrategy {
+  static let name = "recording"
+  static let summary = "test strategy: the highest-index candidate; records its calls"
+  static let parameterSpecs = [StrategyParameterSpec("bias", default: 0, range: 0...1, help: "unused")]
+  var log: [String] = []
+  var latestSeen = Int64.min
+  var sawFuture = false
+
+  init(parameters: StrategyParameters) {}
+
+  mutating func observe(_ event: ObservedEvent, context: StackContext) {
+    if context.now < latestSeen { sawFuture = true }
+    latestSeen = max(latestSeen, context.now)
+    let t = ISO8601.format(Instant(milliseconds: context.now))
+    switch event {
+    case .donation(_, let instances): log.append("\(t) donation \(Array(instances))")
+    case .relevance(let i): log.append("\(t) relevance \(i)")
+    case .outcome(let f): log.append("\(t) outcome shown=\(f.shown) tapped=\(f.tapped)")
+    }
+  }
+
+  mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
+    if context.now < latestSeen { sawFuture = true }
+    log.append("\(ISO8601.format(Instant(milliseconds: context.now))) visit target=\(Array(context.target))")
+    for i in 0..<context.instanceCount where context.isCandidate(i) { ranking.scores[i] = Double(i) }
+  }
+}
+
+/// Keeps the last strategy state seen, to inspect after a run.
+struct LastVisit: OutcomeObserver {
+  var outcomes: [VisitOutcome] = []
+  mutating func observe(_ outcome: VisitOutcome, scores: [Double], features: StackFeatures) {
+    outcomes.append(outcome)
+  }
+}
+
+@Suite("Engine event order")
+struct EngineOrderingTests {
+  func session() -> StackSession<RecordingStrategy, LastVisit> {
+    StackSession(
+      person: 0, instances: [WidgetInstance(id: "a", kind: "A"), WidgetInstance(id: "b", kind: "B")],
+      strategy: RecordingStrategy(parameters: .none), observer: LastVisit(), zone: .utc,
+      options: EngineOptions(), strategySeed: 1)
+  }
+
+  /// The external strategy registers in one line and runs through the public API.
+  @Test func anExternalStrategyPlugsInWithoutTouchingTheEngine() throws {
+    var registry = StrategyRegistry.builtIn
+    registry.register(RecordingStrategy.self)
+    let choice = try registry.parse("recording:bias=1")
+    #expect(choice.descriptor.description == "recording:bias=1")
+    var options = ReplayOptions()
+    options.stack = .fixed(StackSpec(file: "s", instances: [WidgetInstance(id: "A", kind: "A"), WidgetInstance(id: "B", kind: "B"), WidgetInstance(id: "C", kind: "C")]))
+    let plan = try ReplayPlan(log: HandLog.log(), options: options)
+    let m = RunMetrics(Replay.run(plan, choice: choice))
+    // Always shows C (highest index): hits are the visits whose target is C (one).
+    #expect(m.total.hits == 1)
+    #expect(m.total.visits == 8)
+  }
+
+  /// Replay reveals a tap at the time of the donation that made it a hit, never at the
+  /// visit, reveals a miss once the horizon has passed, and hides the target from
+  /// strategies without `usesTarget`.
+  @Test func outcomesAreRevealedOnlyWhenObservable() throws {
+    var options = ReplayOptions()
+    options.stack = .fixed(StackSpec(file: "s", instances: [WidgetInstance(id: "A", kind: "A"), WidgetInstance(id: "B", kind: "B")]))
+    options.visits = .log(VisitLog(file: "v", users: ["u", "u"], times: [ms("2026-03-02T08:07:00Z"), ms("2026-03-02T08:58:00Z")]))
+    let plan = try ReplayPlan(log: HandLog.log(), options: options)
+    var s = StackSession(
+      person: 0, instances: plan.people[0].instances, strategy: RecordingStrategy(parameters: .none),
+      observer: LastVisit(), zone: .utc, options: EngineOptions(), strategySeed: 1)
+    Replay.run(plan.people[0], horizon: 300_000, session: &s)
+    let log = s.strategy.log
+    // 08:07 shows B (highest index), target B at 08:10: a tap revealed at 08:10, right
+    // after that donation. 08:58 shows B, target A at 09:00: a miss revealed at 09:03.
+    #expect(Array(log.prefix(6)) == [
+      "2026-03-02T08:00:00Z donation [0]",
+      "2026-03-02T08:07:00Z visit target=[]",
+      "2026-03-02T08:10:00Z donation [1]",
+      "2026-03-02T08:10:00Z outcome shown=1 tapped=true",
+      "2026-03-02T08:58:00Z visit target=[]",
+      "2026-03-02T09:00:00Z donation [0]",
+    ])
+    #expect(log.contains("2026-03-02T09:03:00Z outcome shown=1 tapped=false"))
+    #expect(s.observer.outcomes.map(\.isHit) == [true, false])
+    #expect(!s.strategy.sawFuture)
+  }
+
+  /// At equal instants: relevance entry, then visit, then donation.
+  @Test func entriesThenVisitsThenDonationsAtEqualInstants() {
+    var s = session()
+    s.makeAvailable(0)
+    s.makeAvailable(1)
+    let t = ms("2026-03-02T08:00:00Z")
+    s.relevanceEntry(instance: 1, entry: RelevanceEntry(date: Instant(milliseconds: t), relevance: Relevance(score: 5)))
+    s.visit(at: t, hasTarget: true, targets: [0])
+    s.donation(at: t, kind: 0, matched: [0])
+    #expect(s.strategy.log == [
+      "2026-03-02T08:00:00Z relevance 1",
+      "2026-03-02T08:00:00Z visit target=[]",
+      "2026-03-02T08:00:00Z donation [0]",
+    ])
+    #expect(!s.strategy.sawFuture)
+  }
+
+  /// The visit before a donation sees counts without it; the one after sees it.
+  @Test func aVisitNeverSeesTheDonationThatFollowsIt() {
+    var s = session()
+    s.makeAvailable(0)
+    s.makeAvailable(1)
+    let t = ms("2026-03-02T08:00:00Z")
+    s.visit(at: t, hasTarget: false, targets: [])
+    #expect(s.context.features.donationCount == [0, 0])
+    s.donation(at: t, kind: 0, matched: [1])
+    #expect(s.context.features.donationCount == [0, 1])
+    #expect(s.context.features.hourOfDayCount[1 * 24 + 8] == 1)
+    #expect(s.context.features.lastDonation[1] == t)
+  }
+
+  /// A rotation is a change of the shown instance after the first visit; the first
+  /// visit never counts.
+  @Test func rotationsCountChangesOfTheTopOnly() {
+    var s = session()
+    s.makeAvailable(0)
+    let t = ms("2026-03-02T08:00:00Z")
+    var o = s.visit(at: t, hasTarget: false, targets: [])
+    #expect(o.shown == 0 && !o.rotated)
+    s.makeAvailable(1)
+    o = s.visit(at: t + 1000, hasTarget: false, targets: [])
+    #expect(o.shown == 1 && o.rotated && o.previous == 0)
+    o = s.visit(at: t + 2000, hasTarget: false, targets: [])
+    #expect(!o.rotated)
+  }
+}

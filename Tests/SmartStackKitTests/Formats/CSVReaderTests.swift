@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+@testable import SmartStackKit
+
+/// Tokenizes `bytes` completely: each record as strings, or a problem as `LINE:COL: message`.
+private func tokenize(_ bytes: [UInt8]) -> [String] {
+  bytes.withUnsafeBufferPointer { buffer in
+    var csv = CSVReader(buffer)
+    var out: [String] = []
+    while true {
+      switch csv.next() {
+      case .record:
+        var fields: [String] = []
+        for i in 0..<csv.fieldCount { fields.append(String(decoding: csv.field(i), as: UTF8.self)) }
+        out.append("\(csv.recordLine)|" + fields.joined(separator: "|"))
+      case .problem(let p):
+        out.append("\(p.line):\(p.column): \(p.message)")
+      case .end:
+        return out
+      }
+    }
+  }
+}
+
+private func tokenize(_ text: String) -> [String] { tokenize(Array(text.utf8)) }
+
+@Suite("CSV reader")
+struct CSVReaderTests {
+  @Test func readsHeaderAndRecordsWithLFAndCRLF() {
+    #expect(tokenize("a,b\n1,2\n3,4\n") == ["1|a|b", "2|1|2", "3|3|4"])
+    #expect(tokenize("a,b\r\n1,2\r\n3,4\r\n") == ["1|a|b", "2|1|2", "3|3|4"])
+    #expect(tokenize("a,b\r\n1,2\n3,4") == ["1|a|b", "2|1|2", "3|3|4"])
+  }
+
+  @Test func trailingNewlineIsOptional() {
+    #expect(tokenize("a,b\n1,2") == ["1|a|b", "2|1|2"])
+    #expect(tokenize("a,b\n1,2\r") == ["1|a|b", "2|1|2"])
+  }
+
+  @Test func blankLinesAtTheEndAreFine() {
+    #expect(tokenize("a,b\n1,2\n\n") == ["1|a|b", "2|1|2"])
+    #expect(tokenize("a,b\n1,2\n\r\n\n") == ["1|a|b", "2|1|2"])
+  }
+
+  @Test func blankLineInTheMiddleIsAnErrorAndReadingContinues() {
+    #expect(tokenize("a,b\n1,2\n\n3,4\n") == ["1|a|b", "2|1|2", "3:1: empty line", "4|3|4"])
+    #expect(tokenize("a,b\r\n\r\n3,4\r\n") == ["1|a|b", "2:1: empty line", "3|3|4"])
+  }
+
+  @Test func emptyInputHasNoRecords() {
+    #expect(tokenize("") == [])
+    #expect(tokenize([0xEF, 0xBB, 0xBF]) == [])
+    #expect(tokenize("\n\n") == [])
+  }
+
+  @Test func byteOrderMarkIsSkipped() {
+    #expect(tokenize([0xEF, 0xBB, 0xBF] + Array("a,b\n1,2\n".utf8)) == ["1|a|b", "2|1|2"])
+  }
+
+  @Test func emptyFieldsAreKept() {
+    #expect(tokenize("a,b,c\n,,\n1,,\n") == ["1|a|b|c", "2|||", "3|1||"])
+  }
+
+  @Test func quotedFieldsMayHoldCommasQuotesAndNewlines() {
+    let text = "a,b\n\"x,y\",\"say \"\"hi\"\"\"\n\"line1\nline2\",\"\"\n5,6\n"
+    #expect(tokenize(text) == ["1|a|b", "2|x,y|say \"hi\"", "3|line1\nline2|", "5|5|6"])
+  }
+
+  @Test func quotedFieldKeepsCRLFInsideAndCountsLines() {
+    #expect(tokenize("a\r\n\"1\r\n2\"\r\nz\r\n") == ["1|a", "2|1\r\n2", "4|z"])
+  }
+
+  @Test func severalEscapedFieldsInOneRecordDoNotOverlap() {
+    let text = "a,b,c\n\"\"\"\",\"x\"\"y\",\"p\"\"q\"\"r\"\n"
+    #expect(tokenize(text) == ["1|a|b|c", "2|\"|x\"y|p\"q\"r"])
+  }
+
+  @Test func nonASCIIIsReadAsUTF8() {
+    #expect(tokenize("a,b\ncafé,\"日本\"\n") == ["1|a|b", "2|café|日本"])
+  }
+
+  @Test func wrongFieldCountIsReportedWhereTheRecordGoesWrong() {
+    // Too many: at the first extra field. Too few: at the end of the record.
+    #expect(
+      tokenize("a,b\n1,2,3\n1\n1,2\n")
+        == [
+          "1|a|b", "2:5: expected 2 fields as in the header, found 3",
+          "3:2: expected 2 fields as in the header, found 1", "4|1|2",
+        ])
+  }
+
+  @Test func quoteInsideAnUnquotedFieldIsAnError() {
+    #expect(
+      tokenize("a,b\n1,ab\"c\n3,4\n")
+        == ["1|a|b", "2:5: unexpected '\"' inside an unquoted field", "3|3|4"])
+  }
+
+  @Test func textAfterAClosingQuoteIsAnError() {
+    #expect(
+      tokenize("a,b\n\"1\"x,2\n3,4\n") == ["1|a|b", "2:4: text after a closing quote", "3|3|4"])
+    // A CR that does not end the line is text too.
+    #expect(tokenize("a\n\"1\"\rx\n") == ["1|a", "2:4: text after a closing quote"])
+  }
+
+  @Test func unterminatedQuoteIsReportedAtTheEndWithWhereItOpened() {
+    #expect(
+      tokenize("a,b\n1,2\n3,\"abc\n4,5\n")
+        == ["1|a|b", "2|1|2", "5:1: unterminated quoted field (opened at 3:3)"])
+    #expect(tokenize("a\n\"x") == ["1|a", "2:3: unterminated quoted field (opened at 2:1)"])
+  }
+
+  @Test func invalidUTF8IsReportedAtTheBadByte() {
+    let bytes = Array("a,b\nok,ab".utf8) + [0xFF] + Array("c\n\"é".utf8) + [0xC3] + Array("\",x\n".utf8)
+    #expect(tokenize(bytes) == ["1|a|b", "2:6: invalid UTF-8", "3:3: invalid UTF-8"])
+  }
+
+  @Test func columnsCountUnicodeScalarsNotBytes() {
+    #expect(
+      tokenize("a,b\nééé,x\"y\n")
+        == ["1|a|b", "2:6: unexpected '\"' inside an unquoted field"])
+  }
+
+  @Test func sourceOffsetsMapContentBytesBackToTheInput() {
+    let text = Array("a,b,c\nxy,\"pq\",\"r\"\"s\"\n".utf8)
+    text.withUnsafeBufferPointer { buffer in
+      var csv = CSVReader(buffer)
+      _ = csv.next()
+      #expect(csv.next() == .record)
+      #expect(csv.sourceOffset(ofField: 0, byte: 1) == 7)
+      #expect(csv.sourceOffset(ofField: 1, byte: 0) == 10)
+      #expect(csv.sourceOffset(ofField: 2, byte: 0) == 15)
+      #expect(csv.sourceOffset(ofField: 2, byte: 2) == 18)  // 's' after the doubled quote
+      #expect(csv.position(ofByte: 18) == (2, 13))
+    }
+  }
+
+  @Test func utf8ValidatorAgreesWithTheStandardLibraryOnRandomBytes() {
+    var state: UInt64 = 0x1234_5678
+    func nextByte() -> UInt8 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return UInt8(truncatingIfNeeded: state >> 56)
+    }
+    for seed in 0..<3000 {
+      let length = seed % 9
+      let bytes = (0..<length).map { _ in nextByte() }
+      let ours = bytes.withUnsafeBufferPointer { UTF8Validation.isValid($0) }
+      let stdlib = String(validating: bytes, as: UTF8.self) != nil
+      #expect(ours == stdlib, "seed \(seed): \(bytes)")
+    }
+  }
+
+  @Test func writtenRecordsReadBackIdenticallyForManySeeds() {
+    let pieces = ["a", "b", ",", "\"", "\r\n", "\n", " ", "é", "日", "\r", "x=y;z"]
+    for seed in UInt64(0)..<300 {
+      var state = seed &+ 0x9E37_79B9_7F4A_7C15
+      func next(_ n: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int(state >> 33) % n
+      }
+      let columns = 2 + next(3)
+      var records: [[String]] = []
+      for _ in 0..<(1 + next(5)) {
+        records.append((0..<columns).map { _ in (0..<next(4)).map { _ in pieces[next(pieces.count)] }.joined() })
+      }
+      var text = ""
+      for record in records {
+        text += record.map { field in
+          field.utf8.contains(where: { $0 == 44 || $0 == 34 || $0 == 10 || $0 == 13 })
+            ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
+        }.joined(separator: ",")
+        text += next(2) == 0 ? "\n" : "\r\n"
+      }
+      let read = tokenize(text).map { $0.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)[1] }
+      #expect(read == records.map { $0.joined(separator: "|")[...] }, "seed \(seed)")
+    }
+  }
+
+  @Test func neverCrashesOnRandomInput() {
+    var state: UInt64 = 99
+    let alphabet = Array("a,\"\r\n é".utf8) + [0xFF, 0xC3]
+    for seed in 0..<2000 {
+      state = state &* 6_364_136_223_846_793_005 &+ UInt64(seed)
+      var bytes: [UInt8] = []
+      for _ in 0..<(seed % 40) {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        bytes.append(alphabet[Int(state >> 33) % alphabet.count])
+      }
+      let steps = tokenize(bytes)
+      #expect(steps.count <= bytes.count + 1, "seed \(seed)")
+    }
+  }
+}

@@ -1,0 +1,153 @@
+import Testing
+@testable import SmartStackKit
+
+/// Drives one strategy through a hand-made sequence of events.
+struct Harness<S: RankingStrategy> {
+  var session: StackSession<S, LastVisit>
+  let start = ms("2026-03-02T08:00:00Z")  // a Monday
+
+  init(_ spec: String, kinds: [String] = ["A", "B", "C"]) throws {
+    let choice = try StrategyRegistry.builtIn.parse(spec)
+    session = StackSession(
+      person: 0, instances: kinds.map { WidgetInstance(id: $0, kind: $0) },
+      strategy: choice.prototype as! S, observer: LastVisit(), zone: .utc,
+      options: EngineOptions(), strategySeed: 42)
+    for i in 0..<kinds.count { session.makeAvailable(i) }
+  }
+
+  func at(minutes: Double) -> Int64 { start + Int64(minutes * 60_000) }
+
+  mutating func donate(_ i: Int32, minutes: Double) {
+    session.donation(at: at(minutes: minutes), kind: i, matched: [i])
+  }
+  @discardableResult
+  mutating func visit(minutes: Double, target: Int32? = nil) -> VisitOutcome {
+    session.visit(at: at(minutes: minutes), hasTarget: target != nil, targets: target.map { [$0] } ?? [])
+  }
+  mutating func relevance(_ i: Int, minutes: Double, score: Double?, durationMinutes: Double = 0) {
+    session.relevanceEntry(
+      instance: i,
+      entry: RelevanceEntry(
+        date: Instant(milliseconds: at(minutes: minutes)),
+        relevance: score.map { Relevance(score: $0, durationMilliseconds: Int64(durationMinutes * 60_000)) }))
+  }
+}
+
+@Suite("Strategy behaviour")
+struct StrategyBehaviourTests {
+  @Test func staticAlwaysShowsTheFirstCandidateAndNeverRotates() throws {
+    var h = try Harness<StaticStrategy>("static")
+    for k in 0..<10 {
+      h.donate(2, minutes: Double(k))
+      let o = h.visit(minutes: Double(k) + 0.5)
+      #expect(o.shown == 0 && !o.rotated)
+    }
+  }
+
+  @Test func roundRobinCyclesThroughTheStack() throws {
+    var h = try Harness<RoundRobinStrategy>("round-robin")
+    let shown = (0..<5).map { h.visit(minutes: Double($0)).shown }
+    #expect(shown == [0, 1, 2, 0, 1])
+  }
+
+  @Test func markovFollowsTheMostFrequentSuccessor() throws {
+    var h = try Harness<MarkovStrategy>("markov")
+    // A->B twice, A->C once, then A last: B is the likeliest successor.
+    for (i, k) in [0, 1, 0, 1, 0, 2, 0].enumerated() { h.donate(Int32(k), minutes: Double(i)) }
+    #expect(h.visit(minutes: 10).shown == 1)
+  }
+
+  @Test func hourOfWeekDecayPrefersRecentHabits() throws {
+    // Monday 08h: A donated 4 weeks ago (twice), B last week (once).
+    var plain = try Harness<HourOfWeekStrategy>("hour-of-week")
+    var decayed = try Harness<HourOfWeekStrategy>("hour-of-week:half-life-days=7")
+    let week = 7.0 * 24 * 60
+    plain.donate(0, minutes: 0)
+    plain.donate(0, minutes: 1)
+    plain.donate(1, minutes: 3 * week)
+    decayed.donate(0, minutes: 0)
+    decayed.donate(0, minutes: 1)
+    decayed.donate(1, minutes: 3 * week)
+    #expect(plain.visit(minutes: 4 * week).shown == 0)  // counts 2 vs 1
+    #expect(decayed.visit(minutes: 4 * week).shown == 1)  // 2/16 vs 1/2
+  }
+
+  /// Rule: the relevance strategy shows the highest active percentile, stays without
+  /// one, and never rotates to a suppressed instance.
+  @Test func relevanceNeverRotatesToSuppressed() throws {
+    var h = try Harness<RelevanceStrategy>("relevance")
+    #expect(h.visit(minutes: 0).shown == 0)
+    h.relevance(1, minutes: 1, score: 0)  // B suppressed
+    #expect(h.visit(minutes: 2).shown == 0)
+    h.relevance(2, minutes: 3, score: 5, durationMinutes: 10)  // C active 3..13
+    #expect(h.visit(minutes: 4).shown == 2)
+    #expect(h.visit(minutes: 14).shown == 2)  // expired: stay
+    h.relevance(2, minutes: 15, score: -1)  // C suppressed while shown
+    let o = h.visit(minutes: 16)
+    #expect(o.shown == 0)  // moves away to a non-suppressed instance
+    var suppressedShown = false
+    for o in h.session.observer.outcomes where o.rotated {
+      if case .suppressed = o.shownState { suppressedShown = true }
+    }
+    #expect(!suppressedShown)
+  }
+
+  /// Smart-rotate respects the minimum dwell and the hourly rotation limit, and
+  /// developer mode lifts both.
+  @Test func smartRotateHonoursDwellAndRateLimit() throws {
+    func rotations(_ spec: String) throws -> Int {
+      var h = try Harness<SmartRotateStrategy>(spec)
+      // Alternate strong relevance between A and B every 2 minutes for an hour.
+      for k in 0..<30 {
+        let i = k % 2
+        h.relevance(i, minutes: Double(2 * k), score: Double(10 + k), durationMinutes: 2)
+        h.visit(minutes: Double(2 * k) + 1)
+      }
+      return h.session.observer.outcomes.filter(\.rotated).count
+    }
+    let limited = try rotations("smart-rotate:min-dwell-minutes=0:max-per-hour=3")
+    #expect(limited <= 3)
+    let dwell = try rotations("smart-rotate:min-dwell-minutes=10:max-per-hour=0:max-per-day=0")
+    #expect(dwell <= 6)  // at most one rotation per 10 minutes over 60 minutes
+    let developer = try rotations("smart-rotate:developer-mode=1")
+    #expect(developer > 10)
+  }
+
+  /// The bandit learns from taps alone: after A is tapped repeatedly and B never,
+  /// it shows A.
+  @Test func banditLearnsFromTaps() throws {
+    var h = try Harness<BanditStrategy>("bandit:buckets=1", kinds: ["A", "B"])
+    for k in 0..<40 {
+      let o = h.visit(minutes: Double(k * 10))
+      h.session.reveal(
+        VisitFeedback(visitTime: h.at(minutes: Double(k * 10)), hourOfDay: 8, hourOfWeek: 8, shown: o.shown, tapped: o.shown == 0),
+        at: h.at(minutes: Double(k * 10) + 1))
+    }
+    let late = h.session.observer.outcomes.suffix(10).filter { $0.shown == 0 }.count
+    #expect(late >= 8)
+  }
+
+  @Test func parametersAreValidatedWithClearMessages() throws {
+    let r = StrategyRegistry.builtIn
+    #expect(throws: StrategyError.self) { try r.parse("mfuu") }
+    do {
+      _ = try r.parse("mfuu")
+    } catch {
+      #expect("\(error)".contains("did you mean 'mfu'?"))
+    }
+    #expect(throws: StrategyError.self) { try r.parse("hour-of-week:half-life=3") }
+    #expect(throws: StrategyError.self) { try r.parse("bandit:buckets=5") }
+    #expect(throws: StrategyError.self) { try r.parse("bandit:buckets=2.5") }
+    #expect(throws: StrategyError.self) { try r.parse("smart-rotate:margin=-1") }
+    #expect(throws: StrategyError.self) { try r.parseList("mfu,mfu") }
+    #expect(try r.parse("smart-rotate:margin=0.1").descriptor.parameters.canonical.contains("margin=0.1"))
+  }
+
+  @Test func giniIsZeroForEqualExposureAndMaximalForOne() {
+    #expect(Gini.coefficient([5, 5, 5, 5]) == 0)
+    #expect(abs(Gini.coefficient([0, 0, 0, 8]) - 0.75) < 1e-12)
+    #expect(Gini.coefficient([]).isNaN)
+    // |1-3| over all ordered pairs = 4; 2 n^2 mean = 2*4*2 = 16 -> 0.25.
+    #expect(abs(Gini.coefficient([1, 3]) - 0.25) < 1e-12)
+  }
+}
