@@ -175,6 +175,51 @@ struct CSVReaderTests {
     }
   }
 
+  @Test func longUnquotedFieldsAreSplitAndCheckedExactlyForManySeeds() {
+    // Long fields run through the eight-bytes-at-a-time scanner; compare with a byte loop.
+    let alphabet = Array("abcXYZ019-:.;=% !'+*()".utf8) + [0xC3]  // 0xC3 is written as é
+    for seed in UInt64(0)..<400 {
+      var state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 3
+      func next(_ n: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int(state >> 33) % n
+      }
+      var fields: [[UInt8]] = []
+      for _ in 0..<3 {
+        var field: [UInt8] = []
+        for _ in 0..<(1 + next(40)) {
+          let b = alphabet[next(alphabet.count)]
+          field.append(b)
+          if b == 0xC3 { field.append(0xA9) }
+        }
+        fields.append(field)
+      }
+      var bytes = Array("a,b,c\n".utf8) + fields[0] + [44] + fields[1] + [44] + fields[2]
+      var expected = ["1|a|b|c", "2|" + fields.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "|")]
+      switch next(3) {
+      case 0:  // a stray quote somewhere in field 1
+        let k = 1 + next(fields[1].count)  // not first: a leading quote opens a quoted field
+        let at = fields[0].count + 1 + k
+        if bytes[6 + at - 1] != 0xC3 {
+          bytes.insert(34, at: 6 + at)
+          let column = String(decoding: bytes[6..<(6 + at)], as: UTF8.self).unicodeScalars.count + 1
+          expected[1] = "2:\(column): unexpected '\"' inside an unquoted field"
+        }
+      case 1:  // an invalid byte somewhere in field 2
+        let k = next(fields[2].count + 1)
+        let at = fields[0].count + fields[1].count + 2 + k
+        let before = bytes[6..<(6 + at)]
+        if before.last != 0xC3 {
+          bytes.insert(0xFF, at: 6 + at)
+          let column = String(decoding: before, as: UTF8.self).unicodeScalars.count + 1
+          expected[1] = "2:\(column): invalid UTF-8"
+        }
+      default: break
+      }
+      #expect(tokenize(bytes) == expected, "seed \(seed)")
+    }
+  }
+
   @Test func neverCrashesOnRandomInput() {
     var state: UInt64 = 99
     let alphabet = Array("a,\"\r\n é".utf8) + [0xFF, 0xC3]
