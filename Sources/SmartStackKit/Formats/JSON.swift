@@ -73,6 +73,14 @@ public struct JSONNumberLiteral: Sendable, Hashable {
     self.magnitude = magnitude
   }
 
+  /// True when the value is an integer of magnitude above 2^53, where `Double` no
+  /// longer holds every integer: the node's `Double` may have been rounded
+  /// (`9007199254740993` reads as `9007199254740992.0`). Use `magnitude`, `int64` or
+  /// `uint64` for the exact value.
+  public var exceedsExactDoubleIntegers: Bool {
+    isIntegral && (magnitude.map { $0 > 1 << 53 } ?? true)
+  }
+
   /// The exact value as an `Int64`, or nil when it is not integral or not in
   /// `Int64.min...Int64.max`.
   public var int64: Int64? {

@@ -6,7 +6,8 @@ extension JSONDecoding {
   /// The member `key` as an item; reports a missing key.
   public mutating func require(_ object: JSONObjectItem, _ key: String) -> JSONItem? {
     guard let item = object[key] else {
-      report("missing required key \(JSONEscaping.quoted(key))", at: object.offset, path: object.path)
+      report(
+        "missing required key \(JSONEscaping.quoted(key))", at: object.offset, path: object.path)
       return nil
     }
     return item

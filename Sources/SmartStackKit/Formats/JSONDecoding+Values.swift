@@ -145,7 +145,8 @@ extension JSONDecoding {
     case (true, false): return "<= \(NumberFormat.format(range.upperBound))"
     case (false, true): return ">= \(NumberFormat.format(range.lowerBound))"
     case (false, false):
-      return "in \(NumberFormat.format(range.lowerBound))...\(NumberFormat.format(range.upperBound))"
+      return
+        "in \(NumberFormat.format(range.lowerBound))...\(NumberFormat.format(range.upperBound))"
     }
   }
 }

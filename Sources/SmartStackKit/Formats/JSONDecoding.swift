@@ -150,7 +150,9 @@ public struct JSONDecoding: Sendable {
   public func finish<T>(_ value: T?) throws -> T {
     try throwIfAny()
     guard let value else {
-      throw DiagnosticList([Diagnostic(file: file, line: 1, column: 1, message: "no value could be read")])
+      throw DiagnosticList([
+        Diagnostic(file: file, line: 1, column: 1, message: "no value could be read")
+      ])
     }
     return value
   }

@@ -37,7 +37,8 @@ extension JSONScanner {
       // `-Infinity`, `-NaN`, `-foo`.
       var wordEnd = i
       while wordEnd < end, Self.isWordByte(bytes[wordEnd]) { wordEnd += 1 }
-      let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<wordEnd]), as: UTF8.self)
+      let word = String(
+        decoding: UnsafeBufferPointer(rebasing: bytes[start..<wordEnd]), as: UTF8.self)
       throw JSONParseError(offset: start, message: Self.invalidLiteralMessage(word))
     } else {
       throw JSONParseError(offset: i, message: "expected a digit after '-'")
@@ -76,7 +77,9 @@ extension JSONScanner {
         throw JSONParseError(offset: i, message: "expected a digit in the exponent")
       }
       while i < end, Self.isDigit(bytes[i]) {
-        if exponent < 1_000_000_000 { exponent = exponent * 10 + Int(bytes[i] &- UInt8(ascii: "0")) }
+        if exponent < 1_000_000_000 {
+          exponent = exponent * 10 + Int(bytes[i] &- UInt8(ascii: "0"))
+        }
         i += 1
       }
       if exponentIsNegative { exponent = -exponent }
@@ -126,7 +129,8 @@ extension JSONScanner {
     var double: Double
     if let significand, significand <= 1 << 53, (-22...22).contains(scale) {
       double = Double(significand)
-      double = scale >= 0
+      double =
+        scale >= 0
         ? double * Self.exactPowersOfTen[scale] : double / Self.exactPowersOfTen[-scale]
       if isNegative { double = -double }
     } else {

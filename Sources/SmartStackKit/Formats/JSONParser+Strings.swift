@@ -23,7 +23,9 @@ extension JSONScanner {
   }
 
   /// The general case, from `i` on: escapes, non-ASCII, errors.
-  private mutating func parseStringSlowly(quote: Int, from start: Int) throws(JSONParseError) -> String {
+  private mutating func parseStringSlowly(quote: Int, from start: Int) throws(JSONParseError)
+    -> String
+  {
     var i = start
     var text: [UInt8] = []
     text.reserveCapacity(start - quote + 16)
@@ -39,7 +41,9 @@ extension JSONScanner {
       case 0..<0x20:
         throw JSONParseError(
           offset: i,
-          message: "control character \(JSONEscaping.scalarName(UInt32(byte))) in a string must be escaped")
+          message:
+            "control character \(JSONEscaping.scalarName(UInt32(byte))) in a string must be escaped"
+        )
       case 0x20..<0x80:
         text.append(byte)
         i += 1
@@ -85,9 +89,11 @@ extension JSONScanner {
             return backslash + 12
           }
         }
-        throw JSONParseError(offset: backslash, message: "unpaired surrogate \(Self.escapeText(unit))")
+        throw JSONParseError(
+          offset: backslash, message: "unpaired surrogate \(Self.escapeText(unit))")
       case 0xDC00...0xDFFF:
-        throw JSONParseError(offset: backslash, message: "unpaired surrogate \(Self.escapeText(unit))")
+        throw JSONParseError(
+          offset: backslash, message: "unpaired surrogate \(Self.escapeText(unit))")
       default:
         Self.appendUTF8(unit, to: &text)
         return backslash + 6
@@ -157,12 +163,20 @@ extension JSONScanner {
     switch lead {
     case 0x00...0x7F: return 1
     case 0xC2...0xDF: length = 2
-    case 0xE0: length = 3; secondRange = 0xA0...0xBF
+    case 0xE0:
+      length = 3
+      secondRange = 0xA0...0xBF
     case 0xE1...0xEC, 0xEE...0xEF: length = 3
-    case 0xED: length = 3; secondRange = 0x80...0x9F
-    case 0xF0: length = 4; secondRange = 0x90...0xBF
+    case 0xED:
+      length = 3
+      secondRange = 0x80...0x9F
+    case 0xF0:
+      length = 4
+      secondRange = 0x90...0xBF
     case 0xF1...0xF3: length = 4
-    case 0xF4: length = 4; secondRange = 0x80...0x8F
+    case 0xF4:
+      length = 4
+      secondRange = 0x80...0x8F
     default: return nil
     }
     guard offset + length <= end, secondRange.contains(bytes[offset + 1]) else { return nil }

@@ -217,7 +217,8 @@ struct JSONScanner {
     let key = try parseString()
     if frame.keySet == nil, frame.members.count < Frame.linearKeyLimit {
       for member in frame.members where member.key == key {
-        throw JSONParseError(offset: keyOffset, message: "duplicate key \(JSONEscaping.quoted(key))")
+        throw JSONParseError(
+          offset: keyOffset, message: "duplicate key \(JSONEscaping.quoted(key))")
       }
     } else {
       var keys = frame.keySet ?? Set(frame.members.map(\.key))
@@ -225,7 +226,8 @@ struct JSONScanner {
       let inserted = keys.insert(key).inserted
       frame.keySet = keys
       if !inserted {
-        throw JSONParseError(offset: keyOffset, message: "duplicate key \(JSONEscaping.quoted(key))")
+        throw JSONParseError(
+          offset: keyOffset, message: "duplicate key \(JSONEscaping.quoted(key))")
       }
     }
     skipWhitespace()
@@ -252,14 +254,16 @@ struct JSONScanner {
       UInt8(ascii: "_"):
       return try parseLiteral()
     case UInt8(ascii: "'"):
-      throw JSONParseError(offset: start, message: "strings must be in double quotes, not single quotes")
+      throw JSONParseError(
+        offset: start, message: "strings must be in double quotes, not single quotes")
     case UInt8(ascii: "+"), UInt8(ascii: "."):
       throw JSONParseError(offset: start, message: "a number must start with a digit or '-'")
     default:
       if byte >= 0x80, utf8SequenceLength(at: start) == nil {
         throw JSONParseError(offset: start, message: "invalid UTF-8")
       }
-      throw JSONParseError(offset: start, message: "expected a value, found \(describeCharacter(at: start))")
+      throw JSONParseError(
+        offset: start, message: "expected a value, found \(describeCharacter(at: start))")
     }
   }
 
@@ -268,7 +272,8 @@ struct JSONScanner {
     let start = position
     var wordEnd = position
     while wordEnd < end, Self.isWordByte(bytes[wordEnd]) { wordEnd += 1 }
-    let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<wordEnd]), as: UTF8.self)
+    let word = String(
+      decoding: UnsafeBufferPointer(rebasing: bytes[start..<wordEnd]), as: UTF8.self)
     switch word {
     case "true":
       position = wordEnd
@@ -322,7 +327,8 @@ struct JSONScanner {
     if byte < 0x20 || byte == 0x7F { return JSONEscaping.scalarName(UInt32(byte)) }
     if byte < 0x80 { return "'\(Character(Unicode.Scalar(byte)))'" }
     guard let length = utf8SequenceLength(at: offset) else { return "invalid UTF-8" }
-    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)
+    let text = String(
+      decoding: UnsafeBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)
     let scalar = text.unicodeScalars.first.map { JSONEscaping.scalarName($0.value) } ?? "?"
     return "'\(text)' (\(scalar))"
   }

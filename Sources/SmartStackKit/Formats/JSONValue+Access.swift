@@ -87,7 +87,8 @@ extension JSONNode {
     case .array(let elements):
       return JSONNode(.array(elements.map(\.withoutLocations)))
     case .object(let members):
-      return JSONNode(.object(members.map { JSONMember(key: $0.key, node: $0.node.withoutLocations) }))
+      return JSONNode(
+        .object(members.map { JSONMember(key: $0.key, node: $0.node.withoutLocations) }))
     default:
       return JSONNode(value)
     }

@@ -3,6 +3,10 @@
 /// No `String(format:)`, no `NumberFormatter`, no locale: the same number prints the
 /// same bytes on every platform and every run.
 public enum NumberFormat {
+  /// The most fraction digits `format(_:decimals:)` writes (more would only add zeros
+  /// after the shortest round-trip digits of any double).
+  public static let maximumDecimals = 1_100
+
   /// 2^53: integral doubles up to this magnitude are exact integers.
   static let exactIntegerLimit = 9_007_199_254_740_992.0
 
@@ -32,8 +36,9 @@ public enum NumberFormat {
     return plain(DecimalDigits(x))
   }
 
-  /// `x` rounded to exactly `decimals` digits after the point (`decimals` < 0 counts
-  /// as 0): `format(3.14159, decimals: 2) == "3.14"`, `format(2, decimals: 3) == "2.000"`.
+  /// `x` rounded to exactly `decimals` digits after the point (`decimals` is clamped to
+  /// `0...maximumDecimals`): `format(3.14159, decimals: 2) == "3.14"`,
+  /// `format(2, decimals: 3) == "2.000"`.
   ///
   /// Rounds the shortest round-trip decimal form of `x` (what `format(_:)` prints)
   /// half away from zero, with exact decimal arithmetic, so `2.675` gives `2.68` and
@@ -41,7 +46,7 @@ public enum NumberFormat {
   /// NaN and infinities print as in `format(_:)`.
   public static func format(_ x: Double, decimals: Int) -> String {
     guard x.isFinite else { return format(x) }
-    let decimals = max(0, decimals)
+    let decimals = min(max(0, decimals), maximumDecimals)
     var number = DecimalDigits(x)
     // Keep the digits down to 10^-decimals.
     let keep = number.exponent + 1 + decimals
@@ -104,7 +109,8 @@ public enum NumberFormat {
       bytes.append(contentsOf: ascii)
     } else if ascii.count <= number.exponent + 1 {
       bytes.append(contentsOf: ascii)
-      bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: number.exponent + 1 - ascii.count))
+      bytes.append(
+        contentsOf: repeatElement(UInt8(ascii: "0"), count: number.exponent + 1 - ascii.count))
     } else {
       bytes.append(contentsOf: ascii[0...number.exponent])
       bytes.append(UInt8(ascii: "."))

@@ -34,7 +34,7 @@ extension ISO8601 {
     let year = fourDigits(bytes, 0)
     guard year >= 0 else { return fail(0, "expected a 4-digit year") }
     guard year >= 1970 && year <= 2100 else {
-      return fail(0, "year \(year) is out of range 1970...2100")
+      return fail(0, "year \(pad2(year / 100))\(pad2(year % 100)) is out of range 1970...2100")
     }
     guard byte(bytes, 4) == UInt8(ascii: "-") else { return fail(4, "expected '-' after the year") }
     let month = twoDigits(bytes, 5)
@@ -152,7 +152,8 @@ extension ISO8601 {
       return fail(0, "the instant is before 1970-01-01T00:00:00Z, the earliest supported")
     }
     guard utc < Instant.endOfSupportedRange.milliseconds else {
-      return fail(0, "the instant is at or after 2101-01-01T00:00:00Z, the end of the supported range")
+      return fail(
+        0, "the instant is at or after 2101-01-01T00:00:00Z, the end of the supported range")
     }
     return .success(.absolute(Instant(milliseconds: utc)))
   }

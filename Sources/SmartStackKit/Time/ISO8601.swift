@@ -115,7 +115,9 @@ public enum ISO8601 {
     func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
     var text = "-\(two(month))-\(two(day))T\(two(hour)):\(two(minute)):\(two(second))"
     if millisecond != 0 {
-      text += millisecond < 10 ? ".00\(millisecond)" : millisecond < 100 ? ".0\(millisecond)" : ".\(millisecond)"
+      text +=
+        millisecond < 10
+        ? ".00\(millisecond)" : millisecond < 100 ? ".0\(millisecond)" : ".\(millisecond)"
     }
     return text + "Z"
   }

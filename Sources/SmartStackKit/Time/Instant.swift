@@ -82,8 +82,8 @@ extension Instant {
   /// The first instant a timestamp in a file may denote: 1970-01-01T00:00:00Z.
   public static let earliestSupported = Instant(milliseconds: 0)
   /// The first instant *after* the supported range: 2101-01-01T00:00:00Z
-  /// (day 47 482 since the epoch).
-  public static let endOfSupportedRange = Instant(milliseconds: 47_482 * 86_400_000)
+  /// (day 47 847 since the epoch).
+  public static let endOfSupportedRange = Instant(milliseconds: 47_847 * 86_400_000)
 
   /// 1 000.
   public static let millisecondsPerSecond: Int64 = 1_000

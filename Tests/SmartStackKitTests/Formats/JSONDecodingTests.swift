@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartStackKit
 
 // A small made-up schema to show how a typed reader reads with `JSONDecoding`.
@@ -96,14 +97,21 @@ struct JSONDecodingTests {
       ]}
       """
     let stack = try decodeStack(text)
-    #expect(stack == DemoStack(name: "demo", seed: UInt64.max, instances: [
-      DemoInstance(id: "w", kind: .weather, size: 2, entries: [], parameters: ["city=Oslo", "unit=C"]),
-      DemoInstance(id: "c", kind: .calendar, size: 1, entries: [
-        DemoEntry(date: 0, score: 0.5, duration: 3600),
-        DemoEntry(date: 1000, score: nil, duration: nil),
-        DemoEntry(date: 60, score: nil, duration: nil),
-      ], parameters: []),
-    ]))
+    #expect(
+      stack
+        == DemoStack(
+          name: "demo", seed: UInt64.max,
+          instances: [
+            DemoInstance(
+              id: "w", kind: .weather, size: 2, entries: [], parameters: ["city=Oslo", "unit=C"]),
+            DemoInstance(
+              id: "c", kind: .calendar, size: 1,
+              entries: [
+                DemoEntry(date: 0, score: 0.5, duration: 3600),
+                DemoEntry(date: 1000, score: nil, duration: nil),
+                DemoEntry(date: 60, score: nil, duration: nil),
+              ], parameters: []),
+          ]))
   }
 
   @Test func everyProblemIsReportedInFileOrderWithPathAndPosition() {
@@ -120,36 +128,40 @@ struct JSONDecodingTests {
         "extra": true
       }
       """
-    #expect(problems(text) == [
-      "stack.json:2:11: name: expected a string, found 42",
-      "stack.json:3:11: seed: expected an integer in 0...18446744073709551615, found -1",
-      "stack.json:5:44: instances[0].size: expected an integer in 1...4, found 9",
-      #"stack.json:5:73: instances[0].parameters["card id"]: expected a string, found 5"#,
-      #"stack.json:6:25: instances[1].kind: expected one of "weather", "calendar", "photos", found "clock""#,
-      "stack.json:6:42: instances[1].size: expected an integer, found 1.5",
-      "stack.json:7:53: instances[1].entries[0].relevance.score: expected a number, found a string",
-      #"stack.json:8:5: instances[2]: missing required key "id""#,
-      #"stack.json:8:35: instances[2]: unknown key "colour" (expected one of "id", "kind", "size", "entries", "parameters")"#,
-      #"stack.json:8:104: instances[2].entries[0].relevance: unknown key "durration" (did you mean "duration"?)"#,
-      #"stack.json:10:3: unknown key "extra" (expected one of "name", "seed", "instances")"#,
-    ])
+    #expect(
+      problems(text) == [
+        "stack.json:2:11: name: expected a string, found 42",
+        "stack.json:3:11: seed: expected an integer in 0...18446744073709551615, found -1",
+        "stack.json:5:44: instances[0].size: expected an integer in 1...4, found 9",
+        #"stack.json:5:73: instances[0].parameters["card id"]: expected a string, found 5"#,
+        #"stack.json:6:25: instances[1].kind: expected one of "weather", "calendar", "photos", found "clock""#,
+        "stack.json:6:42: instances[1].size: expected an integer, found 1.5",
+        "stack.json:7:53: instances[1].entries[0].relevance.score: expected a number, found a string",
+        #"stack.json:8:5: instances[2]: missing required key "id""#,
+        #"stack.json:8:35: instances[2]: unknown key "colour" (expected one of "id", "kind", "size", "entries", "parameters")"#,
+        #"stack.json:8:104: instances[2].entries[0].relevance: unknown key "durration" (did you mean "duration"?)"#,
+        #"stack.json:10:3: unknown key "extra" (expected one of "name", "seed", "instances")"#,
+      ])
   }
 
   @Test func syntaxErrorIsOneDiagnosticAtItsPosition() {
-    #expect(problems("{\n  \"name\": \"x\"\n  \"seed\": 1\n}") == [
-      "stack.json:3:3: expected ',' or '}' after an object member"
-    ])
+    #expect(
+      problems("{\n  \"name\": \"x\"\n  \"seed\": 1\n}") == [
+        "stack.json:3:3: expected ',' or '}' after an object member"
+      ])
   }
 
   @Test func wrongKindsAreNamedInTheMessage() {
     #expect(problems(#"[1]"#) == ["stack.json:1:1: expected an object, found an array"])
-    #expect(problems(#"{"name": "n", "instances": {"id": 1}}"#) == [
-      "stack.json:1:28: instances: expected an array, found an object"
-    ])
-    #expect(problems(#"{"name": null, "instances": [true]}"#) == [
-      "stack.json:1:10: name: expected a string, found null",
-      "stack.json:1:30: instances[0]: expected an object, found true",
-    ])
+    #expect(
+      problems(#"{"name": "n", "instances": {"id": 1}}"#) == [
+        "stack.json:1:28: instances: expected an array, found an object"
+      ])
+    #expect(
+      problems(#"{"name": null, "instances": [true]}"#) == [
+        "stack.json:1:10: name: expected a string, found null",
+        "stack.json:1:30: instances[0]: expected an object, found true",
+      ])
   }
 
   @Test func integersMustBeExactAndInRange() {
@@ -164,8 +176,13 @@ struct JSONDecodingTests {
     #expect(integer("-9223372036854775808", in: all) == (Int64.min, []))
     #expect(integer("2.000", in: all) == (2, []))
     #expect(integer("25e-1", in: all) == (nil, ["expected an integer, found 25e-1"]))
-    #expect(integer("9223372036854775808", in: all) == (
-      nil, ["expected an integer in -9223372036854775808...9223372036854775807, found 9223372036854775808"]))
+    #expect(
+      integer("9223372036854775808", in: all) == (
+        nil,
+        [
+          "expected an integer in -9223372036854775808...9223372036854775807, found 9223372036854775808"
+        ]
+      ))
     #expect(integer("1e300", in: 0...10) == (nil, ["expected an integer in 0...10, found 1e300"]))
     #expect(integer("\"7\"", in: 0...10) == (nil, ["expected an integer, found a string"]))
   }
@@ -199,10 +216,11 @@ struct JSONDecodingTests {
       lineStart = offset + 1
     }
     #expect(kinds == ["a", "c"])
-    #expect(json.problems.diagnostics.map(\.description) == [
-      "log.jsonl:2:10: kind: expected a string, found 3",
-      "log.jsonl:3:9: expected ':' after an object key",
-    ])
+    #expect(
+      json.problems.diagnostics.map(\.description) == [
+        "log.jsonl:2:10: kind: expected a string, found 3",
+        "log.jsonl:3:9: expected ':' after an object key",
+      ])
   }
 
   @Test func reportingStopsAtTheLimitAndSaysSo() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartStackKit
 
 /// SplitMix64 (Steele, Lea, Flood 2014) for the Formats tests: small, seeded, frozen.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartStackKit
 
 @Suite("JSON writer")
@@ -9,7 +10,10 @@ struct JSONWriterTests {
   ]
 
   @Test func compactOutputHasNoWhitespaceAndKeepsKeyOrder() {
-    #expect(sample.serialized() == #"{"name":"demo","seed":42,"weights":[0.5,-2,0.00001,1e+16],"on":true,"note":null,"empty":{},"none":[],"nested":{"z":1,"a":["x"]}}"#)
+    #expect(
+      sample.serialized()
+        == #"{"name":"demo","seed":42,"weights":[0.5,-2,0.00001,1e+16],"on":true,"note":null,"empty":{},"none":[],"nested":{"z":1,"a":["x"]}}"#
+    )
   }
 
   @Test func prettyOutputIndentsTwoSpacesPerLevel() {
@@ -61,7 +65,8 @@ struct JSONWriterTests {
       let once = try JSONParser.parse(document).serialized(pretty: true)
       let twice = try JSONParser.parse(once).serialized(pretty: true)
       #expect(once == twice)
-      #expect(try JSONParser.parse(once).withoutLocations == JSONParser.parse(document).withoutLocations)
+      #expect(
+        try JSONParser.parse(once).withoutLocations == JSONParser.parse(document).withoutLocations)
     }
   }
 
@@ -102,17 +107,22 @@ private func randomValue(_ rng: inout FormatsTestGenerator, depth: Int) -> JSONV
     }
   case 3: return .string(randomString(&rng))
   case 4:
-    return .array((0..<rng.next(below: 5)).map { _ in JSONNode(randomValue(&rng, depth: depth + 1)) })
+    return .array(
+      (0..<rng.next(below: 5)).map { _ in JSONNode(randomValue(&rng, depth: depth + 1)) })
   default:
     // Keys made unique by their index.
-    return .object((0..<rng.next(below: 5)).map { index in
-      JSONMember(randomString(&rng) + "#\(index)", randomValue(&rng, depth: depth + 1))
-    })
+    return .object(
+      (0..<rng.next(below: 5)).map { index in
+        JSONMember(randomString(&rng) + "#\(index)", randomValue(&rng, depth: depth + 1))
+      })
   }
 }
 
 private func randomString(_ rng: inout FormatsTestGenerator) -> String {
-  let pieces = ["a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "é", "😀", "日", "\u{7F}", "\u{2028}"]
+  let pieces = [
+    "a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "é", "😀", "日", "\u{7F}",
+    "\u{2028}",
+  ]
   var text = ""
   for _ in 0..<rng.next(below: 8) { text += pieces[rng.next(below: pieces.count)] }
   return text

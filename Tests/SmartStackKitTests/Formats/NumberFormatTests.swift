@@ -1,19 +1,21 @@
 import Testing
+
 @testable import SmartStackKit
 
 @Suite("Number formatting")
 struct NumberFormatTests {
-  @Test(arguments: [
-    (10.0, "10"), (-3, "-3"), (0, "0"), (-0.0, "0"), (1, "1"),
-    (9_007_199_254_740_992, "9007199254740992"), (-9_007_199_254_740_992, "-9007199254740992"),
-    (9_007_199_254_740_994, "9007199254740994"), (9_999_999_999_999_998, "9999999999999998"),
-    (1e15 + 0.5, "1000000000000000.5"), (1e16, "1e+16"), (1.5e16, "1.5e+16"), (-1e300, "-1e+300"),
-    (0.1, "0.1"), (0.1 + 0.2, "0.30000000000000004"), (123.456, "123.456"), (-2.5, "-2.5"),
-    (1e-4, "0.0001"), (1e-5, "0.00001"), (1e-6, "0.000001"), (1.5e-6, "0.0000015"),
-    (-2.5e-5, "-0.000025"), (1.2345e-5, "0.000012345"), (9.99e-7, "9.99e-07"), (1e-7, "1e-07"),
-    (Double.leastNonzeroMagnitude, "5e-324"), (1.7976931348623157e308, "1.7976931348623157e+308"),
-    (.nan, "nan"), (.infinity, "inf"), (-.infinity, "-inf"),
-  ] as [(Double, String)])
+  @Test(
+    arguments: [
+      (10.0, "10"), (-3, "-3"), (0, "0"), (-0.0, "0"), (1, "1"),
+      (9_007_199_254_740_992, "9007199254740992"), (-9_007_199_254_740_992, "-9007199254740992"),
+      (9_007_199_254_740_994, "9007199254740994"), (9_999_999_999_999_998, "9999999999999998"),
+      (1e15 + 0.5, "1000000000000000.5"), (1e16, "1e+16"), (1.5e16, "1.5e+16"), (-1e300, "-1e+300"),
+      (0.1, "0.1"), (0.1 + 0.2, "0.30000000000000004"), (123.456, "123.456"), (-2.5, "-2.5"),
+      (1e-4, "0.0001"), (1e-5, "0.00001"), (1e-6, "0.000001"), (1.5e-6, "0.0000015"),
+      (-2.5e-5, "-0.000025"), (1.2345e-5, "0.000012345"), (9.99e-7, "9.99e-07"), (1e-7, "1e-07"),
+      (Double.leastNonzeroMagnitude, "5e-324"), (1.7976931348623157e308, "1.7976931348623157e+308"),
+      (.nan, "nan"), (.infinity, "inf"), (-.infinity, "-inf"),
+    ] as [(Double, String)])
   func formatsShortestLocaleFreeText(x: Double, expected: String) {
     #expect(NumberFormat.format(x) == expected)
   }
@@ -47,15 +49,16 @@ struct NumberFormatTests {
     }
   }
 
-  @Test(arguments: [
-    (3.14159, 2, "3.14"), (2, 3, "2.000"), (2.675, 2, "2.68"), (-0.125, 2, "-0.13"),
-    (-0.001, 2, "0.00"), (-0.0, 1, "0.0"), (0, 2, "0.00"), (0.5, 0, "1"), (1.5, 0, "2"),
-    (2.5, 0, "3"), (-2.5, 0, "-3"), (0.4, 0, "0"), (0.05, 1, "0.1"), (0.04, 1, "0.0"),
-    (9.995, 2, "10.00"), (999.96, 1, "1000.0"), (1e-7, 3, "0.000"), (0.0005, 3, "0.001"),
-    (0.00049, 3, "0.000"), (123.456, -1, "123"), (1e20, 2, "100000000000000000000.00"),
-    (1.25e-5, 6, "0.000013"), (12, 0, "12"), (-7.5, 2, "-7.50"),
-    (.nan, 2, "nan"), (.infinity, 1, "inf"), (-.infinity, 1, "-inf"),
-  ] as [(Double, Int, String)])
+  @Test(
+    arguments: [
+      (3.14159, 2, "3.14"), (2, 3, "2.000"), (2.675, 2, "2.68"), (-0.125, 2, "-0.13"),
+      (-0.001, 2, "0.00"), (-0.0, 1, "0.0"), (0, 2, "0.00"), (0.5, 0, "1"), (1.5, 0, "2"),
+      (2.5, 0, "3"), (-2.5, 0, "-3"), (0.4, 0, "0"), (0.05, 1, "0.1"), (0.04, 1, "0.0"),
+      (9.995, 2, "10.00"), (999.96, 1, "1000.0"), (1e-7, 3, "0.000"), (0.0005, 3, "0.001"),
+      (0.00049, 3, "0.000"), (123.456, -1, "123"), (1e20, 2, "100000000000000000000.00"),
+      (1.25e-5, 6, "0.000013"), (12, 0, "12"), (-7.5, 2, "-7.50"),
+      (.nan, 2, "nan"), (.infinity, 1, "inf"), (-.infinity, 1, "-inf"),
+    ] as [(Double, Int, String)])
   func fixedDecimalsRoundHalfAwayFromZero(x: Double, decimals: Int, expected: String) {
     #expect(NumberFormat.format(x, decimals: decimals) == expected)
   }
@@ -76,6 +79,12 @@ struct NumberFormatTests {
     }
   }
 
+  @Test func hugeDecimalCountsAreClampedNotATrap() {
+    let text = NumberFormat.format(0.5, decimals: Int.max)
+    #expect(text.utf8.count == 2 + NumberFormat.maximumDecimals)
+    #expect(text.hasPrefix("0.5000"))
+  }
+
   @Test func integersPrintInDecimal() {
     #expect(NumberFormat.format(-42) == "-42")
     #expect(NumberFormat.format(Int.min) == "-9223372036854775808")
@@ -88,12 +97,21 @@ private func pow10(_ x: Double) -> Double {
   var result = 1.0
   var exponent = x.rounded(.down)
   let fraction = x - exponent
-  while exponent > 0 { result *= 10; exponent -= 1 }
-  while exponent < 0 { result /= 10; exponent += 1 }
+  while exponent > 0 {
+    result *= 10
+    exponent -= 1
+  }
+  while exponent < 0 {
+    result /= 10
+    exponent += 1
+  }
   // 10^f = e^(f ln 10) by a short series (f in [0, 1)); good to ~1e-15 relative.
   let y = fraction * 2.302585092994046
   var term = 1.0
   var sum = 1.0
-  for k in 1..<40 { term *= y / Double(k); sum += term }
+  for k in 1..<40 {
+    term *= y / Double(k)
+    sum += term
+  }
   return result * sum
 }

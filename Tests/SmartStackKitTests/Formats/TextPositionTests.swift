@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartStackKit
 
 @Suite("Text positions")
@@ -12,12 +13,13 @@ struct TextPositionTests {
   @Test func offsetsMapToLineAndColumn() {
     let index = LineIndex("ab\ncd")
     let positions = (0...5).map { index.position(ofByte: $0) }
-    #expect(positions == [
-      TextPosition(line: 1, column: 1), TextPosition(line: 1, column: 2),
-      TextPosition(line: 1, column: 3),  // the line feed itself
-      TextPosition(line: 2, column: 1), TextPosition(line: 2, column: 2),
-      TextPosition(line: 2, column: 3),  // the end
-    ])
+    #expect(
+      positions == [
+        TextPosition(line: 1, column: 1), TextPosition(line: 1, column: 2),
+        TextPosition(line: 1, column: 3),  // the line feed itself
+        TextPosition(line: 2, column: 1), TextPosition(line: 2, column: 2),
+        TextPosition(line: 2, column: 3),  // the end
+      ])
   }
 
   @Test func crlfIsOneLineEndAndALoneCRIsNot() {

@@ -1,0 +1,62 @@
+import Testing
+
+@testable import SmartStackKit
+
+@Suite("Civil dates")
+struct CivilDateTests {
+  @Test func knownDaysFromCivil() {
+    // Checked with Python's datetime.date.
+    #expect(ISO8601.daysFromCivil(year: 1970, month: 1, day: 1) == 0)
+    #expect(ISO8601.daysFromCivil(year: 1969, month: 12, day: 31) == -1)
+    #expect(ISO8601.daysFromCivil(year: 2000, month: 3, day: 1) == 11_017)
+    #expect(ISO8601.daysFromCivil(year: 2026, month: 3, day: 2) == 20_514)
+    #expect(ISO8601.daysFromCivil(year: 2028, month: 2, day: 29) == 21_243)
+    #expect(ISO8601.daysFromCivil(year: 2100, month: 12, day: 31) == 47_846)
+    #expect(ISO8601.daysFromCivil(year: 2101, month: 1, day: 1) == 47_847)
+    #expect(ISO8601.daysFromCivil(year: 0, month: 3, day: 1) == -719_468)
+  }
+
+  @Test func civilFromDaysInvertsAndStepsOneDayAtATime() {
+    let first = ISO8601.daysFromCivil(year: 1599, month: 12, day: 31)
+    let last = ISO8601.daysFromCivil(year: 2501, month: 1, day: 1)
+    var previous = ISO8601.civil(fromDays: first)
+    #expect(previous == (1599, 12, 31))
+    for day in (first + 1)...last {
+      let date = ISO8601.civil(fromDays: day)
+      let monthLength = ISO8601.daysInMonth(year: previous.year, month: previous.month)
+      let expected =
+        previous.day < monthLength
+        ? (previous.year, previous.month, previous.day + 1)
+        : previous.month < 12 ? (previous.year, previous.month + 1, 1) : (previous.year + 1, 1, 1)
+      if date != expected {
+        Issue.record("day \(day): \(date), expected \(expected)")
+        return
+      }
+      if ISO8601.daysFromCivil(year: date.year, month: date.month, day: date.day) != day {
+        Issue.record("daysFromCivil(civil(\(day))) != \(day)")
+        return
+      }
+      previous = date
+    }
+    #expect(previous == (2501, 1, 1))
+  }
+
+  @Test func civilFromDaysNeverTrapsAtTheExtremes() {
+    for day in [Int64.min, Int64.min + 1, -1, 0, Int64.max - 1, Int64.max] {
+      let date = ISO8601.civil(fromDays: day)
+      #expect((1...12).contains(date.month) && (1...31).contains(date.day), "day \(day)")
+    }
+    _ = ISO8601.daysFromCivil(year: .max, month: 13, day: .min)
+  }
+
+  @Test func leapYearsFollowTheGregorianRule() {
+    #expect(ISO8601.isLeapYear(2028))
+    #expect(ISO8601.isLeapYear(2000))
+    #expect(!ISO8601.isLeapYear(2100))
+    #expect(!ISO8601.isLeapYear(2026))
+    #expect(ISO8601.daysInMonth(year: 2028, month: 2) == 29)
+    #expect(ISO8601.daysInMonth(year: 2100, month: 2) == 28)
+    #expect(ISO8601.daysInMonth(year: 2026, month: 4) == 30)
+    #expect(ISO8601.daysInMonth(year: 2026, month: 13) == 0)
+  }
+}
