@@ -39,7 +39,8 @@ struct ValidateCommandTests {
   @Test func jsonSummaryHasTheFieldsInAFixedOrder() throws {
     let folder = try CLI.temporaryFolder()
     try CLI.write(sampleLog, to: "log.csv", in: folder)
-    let r = try CLI.run(["validate", "log.csv", "--json", "--timezone", "America/New_York"], in: folder)
+    let r = try CLI.run(
+      ["validate", "log.csv", "--json", "--timezone", "America/New_York"], in: folder)
     #expect(r.status == 0)
     // 08:01Z is 03:01 EST, 09:15Z is 04:15 EST.
     #expect(
@@ -64,7 +65,9 @@ struct ValidateCommandTests {
     let line = #"{"timestamp":"2026-03-02T08:00:00Z","kind":"Weather"}"# + "\n"
     try CLI.write(line, to: "log.jsonl", in: folder)
     try CLI.write(line, to: "log.txt", in: folder)
-    for arguments in [["validate", "log.jsonl", "--json"], ["validate", "log.txt", "--format", "jsonl", "--json"]] {
+    for arguments in [
+      ["validate", "log.jsonl", "--json"], ["validate", "log.txt", "--format", "jsonl", "--json"],
+    ] {
       let r = try CLI.run(arguments, in: folder)
       #expect(r.status == 0, "\(arguments)")
       #expect(r.stdout.contains(#""format":"jsonl","timezone":"UTC","events":1"#), "\(arguments)")

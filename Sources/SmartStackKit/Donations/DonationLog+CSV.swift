@@ -90,7 +90,8 @@ struct CSVColumns {
     let found = names.filter { !$0.isEmpty }.map { "'\($0)'" }.joined(separator: ", ")
     for (required, index) in [(DonationField.timestamp, timestamp), (DonationField.kind, kind)]
     where index < 0 {
-      var message = "missing required column '\(required)' (columns found: \(found.isEmpty ? "none" : found))"
+      var message =
+        "missing required column '\(required)' (columns found: \(found.isEmpty ? "none" : found))"
       if let near = names.first(where: {
         $0.lowercased().trimmingCharacters(in: .whitespaces) == required
       }) {
@@ -129,14 +130,18 @@ struct CSVRowReader {
     var milliseconds: Int64 = 0
     let timestampField = csv.field(columns.timestamp)
     if timestampField.isEmpty {
-      rowProblems.append((csv.sourceOffset(ofField: columns.timestamp, byte: 0), "timestamp is empty"))
+      rowProblems.append(
+        (csv.sourceOffset(ofField: columns.timestamp, byte: 0), "timestamp is empty"))
     } else {
       switch ISO8601.parse(timestampField) {
       case .success(let timestamp):
         milliseconds = timeZone.resolve(timestamp).milliseconds
       case .failure(let error):
         rowProblems.append(
-          (csv.sourceOffset(ofField: columns.timestamp, byte: error.offset), "timestamp: \(error.message)"))
+          (
+            csv.sourceOffset(ofField: columns.timestamp, byte: error.offset),
+            "timestamp: \(error.message)"
+          ))
       }
     }
 
@@ -169,7 +174,10 @@ struct CSVRowReader {
         decoder.decode(field, problems: &parameterProblems) { _, _, _ in }
         for p in parameterProblems {
           rowProblems.append(
-            (csv.sourceOffset(ofField: columns.parameters, byte: p.offset), "parameters: \(p.message)"))
+            (
+              csv.sourceOffset(ofField: columns.parameters, byte: p.offset),
+              "parameters: \(p.message)"
+            ))
         }
       }
     }

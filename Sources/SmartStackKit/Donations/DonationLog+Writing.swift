@@ -3,39 +3,28 @@ extension DonationLog {
   /// reads back as an equal log.
   ///
   /// Header `timestamp,user,kind,intent,parameters`, then one row per donation in row
-  /// (time) order, LF line ends. Timestamps are UTC `Z` (`ISO8601.format`: milliseconds
-  /// only when not 0); a donation without intent has an empty `intent`; parameters are
-  /// `ParameterText`, sorted by key. A field is quoted (RFC 4180, inner `"` doubled) only
-  /// when it holds `,`, `"`, CR or LF, or starts or ends with a space.
+  /// (time) order, written by `CSVWriter` (LF line ends; a field is quoted only when it
+  /// holds `,`, `"`, CR or LF, or starts or ends with a space). Timestamps are UTC `Z`
+  /// (`ISO8601.format`: milliseconds only when not 0); a donation without intent has an
+  /// empty `intent`; parameters are `ParameterText`, sorted by key.
   ///
   /// Names that read back differently are written as they are: an empty user reads back
   /// as `default`, an empty intent as none, and an empty parameter name is refused.
   ///
-  /// - Complexity: O(n) in the size of the output; each distinct name and parameter set
-  ///   is encoded once.
+  /// - Complexity: O(n) in the size of the output; each distinct parameter set is
+  ///   encoded once.
   public func csvText() -> String {
-    let userFields = userNames.names.map { Self.csvField($0) }
-    let kindFields = kindNames.names.map { Self.csvField($0) }
-    let intentFields = intentNames.names.map { Self.csvField($0) }
-    let setFields = parameterTable.indices.map {
-      Self.csvField(ParameterText.encode(parameters(ofSet: Int32($0))))
-    }
-    var out: [UInt8] = []
-    out.reserveCapacity(64 * (count + 1))
-    out.append(contentsOf: "timestamp,user,kind,intent,parameters\n".utf8)
+    let sets = parameterTable.indices.map { ParameterText.encode(parameters(ofSet: Int32($0))) }
+    var csv = CSVWriter(header: DonationField.all)
     for row in 0..<count {
-      out.append(contentsOf: ISO8601.format(instant(row)).utf8)
-      out.append(UInt8(ascii: ","))
-      out.append(contentsOf: userFields[Int(users[row])])
-      out.append(UInt8(ascii: ","))
-      out.append(contentsOf: kindFields[Int(kinds[row])])
-      out.append(UInt8(ascii: ","))
-      if intents[row] >= 0 { out.append(contentsOf: intentFields[Int(intents[row])]) }
-      out.append(UInt8(ascii: ","))
-      out.append(contentsOf: setFields[Int(parameterSets[row])])
-      out.append(UInt8(ascii: "\n"))
+      csv.append(ISO8601.format(instant(row)))
+      csv.append(userNames[users[row]])
+      csv.append(kindNames[kinds[row]])
+      csv.append(intents[row] >= 0 ? intentNames[intents[row]] : "")
+      csv.append(sets[Int(parameterSets[row])])
+      csv.endRow()
     }
-    return String(decoding: out, as: UTF8.self)
+    return csv.text
   }
 
   /// The log in its JSON Lines form, which reads back as an equal log: one object per
@@ -49,7 +38,8 @@ extension DonationLog {
     let intentTexts = intentNames.names.map(JSONEscaping.quoted)
     let setTexts = parameterTable.indices.map { set -> String in
       let pairs = parameters(ofSet: Int32(set))
-      return "{" + pairs.map { JSONEscaping.quoted($0.key) + ":" + JSONEscaping.quoted($0.value) }
+      return "{"
+        + pairs.map { JSONEscaping.quoted($0.key) + ":" + JSONEscaping.quoted($0.value) }
         .joined(separator: ",") + "}"
     }
     var text = ""
@@ -61,21 +51,5 @@ extension DonationLog {
       text += ",\"parameters\":" + setTexts[Int(parameterSets[row])] + "}\n"
     }
     return text
-  }
-
-  /// `text` as one CSV field's bytes, quoted when it must be.
-  static func csvField(_ text: String) -> [UInt8] {
-    let bytes = Array(text.utf8)
-    let needsQuotes =
-      bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
-      || bytes.first == UInt8(ascii: " ") || bytes.last == UInt8(ascii: " ")
-    guard needsQuotes else { return bytes }
-    var quoted: [UInt8] = [UInt8(ascii: "\"")]
-    for b in bytes {
-      quoted.append(b)
-      if b == UInt8(ascii: "\"") { quoted.append(b) }
-    }
-    quoted.append(UInt8(ascii: "\""))
-    return quoted
   }
 }

@@ -37,7 +37,9 @@ struct DonationLogBuilder {
   }
 
   @inline(__always)
-  mutating func append(timestamp: Int64, user: Int32, kind: Int32, intent: Int32, parameterSet: Int32) {
+  mutating func append(
+    timestamp: Int64, user: Int32, kind: Int32, intent: Int32, parameterSet: Int32
+  ) {
     timestamps.append(timestamp)
     users.append(user)
     kinds.append(kind)
@@ -145,7 +147,9 @@ struct DonationLogBuilder {
       let named = parameterTable[Int(old)]
         .map { (key: parameterKeys[$0.key], value: parameterValues[$0.value]) }
         .sorted { $0.key != $1.key ? $0.key < $1.key : $0.value < $1.value }
-      var pairs = named.map { ParameterID(key: keys.intern($0.key), value: values.intern($0.value)) }
+      var pairs = named.map {
+        ParameterID(key: keys.intern($0.key), value: values.intern($0.value))
+      }
       pairs.sort()
       table.append(pairs)
     }

@@ -139,7 +139,7 @@ public struct CSVReader {
   /// Line and column of a byte offset at or after the start of the current record.
   ///
   /// Only for reporting problems: O(distance from the record start).
-  public func position(ofByte target: Int) -> (line: Int, column: Int) {
+  public func position(ofByte target: Int) -> TextPosition {
     var line = recordLine
     var start = recordLineStart
     var i = recordStart
@@ -157,7 +157,7 @@ public struct CSVReader {
       if bytes[k] & 0xC0 != 0x80 { column += 1 }
       k += 1
     }
-    return (line, column)
+    return TextPosition(line: line, column: column)
   }
 
   private func problem(at offset: Int, _ message: String) -> SyntaxError {
@@ -236,8 +236,10 @@ extension CSVReader {
         while true {
           if i >= n {
             let opened = position(ofByte: fieldStart)
-            let p = firstProblem
-              ?? problem(at: n, "unterminated quoted field (opened at \(opened.line):\(opened.column))")
+            let p =
+              firstProblem
+              ?? problem(
+                at: n, "unterminated quoted field (opened at \(opened.line):\(opened.column))")
             offset = n
             return .problem(p)
           }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartStackKit
 
 private func problems(_ text: String) -> [String] {
@@ -28,17 +29,24 @@ struct DonationLogJSONLTests {
       log.donations == [
         Donation(timestamp: t0, kind: "Weather"),
         Donation(
-          timestamp: t0 + 5_000, user: "alice", kind: "RecentPurchases", intent: "ViewRecentPurchases",
+          timestamp: t0 + 5_000, user: "alice", kind: "RecentPurchases",
+          intent: "ViewRecentPurchases",
           parameters: [Parameter("card", "Acme"), Parameter("category", "Grocery")]),
       ])
   }
 
   @Test func nullsEmptiesBlankLinesAndUnknownFieldsAreAccepted() throws {
     let text =
-      "\n" + #"{"timestamp":"2026-03-02T08:00:00Z","kind":"W","user":null,"intent":null,"parameters":null,"note":[1]}"#
-      + "\r\n   \n" + #"{"timestamp":"2026-03-02T08:00:01Z","kind":"W","user":"","intent":"","parameters":{}}"# + "\r\n"
+      "\n"
+      + #"{"timestamp":"2026-03-02T08:00:00Z","kind":"W","user":null,"intent":null,"parameters":null,"note":[1]}"#
+      + "\r\n   \n"
+      + #"{"timestamp":"2026-03-02T08:00:01Z","kind":"W","user":"","intent":"","parameters":{}}"#
+      + "\r\n"
     let log = try read(text)
-    #expect(log.donations == [Donation(timestamp: t0, kind: "W"), Donation(timestamp: t0 + 1_000, kind: "W")])
+    #expect(
+      log.donations == [
+        Donation(timestamp: t0, kind: "W"), Donation(timestamp: t0 + 1_000, kind: "W"),
+      ])
   }
 
   @Test func emptyFileIsAnEmptyLog() throws {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartStackKit
 
 /// A small seeded generator for the property tests (SplitMix64).
@@ -15,7 +16,9 @@ private struct TestRandom {
 }
 
 /// Pieces names are built from: CSV and parameter-text specials, spaces, non-ASCII.
-private let pieces = ["a", "B", "7", ",", "\"", ";", "=", "%", "%3B", " ", "é", "日本", "\n", "\r\n", "{", "\\", "\t"]
+private let pieces = [
+  "a", "B", "7", ",", "\"", ";", "=", "%", "%3B", " ", "é", "日本", "\n", "\r\n", "{", "\\", "\t",
+]
 
 private func name(_ random: inout TestRandom, allowEmpty: Bool = false) -> String {
   let count = random.below(4) + (allowEmpty ? 0 : 1)
@@ -78,7 +81,8 @@ struct DonationLogRoundTripTests {
         + "2026-03-02T08:01:05.250Z,alice,\"Shop, Inc\",View,card=Acme;q=a%3Bb%3Dc\n")
     #expect(
       log.jsonlText()
-        == #"{"timestamp":"2026-03-02T08:00:00Z","user":" bob","kind":"W","intent":null,"parameters":{}}"# + "\n"
+        == #"{"timestamp":"2026-03-02T08:00:00Z","user":" bob","kind":"W","intent":null,"parameters":{}}"#
+        + "\n"
         + #"{"timestamp":"2026-03-02T08:01:05.250Z","user":"alice","kind":"Shop, Inc","intent":"View","parameters":{"card":"Acme","q":"a;b=c"}}"#
         + "\n")
   }

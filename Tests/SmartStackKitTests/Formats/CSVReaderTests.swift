@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SmartStackKit
 
 /// Tokenizes `bytes` completely: each record as strings, or a problem as `LINE:COL: message`.
@@ -110,7 +111,8 @@ struct CSVReaderTests {
   }
 
   @Test func invalidUTF8IsReportedAtTheBadByte() {
-    let bytes = Array("a,b\nok,ab".utf8) + [0xFF] + Array("c\n\"é".utf8) + [0xC3] + Array("\",x\n".utf8)
+    let bytes =
+      Array("a,b\nok,ab".utf8) + [0xFF] + Array("c\n\"é".utf8) + [0xC3] + Array("\",x\n".utf8)
     #expect(tokenize(bytes) == ["1|a|b", "2:6: invalid UTF-8", "3:3: invalid UTF-8"])
   }
 
@@ -130,7 +132,7 @@ struct CSVReaderTests {
       #expect(csv.sourceOffset(ofField: 1, byte: 0) == 10)
       #expect(csv.sourceOffset(ofField: 2, byte: 0) == 15)
       #expect(csv.sourceOffset(ofField: 2, byte: 2) == 18)  // 's' after the doubled quote
-      #expect(csv.position(ofByte: 18) == (2, 13))
+      #expect(csv.position(ofByte: 18) == TextPosition(line: 2, column: 13))
     }
   }
 
@@ -160,7 +162,8 @@ struct CSVReaderTests {
       let columns = 2 + next(3)
       var records: [[String]] = []
       for _ in 0..<(1 + next(5)) {
-        records.append((0..<columns).map { _ in (0..<next(4)).map { _ in pieces[next(pieces.count)] }.joined() })
+        records.append(
+          (0..<columns).map { _ in (0..<next(4)).map { _ in pieces[next(pieces.count)] }.joined() })
       }
       var text = ""
       for record in records {
@@ -170,7 +173,9 @@ struct CSVReaderTests {
         }.joined(separator: ",")
         text += next(2) == 0 ? "\n" : "\r\n"
       }
-      let read = tokenize(text).map { $0.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)[1] }
+      let read = tokenize(text).map {
+        $0.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)[1]
+      }
       #expect(read == records.map { $0.joined(separator: "|")[...] }, "seed \(seed)")
     }
   }
@@ -195,7 +200,9 @@ struct CSVReaderTests {
         fields.append(field)
       }
       var bytes = Array("a,b,c\n".utf8) + fields[0] + [44] + fields[1] + [44] + fields[2]
-      var expected = ["1|a|b|c", "2|" + fields.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "|")]
+      var expected = [
+        "1|a|b|c", "2|" + fields.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "|"),
+      ]
       switch next(3) {
       case 0:  // a stray quote somewhere in field 1
         let k = 1 + next(fields[1].count)  // not first: a leading quote opens a quoted field
