@@ -187,9 +187,13 @@ struct CSVRowReader {
         timestamp: milliseconds, user: user, kind: kind, intent: intent, parameterSet: parameterSet)
       return
     }
-    // Fields are checked in a fixed order; report in the order they appear on the line.
-    rowProblems.sort { $0.offset < $1.offset }
-    for p in rowProblems {
+    // Fields are checked in a fixed order; report in the order they appear on the line
+    // (problems at one offset keep the order they were found in).
+    let ordered = rowProblems.indices.sorted {
+      let (a, b) = (rowProblems[$0].offset, rowProblems[$1].offset)
+      return a != b ? a < b : $0 < $1
+    }
+    for p in ordered.map({ rowProblems[$0] }) {
       let position = csv.position(ofByte: p.offset)
       problems.report(line: position.line, column: position.column, p.message)
     }
@@ -202,13 +206,16 @@ struct CSVRowReader {
     // Runs once per distinct text, so plain local buffers are fine here.
     var pairs: [ParameterID] = []
     var found: [ParameterText.Problem] = []
-    var keys = builder.parameterKeys
-    var values = builder.parameterValues
+    // Move the interners out and back (not copy), so interning never copies their storage.
+    var keys = Interner()
+    var values = Interner()
+    swap(&keys, &builder.parameterKeys)
+    swap(&values, &builder.parameterValues)
     decoder.decode(field, problems: &found) { key, value, _ in
       pairs.append(ParameterID(key: keys.intern(key), value: values.intern(value)))
     }
-    builder.parameterKeys = keys
-    builder.parameterValues = values
+    swap(&keys, &builder.parameterKeys)
+    swap(&values, &builder.parameterValues)
     var set: Int32 = -1
     if found.isEmpty {
       pairs.sort()

@@ -58,9 +58,12 @@ struct DonationLogBuilder {
       intents = Self.permute(intents, order)
       parameterSets = Self.permute(parameterSets, order)
     }
+    // Moved out of self (not copied), so renumbering mutates the only reference.
     var (users, userNames) = (self.users, self.userNames)
     var (kinds, kindNames) = (self.kinds, self.kindNames)
     var (intents, intentNames) = (self.intents, self.intentNames)
+    (self.users, self.kinds, self.intents) = ([], [], [])
+    (self.userNames, self.kindNames, self.intentNames) = (Interner(), Interner(), Interner())
     Self.renumber(&users, &userNames)
     Self.renumber(&kinds, &kindNames)
     Self.renumber(&intents, &intentNames)
