@@ -18,7 +18,9 @@ struct DonationLogTests {
     #expect(log.timestamps == [0, 0, 1, 5_000, 5_000].map { t0.milliseconds + $0 })
   }
 
-  @Test func stableOrderHoldsForManySeedsWithManyTies() {
+  /// Both sorting paths: packed keys for instants after 1970, the general one before.
+  @Test(arguments: [t0, Instant(milliseconds: -3)])
+  func stableOrderHoldsForManySeedsWithManyTies(_ t0: Instant) {
     for seed in UInt64(0)..<50 {
       var state = seed &+ 7
       func next(_ n: Int) -> Int {
