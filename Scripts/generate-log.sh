@@ -5,9 +5,9 @@
 #
 # 40 users, 12 widget kinds with their intents and parameters (some with percent escapes,
 # some quoted because they hold a comma), timestamps in UTC with `Z` that never decrease,
-# 0-19 s apart from 2026-03-02T00:00:00Z, a few with milliseconds. The same ROWS and SEED always give
-# the same bytes: the generator is a Park-Miller LCG written out in awk, so the output
-# does not depend on the awk's own rand(). Used to measure reader speed, e.g.
+# 0-19 s apart from 2026-03-02T00:00:00Z, a few with milliseconds. The same ROWS and SEED
+# always give the same bytes: the generator is a Park-Miller LCG written out in awk, so the
+# output does not depend on the awk's own rand(). Used to measure reader speed, e.g.
 #
 #   Scripts/generate-log.sh 1000000 > big.csv
 #   swift build -c release && .build/release/smartstack validate big.csv --timing
