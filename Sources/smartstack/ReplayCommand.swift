@@ -46,7 +46,7 @@ struct ReplayCommand: AsyncParsableCommand {
     do {
       choices =
         strategy.isEmpty
-        ? try registry.types.map { try StrategyChoice(type: $0, parameters: StrategyParameters(specs: $0.parameterSpecs, given: [], strategy: $0.name)) }
+        ? try registry.allWithDefaults()
         : try strategy.flatMap { try registry.parseList($0) }
     } catch let error as StrategyError {
       throw ValidationError(error.description)

@@ -10,6 +10,17 @@ public struct EngineOptions: Sendable, Hashable {
   public init() {}
 }
 
+/// How a visit may change the stack, beyond what the strategy wants.
+public enum VisitPolicy: Sendable {
+  /// The strategy's ranking decides (Smart Rotate on, nothing pinned).
+  case rank
+  /// This instance stays on top (a manual swipe pinned it) if it is a candidate.
+  case forced(Int32)
+  /// The instance already on top stays if it is a candidate: Smart Rotate is off, or a
+  /// stack rotation limit is exhausted. `rule` names why, for explanations.
+  case noRotation(StaticString)
+}
+
 /// One person's run: the stack, the shared features, the strategy and the observer.
 ///
 /// The driver (replay or simulation) calls the event methods in time order; at equal
@@ -85,6 +96,24 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     context.features.available[i] = true
   }
 
+  /// Makes instance `i` a candidate or not (a Widget Suggestion inserted into the stack
+  /// and removed again). When the shown instance stops being a candidate, the next visit
+  /// shows another.
+  public mutating func setAvailable(_ i: Int, _ available: Bool) {
+    context.features.available[i] = available
+  }
+
+  /// The person swiped the stack to instance `i` by hand at `time`: it is on top from now
+  /// on (the next visit starts from it). Pinning it against rotation is the driver's
+  /// business (`VisitPolicy.forced`).
+  public mutating func manualSwipe(to i: Int, at time: Int64) {
+    advanceClock(to: time)
+    if context.shown != Int32(i) {
+      context.shown = Int32(i)
+      context.shownSince = time
+    }
+  }
+
   @inline(__always)
   mutating func advanceClock(to time: Int64) {
     if time == context.now { return }
@@ -135,7 +164,9 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// outcome goes to the observer. `hasTarget`/`targets` describe what the person
   /// wanted (see `VisitOutcome`); only a strategy with `usesTarget` sees them.
   @discardableResult
-  public mutating func visit(at time: Int64, hasTarget: Bool, targets: ArraySlice<Int32>) -> VisitOutcome {
+  public mutating func visit(
+    at time: Int64, hasTarget: Bool, targets: ArraySlice<Int32>, policy: VisitPolicy = .rank
+  ) -> VisitOutcome {
     advanceClock(to: time)
     let n = instances.count
     if hasRelevance {
@@ -148,6 +179,24 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     if Strategy.usesTarget { context.target = targets }
     strategy.rank(context, into: &ranking)
     context.target = []
+
+    // The stack's own rules may override the strategy: a pinned (swiped) instance, or no
+    // rotation at all. The override is expressed as a score, so ranks stay consistent.
+    let current = Int(context.shown)
+    switch policy {
+    case .rank:
+      break
+    case .forced(let i):
+      if i >= 0 && Int(i) < n && context.features.available[Int(i)] {
+        ranking.scores[Int(i)] = .infinity
+        ranking.rule = "manual swipe pin"
+      }
+    case .noRotation(let rule):
+      if current >= 0 && context.features.available[current] {
+        ranking.scores[current] = .infinity
+        ranking.rule = rule
+      }
+    }
 
     // The top candidate, and the rank of the best target, in O(n) without sorting.
     let features = context.features

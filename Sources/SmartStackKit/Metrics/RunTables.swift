@@ -84,7 +84,7 @@ extension RunTables {
       let regret = oracle.map { $0.metrics.total.hitRate - r.metrics.total.hitRate } ?? .nan
       let t = r.metrics.total
       rows.append(
-        [r.source, r.strategy.description]
+        [r.source, r.strategy.label]
           + [t.hitRate, t.mrr, t.hitRateAt3, t.coverage, t.rotationsPerDay, t.relevanceHonouredRate, regret].map {
             $0.isNaN ? "–" : NumberFormat.format($0, decimals: 3)
           })

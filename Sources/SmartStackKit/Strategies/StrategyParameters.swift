@@ -86,9 +86,19 @@ public struct StrategyParameterValue: Sendable, Hashable {
 public struct StrategyDescriptor: Sendable, Hashable, CustomStringConvertible {
   public var name: String
   public var parameters: StrategyParameters
-  public init(name: String, parameters: StrategyParameters) {
+  /// A short label for tables: the name plus only the parameters that differ from their
+  /// defaults (`hour-of-week:half-life-days=7`, or just `mfu`).
+  public var label: String
+
+  public init(name: String, parameters: StrategyParameters, specs: [StrategyParameterSpec] = []) {
     self.name = name
     self.parameters = parameters
+    let changed = parameters.values.filter { v in
+      !specs.contains { $0.name == v.name && $0.defaultValue == v.value }
+    }
+    label =
+      changed.isEmpty
+      ? name : name + ":" + changed.map { "\($0.name)=\(NumberText.plain($0.value))" }.joined(separator: ":")
   }
   /// `name` alone, or `name:a=1:b=2` when it has parameters (the command-line form).
   public var description: String {

@@ -74,6 +74,13 @@ public struct StrategyRegistry: Sendable {
     return try StrategyChoice(type: type, parameters: parameters)
   }
 
+  /// Every registered strategy with its default parameters, in registration order.
+  public func allWithDefaults() throws -> [StrategyChoice] {
+    try types.map {
+      try StrategyChoice(type: $0, parameters: StrategyParameters(specs: $0.parameterSpecs, given: [], strategy: $0.name))
+    }
+  }
+
   /// Parses a comma-separated list (`mfu,mru,hour-of-week:half-life-days=7`).
   /// Duplicates (same name and parameters) are errors.
   public func parseList(_ text: String) throws -> [StrategyChoice] {
@@ -99,7 +106,7 @@ public struct StrategyChoice: Sendable {
 
   public init(type: any RankingStrategy.Type, parameters: StrategyParameters) throws {
     self.type = type
-    descriptor = StrategyDescriptor(name: type.name, parameters: parameters)
+    descriptor = StrategyDescriptor(name: type.name, parameters: parameters, specs: type.parameterSpecs)
     prototype = try type.init(parameters: parameters)
   }
 }

@@ -137,4 +137,26 @@ struct EngineOrderingTests {
     o = s.visit(at: t + 2000, hasTarget: false, targets: [])
     #expect(!o.rotated)
   }
+
+  /// A pinned (swiped) instance stays on top whatever the strategy says; with
+  /// `noRotation` the current top stays; a swipe moves the top between visits.
+  @Test func visitPoliciesOverrideTheStrategy() {
+    var s = session()
+    s.makeAvailable(0)
+    s.makeAvailable(1)
+    let t = ms("2026-03-02T08:00:00Z")
+    // RecordingStrategy prefers the highest index (1).
+    #expect(s.visit(at: t, hasTarget: false, targets: []).shown == 1)
+    var o = s.visit(at: t + 1, hasTarget: true, targets: [0], policy: .forced(0))
+    #expect(o.shown == 0 && o.isHit && "\(o.rule)" == "manual swipe pin")
+    o = s.visit(at: t + 2, hasTarget: false, targets: [], policy: .noRotation("smart rotate off"))
+    #expect(o.shown == 0 && !o.rotated)
+    s.manualSwipe(to: 1, at: t + 3)
+    o = s.visit(at: t + 4, hasTarget: false, targets: [], policy: .noRotation("smart rotate off"))
+    #expect(o.shown == 1 && !o.rotated)
+    // A suggestion removed from the stack cannot be shown.
+    s.setAvailable(1, false)
+    o = s.visit(at: t + 5, hasTarget: false, targets: [], policy: .noRotation("smart rotate off"))
+    #expect(o.shown == 0)
+  }
 }
