@@ -103,6 +103,7 @@ struct BatchCommand: AsyncParsableCommand {
           }
         }
       }
+      InterruptNote.install()
       let options = BatchOptions(
         directory: out ?? design.outputDirectory ?? "reports", jobs: jobs, resume: resume, shard: shard)
       defer { progress.finish() }

@@ -102,3 +102,23 @@ func reportingBatchErrors<T>(_ body: () async throws -> T) async throws -> T {
     return try reportingErrors { throw error }
   }
 }
+
+/// On Ctrl-C (SIGINT) or SIGTERM during a batch: says how to continue, then exits with
+/// 128 + the signal number, as a shell expects. Cells finished so far are in the journal.
+enum InterruptNote {
+  static let message: [UInt8] = Array(
+    "\ninterrupted: the finished cells are in the output folder's journal; run the same command with --resume to continue\n"
+      .utf8)
+
+  static func install() {
+    _ = message.count  // initialise before any signal arrives
+    for signalNumber in [SIGINT, SIGTERM] {
+      signal(signalNumber) { received in
+        InterruptNote.message.withUnsafeBufferPointer { buffer in
+          _ = write(STDERR_FILENO, buffer.baseAddress, buffer.count)
+        }
+        _exit(128 + received)
+      }
+    }
+  }
+}

@@ -44,6 +44,7 @@ public struct CSVTable: Sendable {
 /// The Markdown tables `smartstack batch` prints and `smartstack report` prints again
 /// from an output folder.
 ///
+/// Strategies are named by their labels (only non-default parameters).
 /// 1. From `runs.csv`: per source and strategy (in file order), the mean over replicates
 ///    of hit_rate, mrr, hit_at_3, coverage, rotations_per_day, relevance_honoured and
 ///    regret (each over the replicates where it is defined; `–` when none is), 3 decimals.
@@ -67,9 +68,12 @@ public enum ReportTables {
     return text
   }
 
-  /// `name` or `name:k=v:k=v` from the `strategy` and `parameters` columns.
+  /// The strategy's label for people (`StrategyDescriptor.label`: only the parameters
+  /// that differ from their defaults) from the `strategy` and `parameters` columns; the
+  /// full `name:k=v:…` for a strategy the built-in registry does not know.
   static func label(_ name: String, _ parameters: String) -> String {
-    parameters.isEmpty ? name : name + ":" + parameters.split(separator: ";").joined(separator: ":")
+    let full = parameters.isEmpty ? name : name + ":" + parameters.split(separator: ";").joined(separator: ":")
+    return (try? StrategyRegistry.builtIn.parse(full).descriptor.label) ?? full
   }
 
   static func number(_ x: Double) -> String { x.isNaN ? "–" : NumberFormat.format(x, decimals: 3) }

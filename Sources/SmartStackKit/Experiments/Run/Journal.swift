@@ -75,6 +75,10 @@ public enum Journal {
     return names.filter { $0.hasSuffix(".jsonl") }.sorted().map { folder + "/" + $0 }
   }
 
+  static func notAJournal(_ path: String, _ reason: String) -> Diagnostic {
+    Diagnostic(file: path, line: 1, column: 1, message: "not a batch journal: \(reason)")
+  }
+
   /// What a journal file holds.
   public struct Contents: Sendable {
     public var file: String
@@ -102,9 +106,7 @@ public enum Journal {
     let completeLength = lineStarts.last!
     let incompleteTail = completeLength < bytes.count
     guard lineStarts.count >= 2 else {
-      json.report("not a batch journal: no complete header line", at: 0)
-      try json.throwIfAny()
-      throw DiagnosticList([])
+      throw DiagnosticList([notAJournal(path, "no complete header line")])
     }
     // Header.
     var outline: ExperimentOutline? = nil
@@ -126,7 +128,7 @@ public enum Journal {
       }
     }
     try json.throwIfAny()
-    guard let outline else { throw DiagnosticList([]) }
+    guard let outline else { throw DiagnosticList([notAJournal(path, "the header has no outline")]) }
     var cells: [CellResult] = []
     var seen = Set<Int>()
     for l in 1..<(lineStarts.count - 1) {
