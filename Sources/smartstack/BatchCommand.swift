@@ -48,13 +48,16 @@ struct BatchCommand: AsyncParsableCommand {
       valueName: "spec"))
   var strategy: [String] = []
 
-  @Option(help: "The baseline strategy of paired.csv (overrides 'baseline'; must be among the strategies).")
+  @Option(
+    help:
+      "The baseline strategy of paired.csv (overrides 'baseline'; must be among the strategies).")
   var baseline: String?
 
   @Option(help: "Cells run at the same time (default: the number of cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-  @Flag(inversion: .prefixedNo, help: "Write trace.csv, one row per visit (overrides outputs.trace).")
+  @Flag(
+    inversion: .prefixedNo, help: "Write trace.csv, one row per visit (overrides outputs.trace).")
   var trace: Bool?
 
   @Flag(help: "Print nothing but errors (no progress, no table).")
@@ -105,7 +108,8 @@ struct BatchCommand: AsyncParsableCommand {
       }
       InterruptNote.install()
       let options = BatchOptions(
-        directory: out ?? design.outputDirectory ?? "reports", jobs: jobs, resume: resume, shard: shard)
+        directory: out ?? design.outputDirectory ?? "reports", jobs: jobs, resume: resume,
+        shard: shard)
       defer { progress.finish() }
       return try await BatchSession.run(design, sources: sources, options: options) { done, total in
         progress.update(done: done, total: total)
@@ -127,12 +131,15 @@ struct BatchCommand: AsyncParsableCommand {
   /// Prints the report tables of an output folder, as `smartstack report` does.
   static func printTables(directory: String, complete: Bool) throws {
     try reportingErrors {
-      let runs = try CSVTable.read(bytes: FileIO.readBytes(directory + "/runs.csv"), file: directory + "/runs.csv")
+      let runs = try CSVTable.read(
+        bytes: FileIO.readBytes(directory + "/runs.csv"), file: directory + "/runs.csv")
       var summary: CSVTable? = nil
       var paired: CSVTable? = nil
       if complete {
-        summary = try CSVTable.read(bytes: FileIO.readBytes(directory + "/summary.csv"), file: directory + "/summary.csv")
-        paired = try CSVTable.read(bytes: FileIO.readBytes(directory + "/paired.csv"), file: directory + "/paired.csv")
+        summary = try CSVTable.read(
+          bytes: FileIO.readBytes(directory + "/summary.csv"), file: directory + "/summary.csv")
+        paired = try CSVTable.read(
+          bytes: FileIO.readBytes(directory + "/paired.csv"), file: directory + "/paired.csv")
       }
       StandardOutput.write(try ReportTables.markdown(runs: runs, summary: summary, paired: paired))
     }

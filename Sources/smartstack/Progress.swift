@@ -52,13 +52,16 @@ final class ProgressReporter {
     let eta = rate > 0 ? Double(remaining) / rate : .nan
     let percent = total > 0 ? Int((Double(done) * 100 / Double(total)).rounded(.down)) : 100
     let counts = "\(done)/\(total) cells"
-    let speed = rate > 0 ? "\(NumberFormat.format(rate, decimals: rate < 10 ? 2 : 1)) cells/s" : "– cells/s"
+    let speed =
+      rate > 0 ? "\(NumberFormat.format(rate, decimals: rate < 10 ? 2 : 1)) cells/s" : "– cells/s"
     if isTerminal {
       let width = 24
       let filled = total > 0 ? done * width / total : width
-      let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+      let bar =
+        String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
       let tail = final ? "done in \(Self.duration(elapsed))" : "ETA \(Self.duration(eta))"
-      FileHandle.standardError.write(Data("\r\u{1B}[2K\(label) \(bar) \(counts) (\(percent)%)  \(speed)  \(tail)".utf8))
+      FileHandle.standardError.write(
+        Data("\r\u{1B}[2K\(label) \(bar) \(counts) (\(percent)%)  \(speed)  \(tail)".utf8))
       drewBar = true
       if final { finish() }
     } else if final {

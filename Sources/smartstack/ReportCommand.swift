@@ -14,7 +14,9 @@ struct ReportCommand: ParsableCommand {
       differences from the baseline.
       """)
 
-  @Argument(help: ArgumentHelp("A folder written by 'smartstack batch' or 'smartstack merge'.", valueName: "dir"))
+  @Argument(
+    help: ArgumentHelp(
+      "A folder written by 'smartstack batch' or 'smartstack merge'.", valueName: "dir"))
   var directory: String = "reports"
 
   func run() throws {
@@ -27,7 +29,8 @@ struct ReportCommand: ParsableCommand {
         return try CSVTable.read(bytes: FileIO.readBytes(path), file: path)
       }
       StandardOutput.write(
-        try ReportTables.markdown(runs: runs, summary: optional("summary.csv"), paired: optional("paired.csv")))
+        try ReportTables.markdown(
+          runs: runs, summary: optional("summary.csv"), paired: optional("paired.csv")))
     }
   }
 }

@@ -17,7 +17,8 @@ private let allFiles = ExperimentOutputs.completeFiles + ["trace.csv"]
 /// Reads the config in `folder` and runs it into `folder/name`.
 private func run(
   _ folder: String, into name: String, jobs: Int = 2, resume: Bool = false, shard: Shard? = nil,
-  overrides: ExperimentOverrides = ExperimentOverrides(), wrap: ((any ExperimentSource) -> any ExperimentSource)? = nil
+  overrides: ExperimentOverrides = ExperimentOverrides(),
+  wrap: ((any ExperimentSource) -> any ExperimentSource)? = nil
 ) async throws -> BatchReport {
   let design = try ExperimentConfig.read(path: folder + "/exp.json", overrides: overrides)
   var sources = try SourceLoader.load(design)
@@ -46,7 +47,9 @@ private struct FailingSource: ExperimentSource {
     if choice.descriptor.name == failStrategy && replicate == 1 { throw Failure() }
     return try base.run(choice, replicate: replicate, seed: seed)
   }
-  func runTraced(_ choice: StrategyChoice, replicate: Int, seed: UInt64, runID: String) throws -> (metrics: RunMetrics, trace: TraceRecorder?) {
+  func runTraced(_ choice: StrategyChoice, replicate: Int, seed: UInt64, runID: String) throws -> (
+    metrics: RunMetrics, trace: TraceRecorder?
+  ) {
     if choice.descriptor.name == failStrategy && replicate == 1 { throw Failure() }
     return try base.runTraced(choice, replicate: replicate, seed: seed, runID: runID)
   }
@@ -75,7 +78,9 @@ struct BatchRunTests {
     let folder = try fixtureFolder()
     _ = try await run(folder, into: "whole")
     await #expect(throws: FailingSource.Failure.self) {
-      _ = try await run(folder, into: "crashed", jobs: 1) { FailingSource(base: $0, failStrategy: "random") }
+      _ = try await run(folder, into: "crashed", jobs: 1) {
+        FailingSource(base: $0, failStrategy: "random")
+      }
     }
     // The crash happened at f[visits=donations]|random|1 (cell 7) with one job: cells
     // 0-6 are journaled, no output was written.
@@ -85,11 +90,15 @@ struct BatchRunTests {
     let resumed = try await run(folder, into: "crashed", resume: true)
     #expect(resumed.cellsFromJournal == 7)
     #expect(resumed.cellsRun == 17)
-    #expect(try ExperimentFixture.outputs(folder + "/crashed", allFiles) == ExperimentFixture.outputs(folder + "/whole", allFiles))
+    #expect(
+      try ExperimentFixture.outputs(folder + "/crashed", allFiles)
+        == ExperimentFixture.outputs(folder + "/whole", allFiles))
     // Resuming a finished run runs nothing and rewrites the same files.
     let again = try await run(folder, into: "crashed", resume: true)
     #expect(again.cellsRun == 0)
-    #expect(try ExperimentFixture.outputs(folder + "/crashed", allFiles) == ExperimentFixture.outputs(folder + "/whole", allFiles))
+    #expect(
+      try ExperimentFixture.outputs(folder + "/crashed", allFiles)
+        == ExperimentFixture.outputs(folder + "/whole", allFiles))
   }
 
   @Test func anIncompleteLastJournalLineIsDroppedOnResume() async throws {
@@ -109,7 +118,9 @@ struct BatchRunTests {
     let resumed = try await run(folder, into: "cut", resume: true)
     #expect(resumed.cellsFromJournal == 5)
     #expect(resumed.notes.first?.contains("incomplete last line") == true)
-    #expect(try ExperimentFixture.outputs(folder + "/cut", allFiles) == ExperimentFixture.outputs(folder + "/whole", allFiles))
+    #expect(
+      try ExperimentFixture.outputs(folder + "/cut", allFiles)
+        == ExperimentFixture.outputs(folder + "/whole", allFiles))
     // The repaired journal reads back whole.
     #expect(try Journal.read(path: path).cells.count == 24)
     #expect(try Journal.read(path: path).incompleteTail == false)
@@ -140,20 +151,29 @@ struct BatchRunTests {
     let merged = try await BatchMerge.merge(
       (1...3).map { folder + "/shard-\($0)" }, into: folder + "/merged", jobs: 2)
     #expect(merged.cellsInOutputs == 24)
-    #expect(try ExperimentFixture.outputs(folder + "/merged", allFiles) == ExperimentFixture.outputs(folder + "/whole", allFiles))
+    #expect(
+      try ExperimentFixture.outputs(folder + "/merged", allFiles)
+        == ExperimentFixture.outputs(folder + "/whole", allFiles))
   }
 
   @Test func mergeRefusesMissingAndDuplicatedCells() async throws {
     let folder = try fixtureFolder()
-    for k in 1...2 { _ = try await run(folder, into: "shard-\(k)", shard: Shard(index: k, count: 3)!) }
+    for k in 1...2 {
+      _ = try await run(folder, into: "shard-\(k)", shard: Shard(index: k, count: 3)!)
+    }
     do {
-      _ = try await BatchMerge.merge([folder + "/shard-1", folder + "/shard-2"], into: folder + "/m", jobs: 1)
+      _ = try await BatchMerge.merge(
+        [folder + "/shard-1", folder + "/shard-2"], into: folder + "/m", jobs: 1)
       Issue.record("merge of 2 of 3 shards succeeded")
     } catch let error as BatchError {
-      #expect(error.description.hasPrefix("8 of 24 cells are in no journal (shards not given: 3/3), e.g. f[visits=donations]|mfu|2,"))
+      #expect(
+        error.description.hasPrefix(
+          "8 of 24 cells are in no journal (shards not given: 3/3), e.g. f[visits=donations]|mfu|2,"
+        ))
     }
     await #expect(throws: BatchError.self) {
-      _ = try await BatchMerge.merge([folder + "/shard-1", folder + "/shard-1"], into: folder + "/m", jobs: 1)
+      _ = try await BatchMerge.merge(
+        [folder + "/shard-1", folder + "/shard-1"], into: folder + "/m", jobs: 1)
     }
     await #expect(throws: InputFileError.self) {
       _ = try await BatchMerge.merge([folder + "/nowhere"], into: folder + "/m", jobs: 1)
@@ -167,8 +187,10 @@ struct BatchRunTests {
     let outline = ExperimentOutline(design: design, sources: sources)
     for index in 0..<outline.cellCount {
       let cell = outline.cell(index)
-      let metrics = try sources[cell.source].run(design.strategies[cell.strategy], replicate: cell.replicate, seed: 42)
-      let line = JournalCodec.cellLine(CellResult(cell: cell, metrics: metrics), runID: outline.runID(cell))
+      let metrics = try sources[cell.source].run(
+        design.strategies[cell.strategy], replicate: cell.replicate, seed: 42)
+      let line = JournalCodec.cellLine(
+        CellResult(cell: cell, metrics: metrics), runID: outline.runID(cell))
       var json = JSONDecoding(file: "j", bytes: Array(line.utf8))
       let root = json.parseDocument()
       let object = root.flatMap { json.requireObject($0) }
@@ -177,7 +199,8 @@ struct BatchRunTests {
       #expect(back.index == index)
       #expect(back.metrics.perPerson == metrics.perPerson)
       #expect(back.metrics.values.map(\.bitPattern) == metrics.values.map(\.bitPattern))
-      #expect(back.metrics.perPersonGini.map(\.bitPattern) == metrics.perPersonGini.map(\.bitPattern))
+      #expect(
+        back.metrics.perPersonGini.map(\.bitPattern) == metrics.perPersonGini.map(\.bitPattern))
       #expect(back.metrics.daily.map(\.day) == metrics.daily.map(\.day))
       #expect(back.metrics.daily.map(\.counts) == metrics.daily.map(\.counts))
     }
@@ -185,7 +208,8 @@ struct BatchRunTests {
 
   @Test func aDamagedJournalLineIsReportedWithItsPlace() throws {
     let folder = try ExperimentFixture.folder()
-    let design = try ExperimentConfig.read(path: try ExperimentFixture.write(config, "exp.json", in: folder))
+    let design = try ExperimentConfig.read(
+      path: try ExperimentFixture.write(config, "exp.json", in: folder))
     let outline = ExperimentOutline(design: design, sources: try SourceLoader.load(design))
     let header = JournalCodec.headerLine(outline, shard: nil)
     let path = try ExperimentFixture.write(header + "\n{\"cell\": 99}\n", "j.jsonl", in: folder)
@@ -193,7 +217,10 @@ struct BatchRunTests {
       _ = try Journal.read(path: path)
       Issue.record("a damaged journal was read")
     } catch let list as DiagnosticList {
-      #expect(list.diagnostics.map { "\($0.line):\($0.column): \($0.message)" } == ["2:1: missing required key \"run_id\""])
+      #expect(
+        list.diagnostics.map { "\($0.line):\($0.column): \($0.message)" } == [
+          "2:1: missing required key \"run_id\""
+        ])
     }
   }
 
@@ -202,13 +229,16 @@ struct BatchRunTests {
     let report = try await run(folder, into: "out")
     let trace = String(decoding: try FileIO.readBytes(folder + "/out/trace.csv"), as: UTF8.self)
     let lines = trace.split(separator: "\n")
-    #expect(lines[0] == "run_id,person,time,shown,has_target,targets,target_rank,rotated,rule,shown_state")
+    #expect(
+      lines[0] == "run_id,person,time,shown,has_target,targets,target_rank,rotated,rule,shown_state"
+    )
     // visits=donations: one visit per distinct donation instant, 13 in the fixture log;
     // 4 strategies × 3 replicates of that source point.
     #expect(lines.filter { $0.hasPrefix("f[visits=donations]|") }.count == 13 * 12)
     // The first visit of person u: nothing donated before, so nothing is shown; the
     // target is instance A (in u's stack, not yet a candidate: rank 0).
-    #expect(lines[1] == "f[visits=donations]|mfu|0,u,2026-03-02T08:00:00Z,,1,A,0,0,most donations,none")
+    #expect(
+      lines[1] == "f[visits=donations]|mfu|0,u,2026-03-02T08:00:00Z,,1,A,0,0,most donations,none")
     #expect(report.outline.sources[0].statistics.visits == 13)
   }
 }
@@ -226,7 +256,8 @@ struct UnitStatisticsTests {
   }
 
   static func metrics(_ people: [MetricCounts]) -> RunMetrics {
-    RunMetrics(perPerson: people, perPersonGini: people.map { _ in .nan }, timesToSurface: [], daily: [])
+    RunMetrics(
+      perPerson: people, perPersonGini: people.map { _ in .nan }, timesToSurface: [], daily: [])
   }
 
   /// Strategy A (baseline) and B over 3 people and 2 replicates:
@@ -242,7 +273,8 @@ struct UnitStatisticsTests {
           statistics: SourceStatistics(people: 3, events: 0, contentHash: "0"))
       ],
       strategies: [
-        .init(descriptor: "a", name: "a", parameters: ""), .init(descriptor: "b", name: "b", parameters: ""),
+        .init(descriptor: "a", name: "a", parameters: ""),
+        .init(descriptor: "b", name: "b", parameters: ""),
       ],
       baseline: 0, trace: false, config: .object([]))
     let a0 = metrics([counts(1, of: 2), counts(0, of: 1), counts(0, of: 0)])
@@ -251,14 +283,17 @@ struct UnitStatisticsTests {
     return ResultGrid(
       outline: outline,
       results: [
-        CellResult(cell: outline.cell(0), metrics: a0), CellResult(cell: outline.cell(1), metrics: a1),
-        CellResult(cell: outline.cell(2), metrics: b), CellResult(cell: outline.cell(3), metrics: b),
+        CellResult(cell: outline.cell(0), metrics: a0),
+        CellResult(cell: outline.cell(1), metrics: a1),
+        CellResult(cell: outline.cell(2), metrics: b),
+        CellResult(cell: outline.cell(3), metrics: b),
       ])
   }
 
   @Test func logUnitsArePeopleAveragedOverReplicates() {
     let hitRate = UnitMetric.standard[0]
-    let values = Self.grid(unitsPerReplicate: false).unitValues(source: 0, strategy: 0, metric: hitRate)
+    let values = Self.grid(unitsPerReplicate: false).unitValues(
+      source: 0, strategy: 0, metric: hitRate)
     #expect(values.count == 3)
     #expect(values[0] == 0.75 && values[1] == 0 && values[2].isNaN)
     let row = StatisticsTables.summarize(values, metric: "hit_rate", seed: 1, rowKey: "k")
@@ -268,9 +303,12 @@ struct UnitStatisticsTests {
 
   @Test func scenarioUnitsAreReplicatePersonPairs() {
     let hitRate = UnitMetric.standard[0]
-    let values = Self.grid(unitsPerReplicate: true).unitValues(source: 0, strategy: 0, metric: hitRate)
+    let values = Self.grid(unitsPerReplicate: true).unitValues(
+      source: 0, strategy: 0, metric: hitRate)
     #expect(values.count == 6)
-    #expect(Array(values[0..<2]) == [0.5, 0] && values[2].isNaN && Array(values[3..<5]) == [1, 0] && values[5].isNaN)
+    #expect(
+      Array(values[0..<2]) == [0.5, 0] && values[2].isNaN && Array(values[3..<5]) == [1, 0]
+        && values[5].isNaN)
     let row = StatisticsTables.summarize(values, metric: "hit_rate", seed: 1, rowKey: "k")
     #expect(row.mean == 0.375 && row.n == 4)
   }
@@ -280,7 +318,8 @@ struct UnitStatisticsTests {
     let hitRate = UnitMetric.standard[0]
     let row = StatisticsTables.compare(
       grid.unitValues(source: 0, strategy: 1, metric: hitRate),
-      baseline: grid.unitValues(source: 0, strategy: 0, metric: hitRate), metric: "hit_rate", seed: 1,
+      baseline: grid.unitValues(source: 0, strategy: 0, metric: hitRate), metric: "hit_rate",
+      seed: 1,
       rowKey: "k")
     // Differences 1 - 0.75 = 0.25 and 1 - 0 = 1; both positive: exact p = 2 / 2^2.
     #expect(row.n == 2)

@@ -96,7 +96,8 @@ struct ExperimentConfigTests {
     let problems = ExperimentFixture.problems(config)
     #expect(problems.count == 9)
     #expect(problems.first == "2:17: replicates: expected an integer in 1...100000, found 0")
-    #expect(problems[1].hasPrefix("4:13: sources[0].log: no such file \"missing.csv\" (looked for /"))
+    #expect(
+      problems[1].hasPrefix("4:13: sources[0].log: no such file \"missing.csv\" (looked for /"))
     #expect(
       Array(problems[2...]) == [
         "4:40: sources[0].horizon[0]: expected a number in 0...31622400, found -5",
@@ -111,8 +112,11 @@ struct ExperimentConfigTests {
 
   @Test func topStackNeedsAWarmUp() {
     #expect(
-      ExperimentFixture.problems(#"{"sources": [{"log": "log.csv", "stack": "top:3"}], "strategies": ["mfu"]}"#)
-        == ["1:42: sources[0].stack: stack \"top:3\" chooses each person's kinds from a warm-up: give \"warmupDays\" > 0"])
+      ExperimentFixture.problems(
+        #"{"sources": [{"log": "log.csv", "stack": "top:3"}], "strategies": ["mfu"]}"#)
+        == [
+          "1:42: sources[0].stack: stack \"top:3\" chooses each person's kinds from a warm-up: give \"warmupDays\" > 0"
+        ])
   }
 
   @Test func duplicateStrategiesAndSourceNamesAreRefused() {
@@ -127,7 +131,8 @@ struct ExperimentConfigTests {
 
   @Test func baselineMustBeAmongTheStrategies() {
     #expect(
-      ExperimentFixture.problems(#"{"sources": [{"log": "log.csv"}], "strategies": ["mru"], "baseline": "oracle"}"#)
+      ExperimentFixture.problems(
+        #"{"sources": [{"log": "log.csv"}], "strategies": ["mru"], "baseline": "oracle"}"#)
         == [
           "1:70: baseline: the baseline \"oracle\" is not among the strategies; add it to \"strategies\" or choose another baseline"
         ])
@@ -142,20 +147,26 @@ struct ExperimentConfigTests {
     let folder = try ExperimentFixture.folder()
     try ExperimentFixture.write("{}", "world.json", in: folder)
     let path = try ExperimentFixture.write(
-      #"{"sources": [{"scenario": "world.json", "days": 7}], "strategies": ["mfu"]}"#, "exp.json", in: folder)
+      #"{"sources": [{"scenario": "world.json", "days": 7}], "strategies": ["mfu"]}"#, "exp.json",
+      in: folder)
     #expect(throws: DiagnosticList.self) { try ExperimentConfig.read(path: path) }
     do {
       _ = try ExperimentConfig.read(path: path)
     } catch let list as DiagnosticList {
-      #expect(list.diagnostics.map(\.message) == ["sources[0].scenario: scenario sources are not available in this build"])
+      #expect(
+        list.diagnostics.map(\.message) == [
+          "sources[0].scenario: scenario sources are not available in this build"
+        ])
     }
   }
 
   @Test func commandLineOverridesTheFile() throws {
-    let config = #"{"seed": 5, "replicates": 2, "sources": [{"log": "log.csv"}], "strategies": ["mfu", "mru"], "outputs": {"trace": true, "dir": "out"}}"#
+    let config =
+      #"{"seed": 5, "replicates": 2, "sources": [{"log": "log.csv"}], "strategies": ["mfu", "mru"], "outputs": {"trace": true, "dir": "out"}}"#
     let d = try ExperimentFixture.design(
       config,
-      overrides: ExperimentOverrides(seed: 9, replicates: 4, strategies: ["oracle,mru", "mfu"], baseline: "mru", trace: false))
+      overrides: ExperimentOverrides(
+        seed: 9, replicates: 4, strategies: ["oracle,mru", "mfu"], baseline: "mru", trace: false))
     #expect(d.seed == 9)
     #expect(d.replicates == 4)
     #expect(d.strategies.map(\.descriptor.description) == ["oracle", "mru", "mfu"])

@@ -42,7 +42,9 @@ enum ExperimentFixture {
   }
 
   /// Reads a config written into a fresh folder with the log.
-  static func design(_ config: String, overrides: ExperimentOverrides = ExperimentOverrides()) throws -> ExperimentDesign {
+  static func design(_ config: String, overrides: ExperimentOverrides = ExperimentOverrides())
+    throws -> ExperimentDesign
+  {
     let folder = try folder()
     let path = try write(config, "exp.json", in: folder)
     return try ExperimentConfig.read(path: path, overrides: overrides)
@@ -50,7 +52,9 @@ enum ExperimentFixture {
 
   /// The messages of the diagnostics a config produces, as `LINE:COLUMN: message`
   /// (the folder part of the file name varies).
-  static func problems(_ config: String, overrides: ExperimentOverrides = ExperimentOverrides()) -> [String] {
+  static func problems(_ config: String, overrides: ExperimentOverrides = ExperimentOverrides())
+    -> [String]
+  {
     do {
       _ = try design(config, overrides: overrides)
       return []

@@ -77,17 +77,24 @@ extension ConfigReader {
     guard let engine = json.optionalObject(top, "engine") else { return [] }
     json.rejectUnknownKeys(engine, allowed: ExperimentConfig.engineKeys)
     var axes: [SweepAxis] = []
-    if let values = sweep(engine, "relevanceThreshold", { r, item in r.json.requireDouble(item, in: 0...1) }) {
+    if let values = sweep(
+      engine, "relevanceThreshold", { r, item in r.json.requireDouble(item, in: 0...1) })
+    {
       axes.append(
         SweepAxis(
           key: "relevanceThreshold",
           points: values.map { v in
-            SweepPoint(label: NumberFormat.format(v.value)) { $0.engine.relevanceThreshold = v.value }
+            SweepPoint(label: NumberFormat.format(v.value)) {
+              $0.engine.relevanceThreshold = v.value
+            }
           }))
     }
-    if let values = sweep(engine, "normaliserScope", { r, item in
-      r.json.requireCase(item, as: NormaliserScopeName.self)
-    }) {
+    if let values = sweep(
+      engine, "normaliserScope",
+      { r, item in
+        r.json.requireCase(item, as: NormaliserScopeName.self)
+      })
+    {
       axes.append(
         SweepAxis(
           key: "normaliserScope",
@@ -95,10 +102,13 @@ extension ConfigReader {
             SweepPoint(label: v.value.rawValue) { $0.engine.normaliserScope = v.value.scope }
           }))
     }
-    if let values = sweep(engine, "normaliserWindowDays", allowNull: true, { r, item -> Int?? in
-      if item.value.isNull { return .some(nil) }
-      return r.json.requireInteger(item, in: 1...36_500).map { .some($0) }
-    }) {
+    if let values = sweep(
+      engine, "normaliserWindowDays", allowNull: true,
+      { r, item -> Int?? in
+        if item.value.isNull { return .some(nil) }
+        return r.json.requireInteger(item, in: 1...36_500).map { .some($0) }
+      })
+    {
       axes.append(
         SweepAxis(
           key: "normaliserWindowDays",
@@ -122,7 +132,8 @@ extension ConfigReader {
     let hasLog = object.contains("log")
     let hasScenario = object.contains("scenario")
     if hasLog && hasScenario {
-      json.report("give either \"log\" or \"scenario\", not both", at: object.offset, path: object.path)
+      json.report(
+        "give either \"log\" or \"scenario\", not both", at: object.offset, path: object.path)
       return nil
     }
     if !hasLog && !hasScenario {
@@ -156,11 +167,15 @@ extension ConfigReader {
       // MARK: Scenario sources (issue 4): remove this report once `ScenarioSupport`
       // builds sources (see Experiments/Sources/ScenarioSupport.swift).
       if let reason = ScenarioSupport.unavailableReason { json.report(reason, at: pathItem) }
-      if let values = sweep(object, "days", { r, item in r.json.requireInteger(item, in: 1...36_500) }) {
+      if let values = sweep(
+        object, "days", { r, item in r.json.requireInteger(item, in: 1...36_500) })
+      {
         axes.append(
           SweepAxis(
             key: "days",
-            points: values.map { v in SweepPoint(label: String(v.value)) { $0.scenario?.days = v.value } }))
+            points: values.map { v in
+              SweepPoint(label: String(v.value)) { $0.scenario?.days = v.value }
+            }))
       }
     }
     var nameItem = pathItem
@@ -168,7 +183,9 @@ extension ConfigReader {
       nameItem = item
       if text.isEmpty {
         json.report("expected a non-empty name", at: item)
-      } else if let bad = text.unicodeScalars.first(where: { $0 == "|" || $0.value < 0x20 || $0 == "[" || $0 == "]" }) {
+      } else if let bad = text.unicodeScalars.first(where: {
+        $0 == "|" || $0.value < 0x20 || $0 == "[" || $0 == "]"
+      }) {
         json.report(
           "a source name may not contain \(bad.value < 0x20 ? "control characters" : "'\(bad)'") (it is part of run ids)",
           at: item)
@@ -202,10 +219,12 @@ extension ConfigReader {
               at: item)
           }
         }
-        points.append(SourceSpec(name: name, input: .log(log), engine: point.engine, location: location))
+        points.append(
+          SourceSpec(name: name, input: .log(log), engine: point.engine, location: location))
       } else if let scenario = point.scenario {
         points.append(
-          SourceSpec(name: name, input: .scenario(scenario), engine: point.engine, location: location))
+          SourceSpec(
+            name: name, input: .scenario(scenario), engine: point.engine, location: location))
       }
       // Advance the odometer.
       var a = axes.count - 1
@@ -231,7 +250,9 @@ extension ConfigReader {
             SweepPoint(label: v.item.value.stringValue ?? "") { $0.log?.visits = v.value }
           }))
     }
-    if let values = sweep(object, "horizon", { r, item in r.json.requireDouble(item, in: 0...31_622_400) }) {
+    if let values = sweep(
+      object, "horizon", { r, item in r.json.requireDouble(item, in: 0...31_622_400) })
+    {
       axes.append(
         SweepAxis(
           key: "horizon",
@@ -250,7 +271,9 @@ extension ConfigReader {
             }
           }))
     }
-    if let values = sweep(object, "warmupDays", { r, item in r.json.requireDouble(item, in: 0...36_500) }) {
+    if let values = sweep(
+      object, "warmupDays", { r, item in r.json.requireDouble(item, in: 0...36_500) })
+    {
       axes.append(
         SweepAxis(
           key: "warmupDays",
@@ -258,29 +281,37 @@ extension ConfigReader {
             SweepPoint(label: NumberFormat.format(v.value)) { $0.log?.warmupDays = v.value }
           }))
     }
-    if let values = sweep(object, "timezone", { r, item -> String? in
-      guard let text = r.json.requireString(item) else { return nil }
-      guard ZoneRules(identifier: text) != nil else {
-        r.json.report(
-          "unknown time zone \(JSONEscaping.quoted(text)) (use an IANA name such as \"Europe/Berlin\", or \"UTC\")",
-          at: item)
-        return nil
-      }
-      return text
-    }) {
+    if let values = sweep(
+      object, "timezone",
+      { r, item -> String? in
+        guard let text = r.json.requireString(item) else { return nil }
+        guard ZoneRules(identifier: text) != nil else {
+          r.json.report(
+            "unknown time zone \(JSONEscaping.quoted(text)) (use an IANA name such as \"Europe/Berlin\", or \"UTC\")",
+            at: item)
+          return nil
+        }
+        return text
+      })
+    {
       axes.append(
         SweepAxis(
           key: "timezone",
           points: values.map { v in SweepPoint(label: v.value) { $0.log?.timezone = v.value } }))
     }
-    if let values = sweep(object, "timelines", { r, item -> ConfigPath? in
-      guard let text = r.json.requireString(item) else { return nil }
-      return r.existingFile(item, text)
-    }) {
+    if let values = sweep(
+      object, "timelines",
+      { r, item -> ConfigPath? in
+        guard let text = r.json.requireString(item) else { return nil }
+        return r.existingFile(item, text)
+      })
+    {
       axes.append(
         SweepAxis(
           key: "timelines",
-          points: values.map { v in SweepPoint(label: v.value.written) { $0.log?.timelines = v.value } }))
+          points: values.map { v in
+            SweepPoint(label: v.value.written) { $0.log?.timelines = v.value }
+          }))
     }
     return axes
   }
@@ -290,7 +321,8 @@ extension ConfigReader {
     guard let text = json.requireString(item) else { return nil }
     if text == "donations" { return .donations }
     if text.hasPrefix("sessions:") {
-      guard let minutes = Double(text.dropFirst("sessions:".count)), minutes > 0, minutes.isFinite else {
+      guard let minutes = Double(text.dropFirst("sessions:".count)), minutes > 0, minutes.isFinite
+      else {
         json.report(
           "expected \"sessions:MINUTES\" with a number of minutes > 0, found \(JSONEscaping.quoted(text))",
           at: item)
@@ -307,7 +339,9 @@ extension ConfigReader {
     if text == "all" { return .all }
     if text.hasPrefix("top:") {
       guard let n = Int(text.dropFirst(4)), n >= 1, n <= 1_000 else {
-        json.report("expected \"top:N\" with a whole number N in 1...1000, found \(JSONEscaping.quoted(text))", at: item)
+        json.report(
+          "expected \"top:N\" with a whole number N in 1...1000, found \(JSONEscaping.quoted(text))",
+          at: item)
         return nil
       }
       return .top(n)

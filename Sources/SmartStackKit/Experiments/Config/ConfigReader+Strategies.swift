@@ -43,7 +43,8 @@ extension ConfigReader {
       }
     }
     for (i, point) in points.enumerated() {
-      if let earlier = points[..<i].first(where: { $0.choice.descriptor == point.choice.descriptor }) {
+      if let earlier = points[..<i].first(where: { $0.choice.descriptor == point.choice.descriptor }
+      ) {
         let also = earlier.item.path == point.item.path ? "" : " (also \(earlier.item.path))"
         json.report("strategy \(point.choice.descriptor) is listed twice\(also)", at: point.item)
         clean = false
@@ -57,7 +58,8 @@ extension ConfigReader {
   mutating func readStrategyObject(_ item: JSONItem) -> [StrategyChoice]? {
     guard let object = json.requireObject(item) else { return nil }
     json.rejectUnknownKeys(object, allowed: ["name", "parameters"])
-    guard let nameItem = json.require(object, "name"), let name = json.requireString(nameItem) else {
+    guard let nameItem = json.require(object, "name"), let name = json.requireString(nameItem)
+    else {
       return nil
     }
     let type: any RankingStrategy.Type
@@ -104,7 +106,8 @@ extension ConfigReader {
     while true {
       let given = axes.enumerated().map { a, axis in (axis.name, axis.values[index[a]]) }
       do {
-        let parameters = try StrategyParameters(specs: type.parameterSpecs, given: given, strategy: name)
+        let parameters = try StrategyParameters(
+          specs: type.parameterSpecs, given: given, strategy: name)
         choices.append(try StrategyChoice(type: type, parameters: parameters))
       } catch {
         json.report("\(error)", at: item)

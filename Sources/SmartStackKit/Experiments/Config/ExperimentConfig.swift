@@ -131,7 +131,8 @@ struct ConfigReader {
       if text.isEmpty { json.report("expected a non-empty name", at: item) } else { name = text }
     }
     let description = json.optionalString(top, "description")
-    var seed = json.optionalInteger(top, "seed", in: UInt64.min...UInt64.max) ?? ExperimentConfig.defaultSeed
+    var seed =
+      json.optionalInteger(top, "seed", in: UInt64.min...UInt64.max) ?? ExperimentConfig.defaultSeed
     var replicates =
       json.optionalInteger(top, "replicates", in: 1...ExperimentConfig.maximumReplicates)
       ?? ExperimentConfig.defaultReplicates
@@ -144,7 +145,9 @@ struct ConfigReader {
       }
       var names: [(String, JSONItem)] = []
       for item in items {
-        guard let (baseName, nameItem, points) = readSource(item, engineAxes: engineAxes) else { continue }
+        guard let (baseName, nameItem, points) = readSource(item, engineAxes: engineAxes) else {
+          continue
+        }
         if let earlier = names.first(where: { $0.0 == baseName }) {
           json.report(
             "source name \(JSONEscaping.quoted(baseName)) is used twice (also \(earlier.1.path)); give each source a distinct \"name\"",
@@ -230,7 +233,8 @@ struct ConfigReader {
     if let value = overrides.seed { seed = value }
     if let value = overrides.replicates {
       guard (1...ExperimentConfig.maximumReplicates).contains(value) else {
-        throw ExperimentUsageError("--replicates must be within 1...\(ExperimentConfig.maximumReplicates)")
+        throw ExperimentUsageError(
+          "--replicates must be within 1...\(ExperimentConfig.maximumReplicates)")
       }
       replicates = value
     }
@@ -252,7 +256,9 @@ struct ConfigReader {
   }
 
   /// Parses command-line strategy specs (each may be a comma-separated list).
-  static func parseStrategies(_ specs: [String], registry: StrategyRegistry) throws -> [StrategyChoice] {
+  static func parseStrategies(_ specs: [String], registry: StrategyRegistry) throws
+    -> [StrategyChoice]
+  {
     var result: [StrategyChoice] = []
     for spec in specs {
       let choices: [StrategyChoice]

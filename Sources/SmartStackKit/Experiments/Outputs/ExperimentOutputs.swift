@@ -15,7 +15,9 @@ public enum ExperimentOutputs {
   public static func createFolder(_ path: String) throws {
     var isFolder: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-      if !isFolder.boolValue { throw OutputFileError(path: path, reason: "exists and is not a folder") }
+      if !isFolder.boolValue {
+        throw OutputFileError(path: path, reason: "exists and is not a folder")
+      }
       return
     }
     do {
@@ -38,7 +40,8 @@ public enum ExperimentOutputs {
     let sorted = results.sorted { $0.cell < $1.cell }
     try createFolder(directory)
     try FileIO.writeAtomically(ExperimentTables.runs(outline, sorted), to: directory + "/runs.csv")
-    try FileIO.writeAtomically(ExperimentTables.daily(outline, sorted), to: directory + "/daily.csv")
+    try FileIO.writeAtomically(
+      ExperimentTables.daily(outline, sorted), to: directory + "/daily.csv")
     let grid = ResultGrid(outline: outline, results: sorted)
     let (summary, paired) = await StatisticsTables.tables(grid, jobs: jobs)
     try FileIO.writeAtomically(summary, to: directory + "/summary.csv")
@@ -59,7 +62,8 @@ public enum ExperimentOutputs {
     let sorted = results.sorted { $0.cell < $1.cell }
     try createFolder(directory)
     try FileIO.writeAtomically(ExperimentTables.runs(outline, sorted), to: directory + "/runs.csv")
-    try FileIO.writeAtomically(ExperimentTables.daily(outline, sorted), to: directory + "/daily.csv")
+    try FileIO.writeAtomically(
+      ExperimentTables.daily(outline, sorted), to: directory + "/daily.csv")
     var files = shardFiles
     if outline.trace {
       try writeTrace(traceParts, to: directory + "/trace.csv")

@@ -7,7 +7,9 @@
 public enum ExperimentTables {
   /// `runs.csv`: one row per cell.
   public static let runsHeader =
-    ["run_id", "source", "strategy", "parameters", "replicate", "seed"] + RunMetrics.names + ["regret"]
+    ["run_id", "source", "strategy", "parameters", "replicate", "seed"] + RunMetrics.names + [
+      "regret"
+    ]
 
   /// `daily.csv`: one row per cell and local day with scored visits.
   public static let dailyHeader = [
@@ -25,7 +27,8 @@ public enum ExperimentTables {
     var oracleHitRate: [Int: Double] = [:]
     if let oracle {
       for r in sorted where r.cell.strategy == oracle {
-        oracleHitRate[r.cell.source * outline.replicates + r.cell.replicate] = r.metrics.total.hitRate
+        oracleHitRate[r.cell.source * outline.replicates + r.cell.replicate] =
+          r.metrics.total.hitRate
       }
     }
     var csv = CSVWriter(header: runsHeader)

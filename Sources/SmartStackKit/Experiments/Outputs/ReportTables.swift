@@ -34,7 +34,9 @@ public struct CSVTable: Sendable {
   public func column(_ name: String) throws -> Int {
     guard let i = header.firstIndex(of: name) else {
       throw DiagnosticList([
-        Diagnostic(file: file, line: 1, column: 1, message: "missing column '\(name)' (found: \(header.joined(separator: ", ")))")
+        Diagnostic(
+          file: file, line: 1, column: 1,
+          message: "missing column '\(name)' (found: \(header.joined(separator: ", ")))")
       ])
     }
     return i
@@ -61,7 +63,9 @@ public enum ReportTables {
   ]
 
   /// All tables, separated by blank lines.
-  public static func markdown(runs: CSVTable, summary: CSVTable?, paired: CSVTable?) throws -> String {
+  public static func markdown(runs: CSVTable, summary: CSVTable?, paired: CSVTable?) throws
+    -> String
+  {
     var text = try runsTable(runs)
     if let summary { text += "\n" + (try summaryTable(summary)) }
     if let paired, !paired.rows.isEmpty { text += "\n" + (try pairedTable(paired)) }
@@ -72,14 +76,18 @@ public enum ReportTables {
   /// that differ from their defaults) from the `strategy` and `parameters` columns; the
   /// full `name:k=v:…` for a strategy the built-in registry does not know.
   static func label(_ name: String, _ parameters: String) -> String {
-    let full = parameters.isEmpty ? name : name + ":" + parameters.split(separator: ";").joined(separator: ":")
+    let full =
+      parameters.isEmpty
+      ? name : name + ":" + parameters.split(separator: ";").joined(separator: ":")
     return (try? StrategyRegistry.builtIn.parse(full).descriptor.label) ?? full
   }
 
   static func number(_ x: Double) -> String { x.isNaN ? "–" : NumberFormat.format(x, decimals: 3) }
 
   /// Groups rows by (source, strategy label) in first-appearance order.
-  static func groups(_ table: CSVTable, extra: [Int] = []) throws -> [(key: [String], rows: [[String]])] {
+  static func groups(_ table: CSVTable, extra: [Int] = []) throws -> [(
+    key: [String], rows: [[String]]
+  )] {
     let source = try table.column("source")
     let strategy = try table.column("strategy")
     let parameters = try table.column("parameters")
@@ -109,7 +117,8 @@ public enum ReportTables {
       }
       rows.append(cells)
     }
-    return RunTables.markdownTable(header: ["source", "strategy"] + runColumns.map(\.title), rows: rows)
+    return RunTables.markdownTable(
+      header: ["source", "strategy"] + runColumns.map(\.title), rows: rows)
   }
 
   /// `0.412 [0.380, 0.445]`, or `–`.
@@ -177,5 +186,7 @@ public enum ReportTables {
   }
 
   /// A p-value with 3 decimals, or `<0.001`.
-  static func pText(_ p: Double) -> String { p < 0.001 ? "<0.001" : NumberFormat.format(p, decimals: 3) }
+  static func pText(_ p: Double) -> String {
+    p < 0.001 ? "<0.001" : NumberFormat.format(p, decimals: 3)
+  }
 }

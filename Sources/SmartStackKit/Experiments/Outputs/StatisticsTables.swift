@@ -29,7 +29,9 @@ public enum StatisticsTables {
 
   /// The summary of one metric's unit values: mean, 95% percentile bootstrap CI and n
   /// over the defined values; the bootstrap generator comes from `rowKey`.
-  public static func summarize(_ values: [Double], metric: String, seed: UInt64, rowKey: String) -> SummaryRow {
+  public static func summarize(_ values: [Double], metric: String, seed: UInt64, rowKey: String)
+    -> SummaryRow
+  {
     let defined = values.filter { !$0.isNaN }
     var generator = Bootstrap.generator(masterSeed: seed, rowKey: rowKey)
     let interval = Bootstrap.meanInterval(defined, using: &generator)
@@ -77,10 +79,13 @@ public enum StatisticsTables {
         paired.append(
           compare(
             values, baseline: base, metric: metric.name, seed: outline.seed,
-            rowKey: "paired|\(sourceName)|\(point.descriptor)|\(baseline.descriptor)|\(metric.name)"))
+            rowKey: "paired|\(sourceName)|\(point.descriptor)|\(baseline.descriptor)|\(metric.name)"
+          ))
       }
     }
-    if let oracle = grid.oracle, let hitRate = UnitMetric.standard.first(where: { $0.name == "hit_rate" }) {
+    if let oracle = grid.oracle,
+      let hitRate = UnitMetric.standard.first(where: { $0.name == "hit_rate" })
+    {
       let mine = grid.unitValues(source: source, strategy: strategy, metric: hitRate)
       let best = grid.unitValues(source: source, strategy: oracle, metric: hitRate)
       var regret: [Double] = []
@@ -97,7 +102,9 @@ public enum StatisticsTables {
 
   /// `summary.csv` and `paired.csv` of a complete experiment; (source, strategy) groups
   /// are computed in parallel, at most `jobs` at a time, and written in key order.
-  public static func tables(_ grid: ResultGrid, jobs: Int) async -> (summary: [UInt8], paired: [UInt8]) {
+  public static func tables(_ grid: ResultGrid, jobs: Int) async -> (
+    summary: [UInt8], paired: [UInt8]
+  ) {
     let outline = grid.outline
     let groups = outline.sources.count * outline.strategies.count
     var results = [([SummaryRow], [PairedRow])?](repeating: nil, count: groups)
@@ -107,7 +114,10 @@ public enum StatisticsTables {
         let g = next
         next += 1
         group.addTask {
-          (g, rows(grid, source: g / outline.strategies.count, strategy: g % outline.strategies.count))
+          (
+            g,
+            rows(grid, source: g / outline.strategies.count, strategy: g % outline.strategies.count)
+          )
         }
       }
       while next < min(max(jobs, 1), groups) { launch() }

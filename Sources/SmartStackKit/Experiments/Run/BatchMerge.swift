@@ -9,7 +9,9 @@ public enum BatchMerge {
   /// - Throws: `InputFileError` for a folder that does not exist; `BatchError` when
   ///   journals disagree, a folder has none, or cells are missing or duplicated;
   ///   `DiagnosticList` for a damaged journal; `OutputFileError`.
-  public static func merge(_ directories: [String], into output: String, jobs: Int) async throws -> BatchReport {
+  public static func merge(_ directories: [String], into output: String, jobs: Int) async throws
+    -> BatchReport
+  {
     let started = Instant.now
     let clock = ContinuousClock()
     let startedClock = clock.now
@@ -17,12 +19,16 @@ public enum BatchMerge {
     var notes: [String] = []
     for directory in directories {
       var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue else {
+      guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder),
+        isFolder.boolValue
+      else {
         throw InputFileError(path: directory, reason: "no such folder")
       }
       let files = Journal.files(in: directory)
       if files.isEmpty {
-        throw BatchError("\(directory) has no batch journal (\(Journal.folderName)/*.jsonl): is it a folder written by 'smartstack batch'?")
+        throw BatchError(
+          "\(directory) has no batch journal (\(Journal.folderName)/*.jsonl): is it a folder written by 'smartstack batch'?"
+        )
       }
       for file in files {
         let contents = try Journal.read(path: file)
@@ -32,13 +38,18 @@ public enum BatchMerge {
         journals.append((directory, contents))
       }
     }
-    guard let first = journals.first else { throw BatchError("nothing to merge: give at least one folder") }
+    guard let first = journals.first else {
+      throw BatchError("nothing to merge: give at least one folder")
+    }
     let outline = first.contents.outline
     let mismatched = journals.filter { $0.contents.outline.configHash != outline.configHash }
     if !mismatched.isEmpty {
-      let lines = journals.map { "  \($0.contents.file): config hash \($0.contents.outline.configHash)" }
+      let lines = journals.map {
+        "  \($0.contents.file): config hash \($0.contents.outline.configHash)"
+      }
       throw BatchError(
-        "the journals come from different experiments (config hashes differ):\n" + lines.joined(separator: "\n"))
+        "the journals come from different experiments (config hashes differ):\n"
+          + lines.joined(separator: "\n"))
     }
 
     // Every cell exactly once.
@@ -49,7 +60,8 @@ public enum BatchMerge {
       for r in journal.contents.cells {
         if owner[r.cell.index] >= 0 {
           duplicates.append(
-            "\(outline.runID(r.cell)) (in \(journals[owner[r.cell.index]].contents.file) and \(journal.contents.file))")
+            "\(outline.runID(r.cell)) (in \(journals[owner[r.cell.index]].contents.file) and \(journal.contents.file))"
+          )
         } else {
           owner[r.cell.index] = j
           results.append(r)
@@ -73,11 +85,13 @@ public enum BatchMerge {
       }
       throw BatchError(
         "\(missing.count) of \(outline.cellCount) cells are in no journal\(hint), e.g. "
-          + names.joined(separator: ", ") + ": run the missing shards (or resume the unfinished ones) first")
+          + names.joined(separator: ", ")
+          + ": run the missing shards (or resume the unfinished ones) first")
     }
 
     let traceParts = (0..<outline.cellCount).map {
-      Journal.tracePart(directory: journals[owner[$0]].directory, configHash: outline.configHash, cell: $0)
+      Journal.tracePart(
+        directory: journals[owner[$0]].directory, configHash: outline.configHash, cell: $0)
     }
     var files = try await ExperimentOutputs.writeComplete(
       outline, results: results, traceParts: traceParts, directory: output, jobs: jobs)

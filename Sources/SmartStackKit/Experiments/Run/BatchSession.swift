@@ -82,7 +82,9 @@ public enum BatchSession {
         )
       }
       if contents.incompleteTail {
-        notes.append("\(journalPath): ignored an incomplete last line (the previous run was interrupted while writing it)")
+        notes.append(
+          "\(journalPath): ignored an incomplete last line (the previous run was interrupted while writing it)"
+        )
       }
       done = contents.cells
       writer = try JournalWriter(appendingTo: journalPath, after: contents.completeLength)
@@ -95,33 +97,36 @@ public enum BatchSession {
     defer { writer.close() }
 
     let mine = (0..<outline.cellCount).filter { options.shard?.contains($0) ?? true }
-    var finished = Set(done.map(\.cell.index))
+    let finished = Set(done.map(\.cell.index))
     let todo = mine.filter { !finished.contains($0) }.map { outline.cell($0) }
-    var traceFolder = ""
     if design.trace {
-      traceFolder = Journal.traceFolder(directory: directory, configHash: outline.configHash)
-      try ExperimentOutputs.createFolder(traceFolder)
+      try ExperimentOutputs.createFolder(
+        Journal.traceFolder(directory: directory, configHash: outline.configHash))
       for r in done {
-        let part = Journal.tracePart(directory: directory, configHash: outline.configHash, cell: r.cell.index)
+        let part = Journal.tracePart(
+          directory: directory, configHash: outline.configHash, cell: r.cell.index)
         guard FileManager.default.fileExists(atPath: part) else {
-          throw BatchError("\(part) is missing: the journaled cell \(outline.runID(r.cell)) has no trace. Run without --resume to start over")
+          throw BatchError(
+            "\(part) is missing: the journaled cell \(outline.runID(r.cell)) has no trace. Run without --resume to start over"
+          )
         }
       }
     }
 
     progress(done.count, mine.count)
     var results = done
+    let runID = { (cell: Cell) in outline.runID(cell) }
     try await ExperimentRunner.run(
       todo, sources: sources, strategies: design.strategies, seed: design.seed, jobs: options.jobs,
-      trace: design.trace, runID: { outline.runID($0) }
+      trace: design.trace, runID: runID
     ) { result, recorder in
       if let recorder {
         try FileIO.writeAtomically(
           recorder.csv.bytes,
-          to: Journal.tracePart(directory: directory, configHash: outline.configHash, cell: result.cell.index))
+          to: Journal.tracePart(
+            directory: directory, configHash: outline.configHash, cell: result.cell.index))
       }
       try writer.append(result, runID: outline.runID(result.cell))
-      finished.insert(result.cell.index)
       results.append(result)
       progress(results.count, mine.count)
     }

@@ -10,7 +10,9 @@ public struct ExperimentOutline: Sendable {
     /// See `ExperimentSource.unitsArePeoplePerReplicate`.
     public var unitsArePeoplePerReplicate: Bool
     public var statistics: SourceStatistics
-    public init(name: String, kind: String, unitsArePeoplePerReplicate: Bool, statistics: SourceStatistics) {
+    public init(
+      name: String, kind: String, unitsArePeoplePerReplicate: Bool, statistics: SourceStatistics
+    ) {
       self.name = name
       self.kind = kind
       self.unitsArePeoplePerReplicate = unitsArePeoplePerReplicate
@@ -101,9 +103,13 @@ public struct ExperimentOutline: Sendable {
 
   /// The resolved config: every default, override and sweep applied, with each source's
   /// input hashes. Keys in a fixed order; paths as written in the config.
-  public static func resolvedConfig(_ design: ExperimentDesign, sources: [any ExperimentSource]) -> JSONValue {
+  public static func resolvedConfig(_ design: ExperimentDesign, sources: [any ExperimentSource])
+    -> JSONValue
+  {
     var members: [JSONMember] = [JSONMember("name", .string(design.name))]
-    if let description = design.description { members.append(JSONMember("description", .string(description))) }
+    if let description = design.description {
+      members.append(JSONMember("description", .string(description)))
+    }
     members += [
       JSONMember("seed", seedJSON(design.seed)),
       JSONMember("replicates", .number(Double(design.replicates))),
@@ -123,7 +129,9 @@ public struct ExperimentOutline: Sendable {
   }
 
   static func sourceJSON(_ spec: SourceSpec, statistics: SourceStatistics) -> JSONValue {
-    var members: [JSONMember] = [JSONMember("name", .string(spec.name)), JSONMember("kind", .string(spec.kind))]
+    var members: [JSONMember] = [
+      JSONMember("name", .string(spec.name)), JSONMember("kind", .string(spec.kind)),
+    ]
     switch spec.input {
     case .log(let log):
       let visits: String
@@ -172,7 +180,9 @@ public struct ExperimentOutline: Sendable {
         "inputs",
         .array(
           statistics.inputs.map {
-            JSONNode(["role": .string($0.role), "path": .string($0.path), "fnv1a64": .string($0.hash)])
+            JSONNode([
+              "role": .string($0.role), "path": .string($0.path), "fnv1a64": .string($0.hash),
+            ])
           })))
     return .object(members)
   }

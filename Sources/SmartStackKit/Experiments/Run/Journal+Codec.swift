@@ -71,7 +71,8 @@ enum JournalCodec {
       "people": .array(m.perPerson.map { JSONNode(numbers($0.journalValues)) }),
       "gini": numbers(m.perPersonGini),
       "tts": .array(m.timesToSurface.map { JSONNode(.number(Double($0))) }),
-      "daily": .array(m.daily.map { JSONNode(numbers([Double($0.day)] + $0.counts.journalValues)) }),
+      "daily": .array(
+        m.daily.map { JSONNode(numbers([Double($0.day)] + $0.counts.journalValues)) }),
     ]
     return line.serialized()
   }
@@ -124,7 +125,9 @@ enum JournalCodec {
       "fnv1a64": .string(t.contentHash),
       "inputs": .array(
         t.inputs.map {
-          JSONNode(["role": .string($0.role), "path": .string($0.path), "fnv1a64": .string($0.hash)])
+          JSONNode([
+            "role": .string($0.role), "path": .string($0.path), "fnv1a64": .string($0.hash),
+          ])
         }),
     ]
   }
@@ -159,7 +162,9 @@ extension JSONDecoding {
       case .number(let x): values.append(x)
       case .null where allowNull: values.append(.nan)
       default:
-        report("expected a number, found \(e.value.kindDescription)", at: e.offset, path: JSONDecoding.path(item.path, index: i))
+        report(
+          "expected a number, found \(e.value.kindDescription)", at: e.offset,
+          path: JSONDecoding.path(item.path, index: i))
         return nil
       }
     }
@@ -178,10 +183,13 @@ extension JSONDecoding {
 
 extension JournalCodec {
   /// Reads a header line's outline.
-  static func readOutline(_ json: inout JSONDecoding, _ object: JSONObjectItem) -> ExperimentOutline? {
+  static func readOutline(_ json: inout JSONDecoding, _ object: JSONObjectItem)
+    -> ExperimentOutline?
+  {
     guard let name = json.requireString(object, "name"),
       let seed = json.requireSeed(object, "seed"),
-      let replicates = json.requireInteger(object, "replicates", in: 1...ExperimentConfig.maximumReplicates),
+      let replicates = json.requireInteger(
+        object, "replicates", in: 1...ExperimentConfig.maximumReplicates),
       let baseline = json.requireInteger(object, "baseline", in: 0...Int(Int32.max)),
       let trace = json.requireBool(object, "trace"),
       let sourceItems = json.requireArray(object, "sources"),
@@ -201,7 +209,8 @@ extension JournalCodec {
       else { return nil }
       let visits = json.optionalInteger(s, "visits", in: 0...Int.max)
       func instant(_ key: String) -> Int64? {
-        guard let text = s[key]?.value.stringValue, case .success(let t) = ISO8601.parse(text) else { return nil }
+        guard let text = s[key]?.value.stringValue, case .success(let t) = ISO8601.parse(text)
+        else { return nil }
         return ZoneRules.utc.resolve(t).milliseconds
       }
       var inputs: [SourceInput] = []
@@ -226,10 +235,13 @@ extension JournalCodec {
         let name = json.requireString(s, "name"),
         let parameters = json.requireString(s, "parameters")
       else { return nil }
-      strategies.append(ExperimentOutline.Strategy(descriptor: descriptor, name: name, parameters: parameters))
+      strategies.append(
+        ExperimentOutline.Strategy(descriptor: descriptor, name: name, parameters: parameters))
     }
     guard baseline < strategies.count, !sources.isEmpty else {
-      json.report("the outline has no sources or its baseline is out of range", at: object.offset, path: object.path)
+      json.report(
+        "the outline has no sources or its baseline is out of range", at: object.offset,
+        path: object.path)
       return nil
     }
     return ExperimentOutline(
@@ -238,7 +250,9 @@ extension JournalCodec {
   }
 
   /// Reads a cell line into its index, run id and metrics.
-  static func readCell(_ json: inout JSONDecoding, _ object: JSONObjectItem) -> (index: Int, runID: String, metrics: RunMetrics)? {
+  static func readCell(_ json: inout JSONDecoding, _ object: JSONObjectItem) -> (
+    index: Int, runID: String, metrics: RunMetrics
+  )? {
     guard let index = json.requireInteger(object, "cell", in: 0...Int.max),
       let runID = json.requireString(object, "run_id"),
       let peopleItems = json.requireArray(object, "people"),
@@ -249,15 +263,19 @@ extension JournalCodec {
     var people: [MetricCounts] = []
     people.reserveCapacity(peopleItems.count)
     for item in peopleItems {
-      guard let values = json.requireNumbers(item), let counts = json.requireCounts(values[...], at: item) else {
+      guard let values = json.requireNumbers(item),
+        let counts = json.requireCounts(values[...], at: item)
+      else {
         return nil
       }
       people.append(counts)
     }
-    guard let gini = json.requireNumbers(giniItem, allowNull: true), let ttsValues = json.requireNumbers(ttsItem)
+    guard let gini = json.requireNumbers(giniItem, allowNull: true),
+      let ttsValues = json.requireNumbers(ttsItem)
     else { return nil }
     guard gini.count == people.count else {
-      json.report("expected \(people.count) values (one per person), found \(gini.count)", at: giniItem)
+      json.report(
+        "expected \(people.count) values (one per person), found \(gini.count)", at: giniItem)
       return nil
     }
     var tts: [Int64] = []
@@ -270,7 +288,8 @@ extension JournalCodec {
     }
     var daily: [(day: Int64, counts: MetricCounts)] = []
     for item in dailyItems {
-      guard let values = json.requireNumbers(item), let day = values.first, day.rounded() == day, abs(day) < 1e15,
+      guard let values = json.requireNumbers(item), let day = values.first, day.rounded() == day,
+        abs(day) < 1e15,
         let counts = json.requireCounts(values.dropFirst(), at: item)
       else {
         if !json.isFull { json.report("expected [day, 13 counts]", at: item) }

@@ -111,24 +111,37 @@ public enum Journal {
     // Header.
     var outline: ExperimentOutline? = nil
     var shard: Shard? = nil
-    if let root = json.parse(range: 0..<(lineStarts[1] - 1)), let header = json.requireObject(root) {
+    if let root = json.parse(range: 0..<(lineStarts[1] - 1)), let header = json.requireObject(root)
+    {
       if header["journal"]?.value.stringValue != JournalCodec.format {
-        json.report("not a batch journal (expected \"journal\": \"\(JournalCodec.format)\")", at: header.offset)
+        json.report(
+          "not a batch journal (expected \"journal\": \"\(JournalCodec.format)\")",
+          at: header.offset)
       } else if header["version"]?.value.doubleValue != Double(JournalCodec.version) {
-        json.report("journal version \(header["version"]?.value.doubleValue.map(NumberFormat.format) ?? "?") is not supported (expected \(JournalCodec.version))", at: header.offset)
+        json.report(
+          "journal version \(header["version"]?.value.doubleValue.map(NumberFormat.format) ?? "?") is not supported (expected \(JournalCodec.version))",
+          at: header.offset)
       } else if let outlineObject = json.requireObject(header, "outline") {
         outline = JournalCodec.readOutline(&json, outlineObject)
         if let item = json.optional(header, "shard"), let text = json.requireString(item) {
           shard = Shard(parsing: text)
-          if shard == nil { json.report("expected K/N, found \(JSONEscaping.quoted(text))", at: item) }
+          if shard == nil {
+            json.report("expected K/N, found \(JSONEscaping.quoted(text))", at: item)
+          }
         }
-        if let outline, let hash = json.requireString(header, "config_hash"), hash != outline.configHash {
-          json.report("config_hash \(hash) does not match the outline (\(outline.configHash)): the journal was edited", at: header.offset)
+        if let outline, let hash = json.requireString(header, "config_hash"),
+          hash != outline.configHash
+        {
+          json.report(
+            "config_hash \(hash) does not match the outline (\(outline.configHash)): the journal was edited",
+            at: header.offset)
         }
       }
     }
     try json.throwIfAny()
-    guard let outline else { throw DiagnosticList([notAJournal(path, "the header has no outline")]) }
+    guard let outline else {
+      throw DiagnosticList([notAJournal(path, "the header has no outline")])
+    }
     var cells: [CellResult] = []
     var seen = Set<Int>()
     for l in 1..<(lineStarts.count - 1) {
@@ -141,7 +154,9 @@ public enum Journal {
         continue
       }
       guard index < outline.cellCount else {
-        json.report("cell \(index) is beyond the experiment's \(outline.cellCount) cells", at: range.lowerBound)
+        json.report(
+          "cell \(index) is beyond the experiment's \(outline.cellCount) cells",
+          at: range.lowerBound)
         continue
       }
       let cell = outline.cell(index)

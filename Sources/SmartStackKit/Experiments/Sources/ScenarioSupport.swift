@@ -38,7 +38,10 @@ enum ScenarioSupport {
   static let unavailableReason: String? = "scenario sources are not available in this build"
 
   /// The source for a scenario point.
-  static func makeSource(_ spec: SourceSpec, _ input: ScenarioInput) throws -> any ExperimentSource {
-    throw DiagnosticList([spec.location.diagnostic(unavailableReason ?? "scenario sources are not wired in")])
+  static func makeSource(_ spec: SourceSpec, _ input: ScenarioInput) throws -> any ExperimentSource
+  {
+    throw DiagnosticList([
+      spec.location.diagnostic(unavailableReason ?? "scenario sources are not wired in")
+    ])
   }
 }

@@ -50,7 +50,9 @@ public enum SourceLoader {
     }
   }
 
-  static func logSource(_ spec: SourceSpec, _ input: LogInput, cache: inout InputCache) throws -> LogSource {
+  static func logSource(_ spec: SourceSpec, _ input: LogInput, cache: inout InputCache) throws
+    -> LogSource
+  {
     guard let zone = ZoneRules(identifier: input.timezone) else {
       throw DiagnosticList([spec.location.diagnostic("unknown time zone '\(input.timezone)'")])
     }
@@ -105,7 +107,8 @@ public enum SourceLoader {
     if let file = input.timelines {
       let key = "\(file.resolved)\u{0}\(input.timezone)"
       let fileBytes = try cache.read(file.resolved)
-      inputs.append(SourceInput(role: "timelines", path: file.written, hash: FNV1a.hexHash(fileBytes)))
+      inputs.append(
+        SourceInput(role: "timelines", path: file.written, hash: FNV1a.hexHash(fileBytes)))
       if let cached = cache.timelines[key] {
         options.timelines = cached
       } else {

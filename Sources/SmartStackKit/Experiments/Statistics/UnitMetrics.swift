@@ -31,7 +31,9 @@ public struct UnitMetric: Sendable {
     UnitMetric("relevance_honoured") { c, _ in c.relevanceHonouredRate },
     UnitMetric("windows_surfaced") { c, _ in c.windowsSurfacedRate },
     UnitMetric("exposure_gini") { _, g in g },
-    UnitMetric("suppression_violations") { c, _ in c.visits > 0 ? Double(c.suppressionViolations) : .nan },
+    UnitMetric("suppression_violations") { c, _ in
+      c.visits > 0 ? Double(c.suppressionViolations) : .nan
+    },
   ]
 
   /// The name of the extra `summary.csv` metric written when the experiment has an
@@ -52,7 +54,9 @@ public struct ResultGrid: Sendable {
     self.outline = outline
     let empty = RunMetrics(perPerson: [], perPersonGini: [], timesToSurface: [], daily: [])
     var grid = Array(
-      repeating: Array(repeating: Array(repeating: empty, count: outline.replicates), count: outline.strategies.count),
+      repeating: Array(
+        repeating: Array(repeating: empty, count: outline.replicates),
+        count: outline.strategies.count),
       count: outline.sources.count)
     for r in results {
       grid[r.cell.source][r.cell.strategy][r.cell.replicate] = r.metrics
@@ -72,7 +76,8 @@ public struct ResultGrid: Sendable {
       var values: [Double] = []
       for run in runs {
         for (p, counts) in run.perPerson.enumerated() {
-          values.append(metric.value(counts, p < run.perPersonGini.count ? run.perPersonGini[p] : .nan))
+          values.append(
+            metric.value(counts, p < run.perPersonGini.count ? run.perPersonGini[p] : .nan))
         }
       }
       return values
@@ -84,7 +89,8 @@ public struct ResultGrid: Sendable {
       var sum = 0.0
       var n = 0
       for run in runs where p < run.perPerson.count {
-        let x = metric.value(run.perPerson[p], p < run.perPersonGini.count ? run.perPersonGini[p] : .nan)
+        let x = metric.value(
+          run.perPerson[p], p < run.perPersonGini.count ? run.perPersonGini[p] : .nan)
         if !x.isNaN {
           sum += x
           n += 1
