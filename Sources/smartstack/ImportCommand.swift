@@ -332,9 +332,12 @@ enum OutputFiles {
         .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
       guard FileManager.default.createFile(atPath: temporary, contents: Data(file.bytes)) else {
         removeTemporaries()
-        throw OutputFileError(
-          path: file.path, reason: "cannot create a file in \(url.deletingLastPathComponent().path)"
-        )
+        let folder = url.deletingLastPathComponent().path
+        let reason =
+          FileManager.default.fileExists(atPath: folder)
+          ? "cannot create a file in the folder \(folder) (permission denied or disk full)"
+          : "the folder \(folder) does not exist"
+        throw OutputFileError(path: file.path, reason: reason)
       }
       temporaries.append((temporary, file.path))
     }

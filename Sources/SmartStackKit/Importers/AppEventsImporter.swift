@@ -275,7 +275,7 @@ struct AppEventRows {
       }
     }
     let role = event.map { eventRoles[Int($0)] }
-    let appRole = apps.id(of: appField).map { appRoles[Int($0)] }
+    let appRole = apps.count == 0 ? nil : apps.id(of: appField).map { appRoles[Int($0)] }
     if role == .donation && appRole == nil && appField.isEmpty {
       problems.add(
         csv.sourceOffset(ofField: appColumn, byte: 0),
