@@ -82,7 +82,12 @@ struct ImportCommandTests {
 
   /// A gzip file of `count` bytes `x`, in one stored block, made by hand.
   private func storedGzip(count: Int) -> Data {
-    let data = [UInt8](repeating: UInt8(ascii: "x"), count: count)
+    storedGzip([UInt8](repeating: UInt8(ascii: "x"), count: count))
+  }
+
+  /// A gzip file holding `data` in one stored block (at most 65 535 bytes), made by hand.
+  private func storedGzip(_ data: [UInt8]) -> Data {
+    let count = data.count
     var bytes: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3, 1]
     bytes +=
       [UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8(~count >> 8 & 0xFF)]
@@ -91,6 +96,33 @@ struct ImportCommandTests {
     bytes += [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)]
     bytes += [UInt8(count & 0xFF), UInt8(count >> 8 & 0xFF), 0, 0]
     return Data(bytes)
+  }
+
+  /// A POSIX ustar archive of regular files, made by hand.
+  private func tar(_ files: [(name: String, text: String)]) -> [UInt8] {
+    var bytes: [UInt8] = []
+    for file in files {
+      let data = Array(file.text.utf8)
+      var header = [UInt8](repeating: 0, count: 512)
+      func put(_ text: String, at offset: Int) {
+        for (k, b) in text.utf8.enumerated() { header[offset + k] = b }
+      }
+      func octal(_ value: Int, _ width: Int) -> String {
+        let digits = String(value, radix: 8)
+        return String(repeating: "0", count: width - 1 - digits.count) + digits
+      }
+      put(file.name, at: 0)
+      put("0000644", at: 100)
+      put(octal(data.count, 12), at: 124)
+      put(octal(0, 12), at: 136)
+      put("0", at: 156)
+      put("ustar", at: 257)
+      put("00", at: 263)
+      put("        ", at: 148)
+      put(octal(header.reduce(0) { $0 + Int($1) }, 7), at: 148)
+      bytes += header + data + [UInt8](repeating: 0, count: (512 - data.count % 512) % 512)
+    }
+    return bytes + [UInt8](repeating: 0, count: 1024)
   }
 
   private let arguments = [
@@ -306,17 +338,8 @@ struct ImportCommandTests {
 
   @Test func anArchiveWithSeveralTSVFilesNeedsMember() throws {
     let folder = try CLI.temporaryFolder()
-    let source = folder.appendingPathComponent("src")
-    try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
-    try CLI.write(lsappText, to: "src/a.tsv", in: folder)
-    try CLI.write(lsappText, to: "src/b.tsv", in: folder)
-    let tar = Process()
-    tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    tar.arguments = ["tar", "-czf", "two.tar.gz", "-C", "src", "a.tsv", "b.tsv"]
-    tar.currentDirectoryURL = folder
-    guard (try? tar.run()) != nil else { return }
-    tar.waitUntilExit()
-    guard tar.terminationStatus == 0 else { return }
+    let archive = tar([("a.tsv", lsappText), ("b.tsv", lsappText), ("README", "notes\n")])
+    try write(storedGzip(archive), to: "two.tar.gz", in: folder)
     let r = try CLI.run(["import", "lsapp", "two.tar.gz", "--out", "o.csv"], in: folder)
     #expect(r.status == 65)
     #expect(
