@@ -13,7 +13,7 @@ struct SmartStack: AsyncParsableCommand {
     version: SmartStackKit.version,
     subcommands: [
       ValidateCommand.self, RelevanceCommand.self, ReplayCommand.self, StrategiesCommand.self,
-      ImportCommand.self,
+      ImportCommand.self, BatchCommand.self, MergeCommand.self, ReportCommand.self,
     ]
   )
 }
