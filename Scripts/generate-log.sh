@@ -4,8 +4,8 @@
 #   Scripts/generate-log.sh ROWS [SEED] > big.csv
 #
 # 40 users, 12 widget kinds with their intents and parameters (some with percent escapes,
-# some quoted because they hold a comma), timestamps in UTC with `Z`, increasing by 0-19 s
-# from 2026-03-02T00:00:00Z, a few with milliseconds. The same ROWS and SEED always give
+# some quoted because they hold a comma), timestamps in UTC with `Z` that never decrease,
+# 0-19 s apart from 2026-03-02T00:00:00Z, a few with milliseconds. The same ROWS and SEED always give
 # the same bytes: the generator is a Park-Miller LCG written out in awk, so the output
 # does not depend on the awk's own rand(). Used to measure reader speed, e.g.
 #
@@ -54,8 +54,10 @@ BEGIN {
   print "timestamp,user,kind,intent,parameters"
   t = 1772409600                       # 2026-03-02T00:00:00Z
   for (r = 0; r < rows; r++) {
-    t += pick(20)
-    ms = pick(10) == 0 ? pick(1000) : 0
+    step = pick(20)
+    t += step
+    if (step > 0) ms = pick(10) == 0 ? pick(1000) : 0   # same second: same instant, so
+                                                          # timestamps never decrease
     user = "user-" two(1 + int(40 * rnd() * rnd()))  # some users donate far more
     k = 1 + int(nk * rnd() * rnd())                 # and some kinds are far more popular
     it = intent[k]; p = ""

@@ -39,7 +39,8 @@ struct ValidateCommand: ParsableCommand {
 
   func validate() throws {
     if ZoneRules(identifier: timezone) == nil {
-      throw ValidationError("unknown time zone '\(timezone)' (use an IANA name such as Europe/Berlin, or UTC)")
+      throw ValidationError(
+        "unknown time zone '\(timezone)' (use an IANA name such as Europe/Berlin, or UTC)")
     }
   }
 
@@ -82,7 +83,9 @@ struct ValidateCommand: ParsableCommand {
   }
 
   /// The human summary, one `name: value` per line.
-  static func summary(file: String, format: DonationLogFormat, statistics s: DonationStatistics) -> String {
+  static func summary(file: String, format: DonationLogFormat, statistics s: DonationStatistics)
+    -> String
+  {
     let busiest = s.busiestHours(3).map { "\(twoDigits($0.hour)):00 (\($0.donations))" }
     let lines: [(String, String)] = [
       ("file", file),
@@ -106,7 +109,9 @@ struct ValidateCommand: ParsableCommand {
 
   /// One JSON object; keys in the order file, format, timezone, events, users, kinds,
   /// intents, first, last, busiest_hours.
-  static func jsonSummary(file: String, format: DonationLogFormat, statistics s: DonationStatistics) -> String {
+  static func jsonSummary(file: String, format: DonationLogFormat, statistics s: DonationStatistics)
+    -> String
+  {
     let hours = s.busiestHours(3).map { hour -> JSONValue in
       ["hour": .number(Double(hour.hour)), "donations": .number(Double(hour.donations))]
     }

@@ -90,7 +90,8 @@ struct CSVColumns {
     let found = names.filter { !$0.isEmpty }.map { "'\($0)'" }.joined(separator: ", ")
     for (required, index) in [(DonationField.timestamp, timestamp), (DonationField.kind, kind)]
     where index < 0 {
-      var message = "missing required column '\(required)' (columns found: \(found.isEmpty ? "none" : found))"
+      var message =
+        "missing required column '\(required)' (columns found: \(found.isEmpty ? "none" : found))"
       if let near = names.first(where: {
         $0.lowercased().trimmingCharacters(in: .whitespaces) == required
       }) {
@@ -129,14 +130,18 @@ struct CSVRowReader {
     var milliseconds: Int64 = 0
     let timestampField = csv.field(columns.timestamp)
     if timestampField.isEmpty {
-      rowProblems.append((csv.sourceOffset(ofField: columns.timestamp, byte: 0), "timestamp is empty"))
+      rowProblems.append(
+        (csv.sourceOffset(ofField: columns.timestamp, byte: 0), "timestamp is empty"))
     } else {
       switch ISO8601.parse(timestampField) {
       case .success(let timestamp):
         milliseconds = timeZone.resolve(timestamp).milliseconds
       case .failure(let error):
         rowProblems.append(
-          (csv.sourceOffset(ofField: columns.timestamp, byte: error.offset), "timestamp: \(error.message)"))
+          (
+            csv.sourceOffset(ofField: columns.timestamp, byte: error.offset),
+            "timestamp: \(error.message)"
+          ))
       }
     }
 
@@ -169,7 +174,10 @@ struct CSVRowReader {
         decoder.decode(field, problems: &parameterProblems) { _, _, _ in }
         for p in parameterProblems {
           rowProblems.append(
-            (csv.sourceOffset(ofField: columns.parameters, byte: p.offset), "parameters: \(p.message)"))
+            (
+              csv.sourceOffset(ofField: columns.parameters, byte: p.offset),
+              "parameters: \(p.message)"
+            ))
         }
       }
     }
@@ -179,9 +187,13 @@ struct CSVRowReader {
         timestamp: milliseconds, user: user, kind: kind, intent: intent, parameterSet: parameterSet)
       return
     }
-    // Fields are checked in a fixed order; report in the order they appear on the line.
-    rowProblems.sort { $0.offset < $1.offset }
-    for p in rowProblems {
+    // Fields are checked in a fixed order; report in the order they appear on the line
+    // (problems at one offset keep the order they were found in).
+    let ordered = rowProblems.indices.sorted {
+      let (a, b) = (rowProblems[$0].offset, rowProblems[$1].offset)
+      return a != b ? a < b : $0 < $1
+    }
+    for p in ordered.map({ rowProblems[$0] }) {
       let position = csv.position(ofByte: p.offset)
       problems.report(line: position.line, column: position.column, p.message)
     }
@@ -194,13 +206,16 @@ struct CSVRowReader {
     // Runs once per distinct text, so plain local buffers are fine here.
     var pairs: [ParameterID] = []
     var found: [ParameterText.Problem] = []
-    var keys = builder.parameterKeys
-    var values = builder.parameterValues
+    // Move the interners out and back (not copy), so interning never copies their storage.
+    var keys = Interner()
+    var values = Interner()
+    swap(&keys, &builder.parameterKeys)
+    swap(&values, &builder.parameterValues)
     decoder.decode(field, problems: &found) { key, value, _ in
       pairs.append(ParameterID(key: keys.intern(key), value: values.intern(value)))
     }
-    builder.parameterKeys = keys
-    builder.parameterValues = values
+    swap(&keys, &builder.parameterKeys)
+    swap(&values, &builder.parameterValues)
     var set: Int32 = -1
     if found.isEmpty {
       pairs.sort()

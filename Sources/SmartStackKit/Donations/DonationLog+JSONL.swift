@@ -55,7 +55,8 @@ extension DonationLog {
     let before = json.problems.diagnostics.count + (json.problems.truncated ? 1 : 0)
 
     var milliseconds: Int64 = 0
-    if let item = json.require(object, DonationField.timestamp), let text = json.requireString(item) {
+    if let item = json.require(object, DonationField.timestamp), let text = json.requireString(item)
+    {
       if text.isEmpty {
         json.report("timestamp is empty", at: item.offset)
       } else {
@@ -63,7 +64,8 @@ extension DonationLog {
         case .success(let timestamp): milliseconds = timeZone.resolve(timestamp).milliseconds
         case .failure(let error):
           json.report(
-            error.message, at: sourceOffset(in: json.bytes, string: item.offset, byte: error.offset),
+            error.message,
+            at: sourceOffset(in: json.bytes, string: item.offset, byte: error.offset),
             path: item.path)
         }
       }
@@ -96,7 +98,8 @@ extension DonationLog {
     let after = json.problems.diagnostics.count + (json.problems.truncated ? 1 : 0)
     guard after == before, let kindName else { return }
     var pairs = parameters.map {
-      ParameterID(key: builder.parameterKeys.intern($0.key), value: builder.parameterValues.intern($0.value))
+      ParameterID(
+        key: builder.parameterKeys.intern($0.key), value: builder.parameterValues.intern($0.value))
     }
     pairs.sort()
     builder.append(

@@ -64,7 +64,8 @@ public struct DonationLog: Sendable, Hashable {
       for p in donation.parameters {
         pairs.append(
           ParameterID(
-            key: builder.parameterKeys.intern(p.key), value: builder.parameterValues.intern(p.value)))
+            key: builder.parameterKeys.intern(p.key), value: builder.parameterValues.intern(p.value)
+          ))
       }
       pairs.sort()
       builder.append(

@@ -37,7 +37,9 @@ struct DonationLogBuilder {
   }
 
   @inline(__always)
-  mutating func append(timestamp: Int64, user: Int32, kind: Int32, intent: Int32, parameterSet: Int32) {
+  mutating func append(
+    timestamp: Int64, user: Int32, kind: Int32, intent: Int32, parameterSet: Int32
+  ) {
     timestamps.append(timestamp)
     users.append(user)
     kinds.append(kind)
@@ -56,9 +58,12 @@ struct DonationLogBuilder {
       intents = Self.permute(intents, order)
       parameterSets = Self.permute(parameterSets, order)
     }
+    // Moved out of self (not copied), so renumbering mutates the only reference.
     var (users, userNames) = (self.users, self.userNames)
     var (kinds, kindNames) = (self.kinds, self.kindNames)
     var (intents, intentNames) = (self.intents, self.intentNames)
+    (self.users, self.kinds, self.intents) = ([], [], [])
+    (self.userNames, self.kindNames, self.intentNames) = (Interner(), Interner(), Interner())
     Self.renumber(&users, &userNames)
     Self.renumber(&kinds, &kindNames)
     Self.renumber(&intents, &intentNames)
@@ -145,7 +150,9 @@ struct DonationLogBuilder {
       let named = parameterTable[Int(old)]
         .map { (key: parameterKeys[$0.key], value: parameterValues[$0.value]) }
         .sorted { $0.key != $1.key ? $0.key < $1.key : $0.value < $1.value }
-      var pairs = named.map { ParameterID(key: keys.intern($0.key), value: values.intern($0.value)) }
+      var pairs = named.map {
+        ParameterID(key: keys.intern($0.key), value: values.intern($0.value))
+      }
       pairs.sort()
       table.append(pairs)
     }

@@ -49,7 +49,8 @@ public struct DonationMatcher: Sendable {
       let intent = triple.intent < 0 ? nil : log.intentNames[triple.intent]
       let parameters = log.parameters(ofSet: triple.parameters)
       for (index, instance) in instances.enumerated()
-      where catalog.matches(kind: kind, intent: intent, parameters: parameters, instance: instance) {
+      where catalog.matches(kind: kind, intent: intent, parameters: parameters, instance: instance)
+      {
         list.append(Int32(truncatingIfNeeded: index))
       }
       starts.append(list.count)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A table of distinct names with dense `Int32` ids in first-appearance order.
 ///
 /// The first name interned gets id 0, the next new one id 1, and so on; interning a name
@@ -95,13 +97,9 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
     let start = id == 0 ? 0 : ends[id - 1]
     let end = ends[id]
     guard end - start == bytes.count else { return false }
+    guard let other = bytes.baseAddress, bytes.count > 0 else { return true }
     return arena.withUnsafeBufferPointer { stored in
-      var i = 0
-      while i < bytes.count {
-        if stored[start + i] != bytes[i] { return false }
-        i += 1
-      }
-      return true
+      memcmp(stored.baseAddress! + start, other, bytes.count) == 0
     }
   }
 
@@ -117,34 +115,37 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
     slots = bigger
   }
 
-  /// A fixed 64-bit hash of a byte string: 8 bytes at a time, multiply-rotate, with a final
-  /// avalanche (the murmur3 finaliser). Not seeded: ids never depend on it anyway.
+  /// A fixed 64-bit hash of a byte string: 8 bytes at a time, multiply-rotate, the last
+  /// (possibly overlapping) 8 bytes or, for short strings, a few overlapping loads, then
+  /// the murmur3 finaliser. Not seeded: ids never depend on it anyway.
   static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     let count = bytes.count
     var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: count)
-    var i = 0
-    if let base = bytes.baseAddress {
+    if let base = bytes.baseAddress, count > 0 {
       let raw = UnsafeRawPointer(base)
-      while i &+ 8 <= count {
-        let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-        h = ((h ^ word) &* 0xFF51_AFD7_ED55_8CCD)
-        h = (h << 29) | (h >> 35)
-        i &+= 8
-      }
-      var tail: UInt64 = 0
-      var shift: UInt64 = 0
-      while i < count {
-        tail |= UInt64(base[i]) << shift
-        shift &+= 8
-        i &+= 1
+      var tail: UInt64
+      if count >= 8 {
+        var i = 0
+        while i &+ 8 < count {
+          h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+          h = (h &<< 29) | (h &>> 35)
+          i &+= 8
+        }
+        tail = raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+      } else if count >= 4 {
+        let low = UInt64(raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+        let high = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+        tail = low | high &<< 32
+      } else {
+        tail = UInt64(base[0]) | UInt64(base[count &>> 1]) &<< 8 | UInt64(base[count &- 1]) &<< 16
       }
       h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
     }
-    h ^= h >> 33
+    h ^= h &>> 33
     h = h &* 0xFF51_AFD7_ED55_8CCD
-    h ^= h >> 33
+    h ^= h &>> 33
     h = h &* 0xC4CE_B9FE_1A85_EC53
-    h ^= h >> 33
+    h ^= h &>> 33
     return h
   }
 }

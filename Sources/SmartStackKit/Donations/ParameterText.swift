@@ -106,11 +106,13 @@ public enum ParameterText {
       if equals == start {
         problems.append(Problem(offset: start, message: "empty parameter name before '='"))
       }
-      if let extra = (equals + 1..<range.upperBound).first(where: { bytes[$0] == UInt8(ascii: "=") }) {
+      if let extra = (equals + 1..<range.upperBound).first(where: { bytes[$0] == UInt8(ascii: "=") }
+      ) {
         problems.append(
           Problem(offset: extra, message: "unescaped '=' in a parameter value (write it as %3D)"))
       }
-      Self.percentDecode(bytes, start..<equals, into: &key, sources: &keySources, problems: &problems)
+      Self.percentDecode(
+        bytes, start..<equals, into: &key, sources: &keySources, problems: &problems)
       Self.percentDecode(
         bytes, equals + 1..<range.upperBound, into: &value, sources: &valueSources,
         problems: &problems)
@@ -163,7 +165,9 @@ public enum ParameterText {
         i += 1
       }
       guard escaped else { return }
-      let bad = out.withUnsafeBufferPointer { UTF8Validation.firstInvalidByte(in: $0, 0..<$0.count) }
+      let bad = out.withUnsafeBufferPointer {
+        UTF8Validation.firstInvalidByte(in: $0, 0..<$0.count)
+      }
       if let bad {
         problems.append(
           Problem(offset: sources[bad], message: "percent-decoded text is not valid UTF-8"))

@@ -139,7 +139,7 @@ public struct CSVReader {
   /// Line and column of a byte offset at or after the start of the current record.
   ///
   /// Only for reporting problems: O(distance from the record start).
-  public func position(ofByte target: Int) -> (line: Int, column: Int) {
+  public func position(ofByte target: Int) -> TextPosition {
     var line = recordLine
     var start = recordLineStart
     var i = recordStart
@@ -157,7 +157,7 @@ public struct CSVReader {
       if bytes[k] & 0xC0 != 0x80 { column += 1 }
       k += 1
     }
-    return (line, column)
+    return TextPosition(line: line, column: column)
   }
 
   private func problem(at offset: Int, _ message: String) -> SyntaxError {
@@ -236,8 +236,10 @@ extension CSVReader {
         while true {
           if i >= n {
             let opened = position(ofByte: fieldStart)
-            let p = firstProblem
-              ?? problem(at: n, "unterminated quoted field (opened at \(opened.line):\(opened.column))")
+            let p =
+              firstProblem
+              ?? problem(
+                at: n, "unterminated quoted field (opened at \(opened.line):\(opened.column))")
             offset = n
             return .problem(p)
           }
@@ -315,23 +317,53 @@ extension CSVReader {
   }
 
   /// Scans an unquoted stretch up to a `,`, a LF or the end; returns where it stopped.
-  /// `firstQuote` receives the offset of the first `"` met (left for the caller to report).
+  /// `firstQuote` receives the offset of the first `"` met (left for the caller to report);
+  /// `high` collects the bits of every byte scanned (bit 7 set means non-ASCII was seen).
+  ///
+  /// Eight bytes at a time: every byte that needs a look is below 0x2D (`,` is 0x2C, `"`
+  /// 0x22, LF 0x0A), so a word whose bytes are all >= 0x2D (letters, digits, `-`, `.`,
+  /// `:`, `;`, `=`, non-ASCII) is skipped whole.
   @inline(__always)
   private func scanUnquoted(from start: Int, high: inout UInt8, firstQuote: inout Int) -> Int {
     var i = start
     let n = bytes.count
     var h = high
-    while i < n {
-      let c = bytes[i]
-      // Every byte that needs a look is at or below ',' (0x2C): letters, digits, ':', '-',
-      // '.', '=' and ';' take the one-comparison path.
-      if c <= Self.comma {
-        if c == Self.comma || c == Self.newline { break }
-        if c == Self.quote && firstQuote < 0 { firstQuote = i }
+    guard let base = bytes.baseAddress else { return i }
+    let raw = UnsafeRawPointer(base)
+    var words: UInt64 = 0
+    while true {
+      var candidate = false
+      while i &+ 8 <= n {
+        let x = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        // High bit of byte k set when byte k < 0x2D (exact for the lowest such byte).
+        let below = (x &- 0x2D2D_2D2D_2D2D_2D2D) & ~x & 0x8080_8080_8080_8080
+        if below != 0 {
+          let k = below.trailingZeroBitCount &>> 3
+          words |= k == 0 ? 0 : x & (~UInt64(0) &>> UInt64(64 &- 8 &* k))
+          i &+= k
+          candidate = true
+          break
+        }
+        words |= x
+        i &+= 8
       }
-      h |= c
-      i += 1
+      if !candidate {
+        // Fewer than 8 bytes left: one at a time.
+        while i < n {
+          let c = bytes[i]
+          if c == Self.comma || c == Self.newline { break }
+          if c == Self.quote && firstQuote < 0 { firstQuote = i }
+          h |= c
+          i &+= 1
+        }
+        break
+      }
+      let c = bytes[i]
+      if c == Self.comma || c == Self.newline { break }
+      if c == Self.quote && firstQuote < 0 { firstQuote = i }
+      i &+= 1
     }
+    if words & 0x8080_8080_8080_8080 != 0 { h |= 0x80 }
     high = h
     return i
   }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartStackKit
 
 private let header = "timestamp,user,kind,intent,parameters\n"
@@ -34,7 +35,8 @@ private func instant(_ text: String) throws -> Instant {
 struct DonationLogCSVTests {
   @Test func readsAllColumns() throws {
     let log = try read(
-      header + "2026-03-02T08:01:05Z,alice,RecentPurchases,ViewRecentPurchases,card=Acme;category=Grocery\n"
+      header
+        + "2026-03-02T08:01:05Z,alice,RecentPurchases,ViewRecentPurchases,card=Acme;category=Grocery\n"
         + "2026-03-02T09:00:00.250+01:00,bob,Weather,,\n")
     #expect(log.count == 2)
     #expect(
@@ -51,7 +53,8 @@ struct DonationLogCSVTests {
 
   @Test func columnsAreFoundByNameInAnyOrderAndUnknownOnesIgnored() throws {
     let log = try read("note,kind,extra,timestamp\nhi,Weather,x,2026-03-02T08:00:00Z\n")
-    #expect(log.donations == [Donation(timestamp: try instant("2026-03-02T08:00:00Z"), kind: "Weather")])
+    #expect(
+      log.donations == [Donation(timestamp: try instant("2026-03-02T08:00:00Z"), kind: "Weather")])
   }
 
   @Test func emptyUserIsDefaultEmptyIntentIsNoneEmptyParametersAreNone() throws {
@@ -138,7 +141,9 @@ struct DonationLogCSVTests {
     let row = "2026-03-02T08:00:00Z,alice,Shop,View,"  // parameters start at column 38
     #expect(
       problems(header + row + "card=A%zz\n")
-        == ["log.csv:2:44: parameters: bad percent escape '%zz': '%' must be followed by two hex digits"])
+        == [
+          "log.csv:2:44: parameters: bad percent escape '%zz': '%' must be followed by two hex digits"
+        ])
     #expect(
       problems(header + row + "card\n")
         == ["log.csv:2:38: parameters: parameter 'card' has no '=' (expected key=value)"])
@@ -146,7 +151,9 @@ struct DonationLogCSVTests {
       problems(header + row + "card=1;card=2\n")
         == ["log.csv:2:45: parameters: duplicate parameter 'card'"])
     #expect(
-      problems(header + row + "=1\n") == ["log.csv:2:38: parameters: empty parameter name before '='"])
+      problems(header + row + "=1\n") == [
+        "log.csv:2:38: parameters: empty parameter name before '='"
+      ])
     #expect(
       problems(header + row + "a=%FF\n")
         == ["log.csv:2:40: parameters: percent-decoded text is not valid UTF-8"])
@@ -218,7 +225,8 @@ struct DonationLogCSVTests {
   }
 
   @Test func quotedFieldsAndCRLFAndBOMAreRead() throws {
-    let text = "\u{FEFF}timestamp,kind,parameters\r\n2026-03-02T08:00:00Z,\"Shop, Inc\",\"q=say \"\"hi\"\"\"\r\n"
+    let text =
+      "\u{FEFF}timestamp,kind,parameters\r\n2026-03-02T08:00:00Z,\"Shop, Inc\",\"q=say \"\"hi\"\"\"\r\n"
     let log = try read(text)
     #expect(log[0].kind == "Shop, Inc")
     #expect(log[0].parameters == [Parameter("q", "say \"hi\"")])

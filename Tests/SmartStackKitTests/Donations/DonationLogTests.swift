@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartStackKit
 
 private let t0 = Instant(seconds: 1_772_438_400)  // 2026-03-02T08:00:00Z, a Monday
@@ -52,7 +53,9 @@ struct DonationLogTests {
   }
 
   @Test func sameDonationsInSameOrderGiveEqualLogsWhateverTheInputOrder() {
-    let a = Donation(timestamp: t0, user: "u", kind: "K", intent: "I", parameters: [Parameter("x", "1"), Parameter("y", "2")])
+    let a = Donation(
+      timestamp: t0, user: "u", kind: "K", intent: "I",
+      parameters: [Parameter("x", "1"), Parameter("y", "2")])
     let b = Donation(timestamp: t0 + 1, user: "v", kind: "L", parameters: [Parameter("y", "3")])
     #expect(DonationLog([b, a]) == DonationLog([a, b]))
     #expect(DonationLog([b, a]).parameterKeys.names == ["x", "y"])
@@ -75,7 +78,9 @@ struct DonationLogTests {
   }
 
   @Test func subscriptGivesBackTheDonation() {
-    let d = Donation(timestamp: t0, user: "u", kind: "K", intent: "I", parameters: [Parameter("y", "2"), Parameter("x", "1")])
+    let d = Donation(
+      timestamp: t0, user: "u", kind: "K", intent: "I",
+      parameters: [Parameter("y", "2"), Parameter("x", "1")])
     let log = DonationLog([d])
     #expect(log[0] == d)
     #expect(log[0].parameters == [Parameter("x", "1"), Parameter("y", "2")])
@@ -85,11 +90,16 @@ struct DonationLogTests {
   @Test func statisticsCountHoursInTheZoneAndRankTheBusiestOnes() throws {
     let hour: Int64 = 3_600_000
     // 08:00Z x3, 09:30Z x2, 13:00Z x2, 23:59Z x1 on 2026-03-02.
-    let offsets: [Int64] = [0, 1, 2, 90 * 60_000, 95 * 60_000, 5 * hour, 5 * hour + 1, 16 * hour - 60_000]
-    let log = DonationLog(offsets.enumerated().map { i, o in
-      Donation(timestamp: t0 + o, user: i < 4 ? "a" : "b", kind: i % 2 == 0 ? "K" : "L", intent: i == 0 ? "I" : nil,
-               parameters: i == 1 ? [Parameter("p", "1"), Parameter("q", "2")] : [])
-    })
+    let offsets: [Int64] = [
+      0, 1, 2, 90 * 60_000, 95 * 60_000, 5 * hour, 5 * hour + 1, 16 * hour - 60_000,
+    ]
+    let log = DonationLog(
+      offsets.enumerated().map { i, o in
+        Donation(
+          timestamp: t0 + o, user: i < 4 ? "a" : "b", kind: i % 2 == 0 ? "K" : "L",
+          intent: i == 0 ? "I" : nil,
+          parameters: i == 1 ? [Parameter("p", "1"), Parameter("q", "2")] : [])
+      })
     let utc = log.statistics()
     #expect(utc.events == 8)
     #expect(utc.users == 2)
@@ -99,13 +109,20 @@ struct DonationLogTests {
     #expect(utc.first == t0)
     #expect(utc.last == t0 + 16 * hour - 60_000)
     #expect(abs(utc.spanDays - (16.0 * 60 - 1) / 1_440) < 1e-12)
-    #expect(utc.hourCounts[8] == 3 && utc.hourCounts[9] == 2 && utc.hourCounts[13] == 2 && utc.hourCounts[23] == 1)
-    #expect(utc.busiestHours() == [.init(hour: 8, donations: 3), .init(hour: 9, donations: 2), .init(hour: 13, donations: 2)])
+    #expect(
+      utc.hourCounts[8] == 3 && utc.hourCounts[9] == 2 && utc.hourCounts[13] == 2
+        && utc.hourCounts[23] == 1)
+    #expect(
+      utc.busiestHours() == [
+        .init(hour: 8, donations: 3), .init(hour: 9, donations: 2), .init(hour: 13, donations: 2),
+      ])
     #expect(utc.busiestHours(10).count == 4)
     let tokyo = try #require(ZoneRules(identifier: "Asia/Tokyo"))  // UTC+9
-    #expect(log.statistics(in: tokyo).busiestHours(4) == [
-      .init(hour: 17, donations: 3), .init(hour: 18, donations: 2), .init(hour: 22, donations: 2), .init(hour: 8, donations: 1),
-    ])
+    #expect(
+      log.statistics(in: tokyo).busiestHours(4) == [
+        .init(hour: 17, donations: 3), .init(hour: 18, donations: 2), .init(hour: 22, donations: 2),
+        .init(hour: 8, donations: 1),
+      ])
     #expect(DonationLog().statistics().busiestHours() == [])
   }
 }

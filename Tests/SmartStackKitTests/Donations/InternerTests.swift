@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartStackKit
 
 @Suite("Interner")
@@ -25,7 +26,9 @@ struct InternerTests {
   @Test func manyNamesSurviveTableGrowth() {
     var names = Interner()
     for i in 0..<5000 { #expect(names.intern("name-\(i)") == Int32(i)) }
-    for i in stride(from: 4999, through: 0, by: -7) { #expect(names.id(of: "name-\(i)") == Int32(i)) }
+    for i in stride(from: 4999, through: 0, by: -7) {
+      #expect(names.id(of: "name-\(i)") == Int32(i))
+    }
     // Prefixes and lengths that share 8-byte words must not collide into one id.
     let long = (0..<40).map { String(repeating: "a", count: $0) }
     var lengths = Interner()

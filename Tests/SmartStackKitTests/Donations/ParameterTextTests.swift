@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartStackKit
 
 private func problems(_ text: String) -> [String] {
@@ -57,10 +58,14 @@ struct ParameterTextTests {
   }
 
   @Test func rejectsBadPercentEscapesAtThePercentSign() {
-    #expect(problems("a=%zz") == ["2: bad percent escape '%zz': '%' must be followed by two hex digits"])
-    #expect(problems("a=x%4") == ["3: bad percent escape '%4': '%' must be followed by two hex digits"])
-    #expect(problems("a=x%") == ["3: bad percent escape '%': '%' must be followed by two hex digits"])
-    #expect(problems("a%g1=1") == ["1: bad percent escape '%g1': '%' must be followed by two hex digits"])
+    #expect(
+      problems("a=%zz") == ["2: bad percent escape '%zz': '%' must be followed by two hex digits"])
+    #expect(
+      problems("a=x%4") == ["3: bad percent escape '%4': '%' must be followed by two hex digits"])
+    #expect(
+      problems("a=x%") == ["3: bad percent escape '%': '%' must be followed by two hex digits"])
+    #expect(
+      problems("a%g1=1") == ["1: bad percent escape '%g1': '%' must be followed by two hex digits"])
   }
 
   @Test func rejectsEscapesThatDecodeToInvalidUTF8() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SmartStackKit
 
 /// Tokenizes `bytes` completely: each record as strings, or a problem as `LINE:COL: message`.
@@ -110,7 +111,8 @@ struct CSVReaderTests {
   }
 
   @Test func invalidUTF8IsReportedAtTheBadByte() {
-    let bytes = Array("a,b\nok,ab".utf8) + [0xFF] + Array("c\n\"é".utf8) + [0xC3] + Array("\",x\n".utf8)
+    let bytes =
+      Array("a,b\nok,ab".utf8) + [0xFF] + Array("c\n\"é".utf8) + [0xC3] + Array("\",x\n".utf8)
     #expect(tokenize(bytes) == ["1|a|b", "2:6: invalid UTF-8", "3:3: invalid UTF-8"])
   }
 
@@ -130,7 +132,7 @@ struct CSVReaderTests {
       #expect(csv.sourceOffset(ofField: 1, byte: 0) == 10)
       #expect(csv.sourceOffset(ofField: 2, byte: 0) == 15)
       #expect(csv.sourceOffset(ofField: 2, byte: 2) == 18)  // 's' after the doubled quote
-      #expect(csv.position(ofByte: 18) == (2, 13))
+      #expect(csv.position(ofByte: 18) == TextPosition(line: 2, column: 13))
     }
   }
 
@@ -160,7 +162,8 @@ struct CSVReaderTests {
       let columns = 2 + next(3)
       var records: [[String]] = []
       for _ in 0..<(1 + next(5)) {
-        records.append((0..<columns).map { _ in (0..<next(4)).map { _ in pieces[next(pieces.count)] }.joined() })
+        records.append(
+          (0..<columns).map { _ in (0..<next(4)).map { _ in pieces[next(pieces.count)] }.joined() })
       }
       var text = ""
       for record in records {
@@ -170,8 +173,57 @@ struct CSVReaderTests {
         }.joined(separator: ",")
         text += next(2) == 0 ? "\n" : "\r\n"
       }
-      let read = tokenize(text).map { $0.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)[1] }
+      let read = tokenize(text).map {
+        $0.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)[1]
+      }
       #expect(read == records.map { $0.joined(separator: "|")[...] }, "seed \(seed)")
+    }
+  }
+
+  @Test func longUnquotedFieldsAreSplitAndCheckedExactlyForManySeeds() {
+    // Long fields run through the eight-bytes-at-a-time scanner; compare with a byte loop.
+    let alphabet = Array("abcXYZ019-:.;=% !'+*()".utf8) + [0xC3]  // 0xC3 is written as é
+    for seed in UInt64(0)..<400 {
+      var state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 3
+      func next(_ n: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int(state >> 33) % n
+      }
+      var fields: [[UInt8]] = []
+      for _ in 0..<3 {
+        var field: [UInt8] = []
+        for _ in 0..<(1 + next(40)) {
+          let b = alphabet[next(alphabet.count)]
+          field.append(b)
+          if b == 0xC3 { field.append(0xA9) }
+        }
+        fields.append(field)
+      }
+      var bytes = Array("a,b,c\n".utf8) + fields[0] + [44] + fields[1] + [44] + fields[2]
+      var expected = [
+        "1|a|b|c", "2|" + fields.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "|"),
+      ]
+      switch next(3) {
+      case 0:  // a stray quote somewhere in field 1
+        let k = 1 + next(fields[1].count)  // not first: a leading quote opens a quoted field
+        let at = fields[0].count + 1 + k
+        if bytes[6 + at - 1] != 0xC3 {
+          bytes.insert(34, at: 6 + at)
+          let column = String(decoding: bytes[6..<(6 + at)], as: UTF8.self).unicodeScalars.count + 1
+          expected[1] = "2:\(column): unexpected '\"' inside an unquoted field"
+        }
+      case 1:  // an invalid byte somewhere in field 2
+        let k = next(fields[2].count + 1)
+        let at = fields[0].count + fields[1].count + 2 + k
+        let before = bytes[6..<(6 + at)]
+        if before.last != 0xC3 {
+          bytes.insert(0xFF, at: 6 + at)
+          let column = String(decoding: before, as: UTF8.self).unicodeScalars.count + 1
+          expected[1] = "2:\(column): invalid UTF-8"
+        }
+      default: break
+      }
+      #expect(tokenize(bytes) == expected, "seed \(seed)")
     }
   }
 
