@@ -63,13 +63,23 @@ struct ReloadSimulation {
   /// How long the app stays in the foreground after a want, ms.
   var foregroundLength: Int64
 
+  /// What a run produced.
+  struct Result: Sendable {
+    /// Delivered entries, in delivery order (not sorted by date).
+    var entries: [Delivered]
+    var counts: ReloadCounts
+    /// Times of performed reloads, ascending, and of those counted against the budget.
+    var performed: [Int64]
+    var budgeted: [Int64]
+  }
+
   /// Runs the requests and deliveries; see the type's documentation.
-  func run<G: RandomNumberGenerator>(using random: inout G) -> (
-    entries: [Delivered], counts: ReloadCounts
-  ) {
+  func run<G: RandomNumberGenerator>(using random: inout G) -> Result {
     var state = RunState(self)
     state.loop(&random)
-    return (state.output, state.counts)
+    return Result(
+      entries: state.output, counts: state.counts, performed: state.performed,
+      budgeted: state.budgeted)
   }
 }
 
@@ -98,6 +108,7 @@ extension ReloadSimulation {
     var aheadScan = 0
     var lastScheduledDate = Int64.min
 
+    var performed: [Int64] = []
     var budgeted: [Int64] = []
     var budgetHead = 0
     var visitLow = 0
@@ -271,6 +282,7 @@ extension ReloadSimulation {
 
     mutating func perform<G: RandomNumberGenerator>(at t: Int64, _ random: inout G) {
       lastPerformed = t
+      performed.append(t)
       let entries = sim.timeline.entries
       while passed < entryCount && entries[passed].date.milliseconds < t {
         if entries[passed].relevance != nil { lastNonNil = passed }

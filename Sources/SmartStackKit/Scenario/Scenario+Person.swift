@@ -120,9 +120,9 @@ extension Scenario {
         expectedVisitsPerDay: process.expectedPerDay, wants: wantTimes[Int(owner)],
         foregroundLength: foreground)
       var reloadRandom = random(.reloads, all[i].id)
-      let (items, counts) = simulation.run(using: &reloadRandom)
-      person.reloadCounts[i] = counts
-      for item in items { delivered.append((Int32(i), item)) }
+      let result = simulation.run(using: &reloadRandom)
+      person.reloadCounts[i] = result.counts
+      for item in result.entries { delivered.append((Int32(i), item)) }
     }
     delivered.sort {
       ($0.item.entry.date, $0.instance, $0.item.order) < ($1.item.entry.date, $1.instance, $1.item.order)
