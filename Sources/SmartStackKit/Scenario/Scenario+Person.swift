@@ -79,7 +79,8 @@ extension Scenario {
       let timeline = TimelineGenerator.generate(
         spec, app: Int32(a), zone: zone, start: start, end: end, scheduledEnd: end &+ horizon,
         sleep: persona.sleep, using: &timelineRandom)
-      events += timeline.events
+      // Scheduled events reach past the end (for reloads ahead); keep the run's own.
+      events += timeline.events.filter { $0.start < end && $0.end > start }
       timelines[a] = timeline
     }
     events.sort { ($0.start, $0.app, $0.end) < ($1.start, $1.app, $1.end) }

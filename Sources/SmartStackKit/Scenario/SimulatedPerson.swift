@@ -3,7 +3,7 @@
 ///
 /// Times are epoch milliseconds. Per-visit arrays (`visitTimes`, `wantApp`,
 /// `wantSource`, `tapDraw`, `openDraw`, `swipeDraw`) have one element per visit.
-public struct SimulatedPerson: Sendable {
+public struct SimulatedPerson: Sendable, Equatable {
   /// The person's index in the scenario (0-based across personas).
   public var index: Int
   /// `persona-k`, e.g. `commuter-3`; the `user` of the person's donations.
@@ -56,8 +56,8 @@ public struct SimulatedPerson: Sendable {
   public var suggestionWindows: [SuggestionWindow]
   /// Reload statistics per instance (same indices as `instances`).
   public var reloadCounts: [ReloadCounts]
-  /// The relevant events (ground truth behind event wants and suggestion windows),
-  /// sorted by start, then app, then end.
+  /// The relevant events that overlap the run (ground truth behind event wants and
+  /// suggestion windows), sorted by start, then app, then end.
   public var events: [RelevantEvent]
 
   public init(

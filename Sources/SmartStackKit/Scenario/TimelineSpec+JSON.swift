@@ -44,6 +44,11 @@ extension TimelineSpec {
       sports.leadMinutes = json.number(object, "leadMinutes", in: 0...day, default: 0)
       sports.score = json.score(object, "score", default: 1)
       sports.updateMinutes = json.number(object, "updateMinutes", in: 0...day, default: 15)
+      if sports.updateMinutes > 0 && sports.updateMinutes < 1, let updateItem = object["updateMinutes"] {
+        json.report(
+          "expected 0 (no updates) or at least 1 minute between updates, found \(json.found(updateItem))",
+          at: updateItem)
+      }
       sports.wantProbability = want
       return schedule == nil ? nil : .sports(sports)
     case .weather:
