@@ -188,14 +188,16 @@ extension ReloadSimulation {
         }
       }
       if waiting != nil { counts.pending += 1 }
-      for i in 0..<entryCount where !delivered[i] && sim.timeline.entries[i].date.milliseconds < sim.end {
+      for i in 0..<entryCount
+      where !delivered[i] && sim.timeline.entries[i].date.milliseconds < sim.end {
         counts.entriesDropped += 1
       }
     }
 
     // MARK: Requests
 
-    mutating func request<G: RandomNumberGenerator>(at t: Int64, scheduled: Bool, _ random: inout G) {
+    mutating func request<G: RandomNumberGenerator>(at t: Int64, scheduled: Bool, _ random: inout G)
+    {
       counts.requested += 1
       if scheduled { nextScheduled = nil }
       if waiting != nil {

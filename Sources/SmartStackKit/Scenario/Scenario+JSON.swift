@@ -23,13 +23,16 @@ extension Scenario {
     var json = JSONDecoding(file: file, bytes: bytes)
     guard let root = json.parseDocument(), let top = json.requireObject(root) else {
       try json.throwIfAny()
-      throw DiagnosticList([Diagnostic(file: file, line: 1, column: 1, message: "expected a JSON object")])
+      throw DiagnosticList([
+        Diagnostic(file: file, line: 1, column: 1, message: "expected a JSON object")
+      ])
     }
     json.rejectUnknownKeys(top, allowed: keys)
     let name = json.optionalString(top, "name") ?? "scenario"
 
     var zone = ZoneRules.utc
-    if let zoneItem = json.optional(top, "timezone"), let identifier = json.requireString(zoneItem) {
+    if let zoneItem = json.optional(top, "timezone"), let identifier = json.requireString(zoneItem)
+    {
       if let rules = ZoneRules(identifier: identifier) {
         zone = rules
       } else {
@@ -89,17 +92,22 @@ extension Scenario {
         let countItem = item.node["count"].map {
           JSONItem($0, path: JSONDecoding.path(item.path, key: "count"))
         }
-        json.report("a scenario holds at most \(maximumPeople) people in all", at: countItem ?? item)
+        json.report(
+          "a scenario holds at most \(maximumPeople) people in all", at: countItem ?? item)
       }
       personas.append(persona)
     }
-    if let peopleItem = top["people"], case .array(let elements) = peopleItem.value, elements.isEmpty {
+    if let peopleItem = top["people"], case .array(let elements) = peopleItem.value,
+      elements.isEmpty
+    {
       json.report("expected at least one persona", at: peopleItem)
     }
 
     guard let startDay, let days, let stack, apps.allSatisfy({ $0 != nil }) else {
       try json.throwIfAny()
-      throw DiagnosticList([Diagnostic(file: file, line: 1, column: 1, message: "no scenario could be read")])
+      throw DiagnosticList([
+        Diagnostic(file: file, line: 1, column: 1, message: "no scenario could be read")
+      ])
     }
     let scenario = Scenario(
       file: file, name: name, startDay: startDay, days: days, zone: zone, seed: seed,
@@ -209,7 +217,8 @@ extension StackSettings {
       if items.isEmpty { json.report("a stack needs at least one instance", at: node) }
       if items.count > StackSpec.maximumInstances {
         json.report(
-          "a stack holds at most \(StackSpec.maximumInstances) widgets, found \(items.count)", at: node)
+          "a stack holds at most \(StackSpec.maximumInstances) widgets, found \(items.count)",
+          at: node)
       }
       for instanceItem in items {
         guard let instanceObject = json.requireObject(instanceItem) else {
@@ -229,13 +238,15 @@ extension StackSettings {
         }
         if instances.contains(where: { $0.id == id }) {
           json.report(
-            "duplicate instance id \(JSONEscaping.quoted(id))", at: instanceObject["id"] ?? instanceItem)
+            "duplicate instance id \(JSONEscaping.quoted(id))",
+            at: instanceObject["id"] ?? instanceItem)
           valid = false
           continue
         }
         let configuration = json.optionalStringMembers(instanceObject, "configuration") ?? []
         instances.append(
-          WidgetInstance(id: id, kind: kind, configuration: configuration.map { Parameter($0.key, $0.value) }))
+          WidgetInstance(
+            id: id, kind: kind, configuration: configuration.map { Parameter($0.key, $0.value) }))
       }
     } else {
       valid = false
@@ -244,8 +255,11 @@ extension StackSettings {
     stack.smartRotate = json.flag(object, "smartRotate", default: true)
     stack.widgetSuggestions = json.flag(object, "widgetSuggestions", default: false)
     stack.developerMode = json.flag(object, "developerMode", default: false)
-    stack.swipeCooldownMinutes = json.number(object, "swipeCooldownMinutes", in: 0...10_080, default: 60)
-    if let limitItem = json.optional(object, "rotationLimit"), let limit = json.requireObject(limitItem) {
+    stack.swipeCooldownMinutes = json.number(
+      object, "swipeCooldownMinutes", in: 0...10_080, default: 60)
+    if let limitItem = json.optional(object, "rotationLimit"),
+      let limit = json.requireObject(limitItem)
+    {
       json.rejectUnknownKeys(limit, allowed: ["perHour", "perDay"])
       stack.rotationLimit.perHour = json.integer(limit, "perHour", in: 1...10_000, default: 4)
       stack.rotationLimit.perDay = json.integer(limit, "perDay", in: 1...100_000, default: 40)
@@ -272,16 +286,20 @@ extension ReloadBudget {
     var budget = ReloadBudget()
     var valid = true
     budget.minimum = json.number(object, "minimum", in: 0...100_000, default: 40)
-    budget.maximum = json.number(object, "maximum", in: 0...100_000, default: max(70, budget.minimum))
+    budget.maximum = json.number(
+      object, "maximum", in: 0...100_000, default: max(70, budget.minimum))
     if budget.maximum < budget.minimum, let maximumItem = object["maximum"] ?? object["minimum"] {
       json.report(
         "the maximum budget (\(NumberFormat.format(budget.maximum))) is below the minimum (\(NumberFormat.format(budget.minimum)))",
         at: maximumItem)
       valid = false
     }
-    budget.visitsForMaximum = json.number(object, "visitsForMaximum", in: 1...1_000_000, default: 90)
+    budget.visitsForMaximum = json.number(
+      object, "visitsForMaximum", in: 1...1_000_000, default: 90)
     budget.spacingMinutes = json.number(object, "spacingMinutes", in: 0...1_440, default: 5)
-    if let pickItem = json.optional(object, "systemPickMinutes"), let items = json.requireArray(pickItem) {
+    if let pickItem = json.optional(object, "systemPickMinutes"),
+      let items = json.requireArray(pickItem)
+    {
       let values = items.compactMap { json.requireDouble($0, in: 1...1_440) }
       if items.count != 2 {
         json.report("expected [from, to] minutes, found \(items.count) numbers", at: pickItem)

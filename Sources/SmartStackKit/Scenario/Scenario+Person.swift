@@ -126,7 +126,9 @@ extension Scenario {
       for item in result.entries { delivered.append((Int32(i), item)) }
     }
     delivered.sort {
-      ($0.item.entry.date, $0.instance, $0.item.order) < ($1.item.entry.date, $1.instance, $1.item.order)
+      ($0.item.entry.date, $0.instance, $0.item.order) < (
+        $1.item.entry.date, $1.instance, $1.item.order
+      )
     }
     person.entryInstance = delivered.map(\.instance)
     person.entries = delivered.map(\.item.entry)

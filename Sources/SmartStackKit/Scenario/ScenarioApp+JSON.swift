@@ -4,7 +4,8 @@ extension ScenarioApp {
   static let keys = ["id", "kind", "intent", "parameters", "timeline", "reload", "suggestion"]
 
   /// Reads one app; nil after reporting a problem that leaves no usable value.
-  static func decode(_ item: JSONItem, _ json: inout JSONDecoding, zone: ZoneRules) -> ScenarioApp? {
+  static func decode(_ item: JSONItem, _ json: inout JSONDecoding, zone: ZoneRules) -> ScenarioApp?
+  {
     guard let object = json.requireObject(item) else { return nil }
     json.rejectUnknownKeys(object, allowed: keys)
     var valid = true
@@ -35,10 +36,12 @@ extension ScenarioApp {
     }
     guard valid, let id else { return nil }
     var app = ScenarioApp(
-      id: id, kind: kind, intent: intent, parameters: parameters.map { Parameter($0.key, $0.value) },
+      id: id, kind: kind, intent: intent,
+      parameters: parameters.map { Parameter($0.key, $0.value) },
       timeline: timeline, reload: reload)
     if let suggestionItem = json.optional(object, "suggestion") {
-      guard let suggestion = SuggestionSpec.decode(suggestionItem, &json, app: app, zone: zone) else {
+      guard let suggestion = SuggestionSpec.decode(suggestionItem, &json, app: app, zone: zone)
+      else {
         return nil
       }
       app.suggestion = suggestion
@@ -56,7 +59,8 @@ extension ReloadSpec {
   /// "onEvent": …, "onOpen": …}`.
   static func decode(_ item: JSONItem, _ json: inout JSONDecoding) -> ReloadSpec? {
     guard let object = json.requireObject(item) else { return nil }
-    json.rejectUnknownKeys(object, allowed: ["policy", "minutes", "horizonHours", "onEvent", "onOpen"])
+    json.rejectUnknownKeys(
+      object, allowed: ["policy", "minutes", "horizonHours", "onEvent", "onOpen"])
     var spec = ReloadSpec()
     var valid = true
     let name = json.optionalCase(object, "policy", as: PolicyName.self) ?? .atEnd
@@ -72,7 +76,8 @@ extension ReloadSpec {
           valid = false
         }
       } else {
-        json.report("policy \"after\" needs \"minutes\" (the time from one reload to the next)", at: item)
+        json.report(
+          "policy \"after\" needs \"minutes\" (the time from one reload to the next)", at: item)
         valid = false
       }
     }

@@ -25,7 +25,9 @@ extension JSONDecoding {
   }
 
   /// A probability at `key` (0...1), or `value`.
-  mutating func probability(_ object: JSONObjectItem, _ key: String, default value: Double) -> Double {
+  mutating func probability(_ object: JSONObjectItem, _ key: String, default value: Double)
+    -> Double
+  {
     number(object, key, in: 0...1, default: value)
   }
 
@@ -39,7 +41,9 @@ extension JSONDecoding {
   mutating func clock(_ item: JSONItem) -> Int? {
     guard let text = requireString(item) else { return nil }
     if let minutes = ScenarioText.clock(text) { return minutes }
-    report("expected a local time \"HH:MM\" from 00:00 to 23:59, found \(JSONEscaping.quoted(text))", at: item)
+    report(
+      "expected a local time \"HH:MM\" from 00:00 to 23:59, found \(JSONEscaping.quoted(text))",
+      at: item)
     return nil
   }
 
@@ -47,7 +51,9 @@ extension JSONDecoding {
   mutating func localDate(_ item: JSONItem) -> Int64? {
     guard let text = requireString(item) else { return nil }
     if let day = ScenarioText.date(text) { return day }
-    report("expected a date \"YYYY-MM-DD\" from 1970-01-01 to 2100-12-31, found \(JSONEscaping.quoted(text))", at: item)
+    report(
+      "expected a date \"YYYY-MM-DD\" from 1970-01-01 to 2100-12-31, found \(JSONEscaping.quoted(text))",
+      at: item)
     return nil
   }
 

@@ -96,7 +96,8 @@ enum TimelineGenerator {
     case .weather(let weather):
       let duration = milliseconds(minutes: weather.alertMinutes)
       poisson(perDay: weather.alertsPerDay, start: start, end: end, using: &random) { t, random in
-        let severity = (RandomShuffle.weightedIndex(weather.severityWeights, using: &random) ?? 0) + 1
+        let severity =
+          (RandomShuffle.weightedIndex(weather.severityWeights, using: &random) ?? 0) + 1
         timeline.append(
           RelevanceEntry(
             date: Instant(milliseconds: t),
@@ -109,7 +110,8 @@ enum TimelineGenerator {
     case .purchases(let purchases):
       var awakeMinutes = 0
       for hour in 0..<24 { awakeMinutes += sleep.awakeMinutes(inHour: hour) }
-      let perAwakeDay = awakeMinutes > 0 ? purchases.purchasesPerDay * 1440 / Double(awakeMinutes) : 0
+      let perAwakeDay =
+        awakeMinutes > 0 ? purchases.purchasesPerDay * 1440 / Double(awakeMinutes) : 0
       let want = milliseconds(minutes: purchases.wantMinutes)
       var cursor = zone.cursor()
       poisson(perDay: perAwakeDay, start: start, end: end, using: &random) { t, random in
@@ -120,11 +122,13 @@ enum TimelineGenerator {
           RelevanceEntry(date: Instant(milliseconds: t), relevance: Relevance(score: amount)),
           live: true)
         timeline.events.append(
-          RelevantEvent(app: app, start: t, end: t + want, wantProbability: purchases.wantProbability))
+          RelevantEvent(
+            app: app, start: t, end: t + want, wantProbability: purchases.wantProbability))
       }
     case .emptyState(let state):
       timeline.append(
-        RelevanceEntry(date: Instant(milliseconds: start), relevance: Relevance(score: state.emptyScore)),
+        RelevanceEntry(
+          date: Instant(milliseconds: start), relevance: Relevance(score: state.emptyScore)),
         live: false)
       var t = Double(start)
       let msPerMinute = Double(Instant.millisecondsPerMinute)
@@ -138,10 +142,12 @@ enum TimelineGenerator {
         t += random.nextExponential(mean: state.contentMinutes) * msPerMinute
         let off = Int64(min(t, Double(end)))
         timeline.events.append(
-          RelevantEvent(app: app, start: on, end: max(off, on + 1), wantProbability: state.wantProbability))
+          RelevantEvent(
+            app: app, start: on, end: max(off, on + 1), wantProbability: state.wantProbability))
         guard t < Double(end) else { break }
         timeline.append(
-          RelevanceEntry(date: Instant(milliseconds: off), relevance: Relevance(score: state.emptyScore)),
+          RelevanceEntry(
+            date: Instant(milliseconds: off), relevance: Relevance(score: state.emptyScore)),
           live: true)
       }
     case .entries(let explicit):
@@ -149,7 +155,8 @@ enum TimelineGenerator {
       timeline.finish()
       if explicit.wantProbability > 0 {
         timeline.events = activeWindows(timeline.entries, until: end).map {
-          RelevantEvent(app: app, start: $0.start, end: $0.end, wantProbability: explicit.wantProbability)
+          RelevantEvent(
+            app: app, start: $0.start, end: $0.end, wantProbability: explicit.wantProbability)
         }
       }
     }
@@ -166,7 +173,8 @@ enum TimelineGenerator {
   /// Start instants (epoch ms, ascending) of `item`'s occurrences in `[from, to)`.
   ///
   /// - Complexity: O(days in the range).
-  static func occurrences(_ item: ScheduleItem, zone: ZoneRules, from: Int64, to: Int64) -> [Int64] {
+  static func occurrences(_ item: ScheduleItem, zone: ZoneRules, from: Int64, to: Int64) -> [Int64]
+  {
     switch item.start {
     case .once(let instant):
       return instant.milliseconds >= from && instant.milliseconds < to ? [instant.milliseconds] : []
@@ -177,7 +185,8 @@ enum TimelineGenerator {
       var day = firstDay
       while day <= lastDay {
         if weekdays & (1 << UInt8(WallClock.weekday(dayIndex: day))) != 0 {
-          let local = day * Instant.millisecondsPerDay + Int64(minute) * Instant.millisecondsPerMinute
+          let local =
+            day * Instant.millisecondsPerDay + Int64(minute) * Instant.millisecondsPerMinute
           let t = zone.instant(fromLocal: local).milliseconds
           if t >= from && t < to && starts.last.map({ $0 < t }) ?? true { starts.append(t) }
         }
@@ -219,7 +228,9 @@ enum TimelineGenerator {
   /// date the last wins; a newer non-nil entry ends a window), cut at `until`.
   ///
   /// - Complexity: O(n).
-  static func activeWindows(_ entries: [RelevanceEntry], until: Int64) -> [(start: Int64, end: Int64)] {
+  static func activeWindows(_ entries: [RelevanceEntry], until: Int64) -> [(
+    start: Int64, end: Int64
+  )] {
     // nextNonNil[i]: the index of the first entry after i with non-nil relevance, or -1.
     var nextNonNil = [Int](repeating: -1, count: entries.count)
     var following = -1

@@ -14,14 +14,16 @@ extension TimelineSpec {
       case .weather: ["alertsPerDay", "alertMinutes", "severityWeights", "wantProbability"]
       case .purchases:
         ["purchasesPerDay", "medianAmount", "amountSigma", "wantMinutes", "wantProbability"]
-      case .emptyState: ["contentMinutes", "emptyMinutes", "score", "emptyScore", "wantProbability"]
+      case .emptyState:
+        ["contentMinutes", "emptyMinutes", "score", "emptyScore", "wantProbability"]
       case .entries: ["entries", "wantProbability"]
       }
     }
   }
 
   /// Reads `{"type": …, …}`; local times are read in `zone`.
-  static func decode(_ item: JSONItem, _ json: inout JSONDecoding, zone: ZoneRules) -> TimelineSpec? {
+  static func decode(_ item: JSONItem, _ json: inout JSONDecoding, zone: ZoneRules) -> TimelineSpec?
+  {
     guard let object = json.requireObject(item) else { return nil }
     guard let kind = json.requireCase(object, "type", as: Kind.self) else {
       json.rejectUnknownKeys(object, allowed: ["type"] + Kind.allCases.flatMap(\.keys).uniqued())
@@ -44,7 +46,9 @@ extension TimelineSpec {
       sports.leadMinutes = json.number(object, "leadMinutes", in: 0...day, default: 0)
       sports.score = json.score(object, "score", default: 1)
       sports.updateMinutes = json.number(object, "updateMinutes", in: 0...day, default: 15)
-      if sports.updateMinutes > 0 && sports.updateMinutes < 1, let updateItem = object["updateMinutes"] {
+      if sports.updateMinutes > 0 && sports.updateMinutes < 1,
+        let updateItem = object["updateMinutes"]
+      {
         json.report(
           "expected 0 (no updates) or at least 1 minute between updates, found \(json.found(updateItem))",
           at: updateItem)
@@ -87,7 +91,9 @@ extension TimelineSpec {
       state.emptyMinutes = json.number(object, "emptyMinutes", in: 1...(366 * day), default: 240)
       state.score = json.score(object, "score", default: 1)
       if state.score <= 0, let scoreItem = object["score"] {
-        json.report("expected a score > 0 for the widget with content, found \(json.found(scoreItem))", at: scoreItem)
+        json.report(
+          "expected a score > 0 for the widget with content, found \(json.found(scoreItem))",
+          at: scoreItem)
       }
       state.emptyScore = json.score(object, "emptyScore", default: 0)
       if state.emptyScore > 0, let scoreItem = object["emptyScore"] {
@@ -131,7 +137,8 @@ extension TimelineSpec {
       var start: ScheduleItem.Start? = nil
       if let atItem = json.optional(entryObject, "at") {
         if entryObject.contains("days") || entryObject.contains("time") {
-          json.report("give either \"at\" (one date) or \"days\" and \"time\" (weekly), not both", at: entry)
+          json.report(
+            "give either \"at\" (one date) or \"days\" and \"time\" (weekly), not both", at: entry)
         } else if let instant = json.instant(atItem, zone: zone) {
           start = .once(instant)
         }

@@ -21,7 +21,9 @@ extension Persona {
     persona.count = json.integer(object, "count", in: 1...Scenario.maximumPeople, default: 1)
     persona.visitsPerDay = json.number(
       object, "visitsPerDay", in: 0...5_000, default: Persona.defaultVisitsPerDay)
-    if let sleepItem = json.optional(object, "sleep"), let sleep = SleepWindow.decode(sleepItem, &json) {
+    if let sleepItem = json.optional(object, "sleep"),
+      let sleep = SleepWindow.decode(sleepItem, &json)
+    {
       persona.sleep = sleep
     }
     if let rhythmItem = json.optional(object, "rhythm"),
@@ -29,9 +31,13 @@ extension Persona {
     {
       persona.rhythm = rhythm
       var awakeRate = 0.0
-      for hour in 0..<24 { awakeRate += rhythm[hour] * Double(persona.sleep.awakeMinutes(inHour: hour)) }
+      for hour in 0..<24 {
+        awakeRate += rhythm[hour] * Double(persona.sleep.awakeMinutes(inHour: hour))
+      }
       if awakeRate <= 0 && persona.visitsPerDay > 0 {
-        json.report("the rhythm gives no visits while the person is awake (every awake hour has weight 0)", at: rhythmItem)
+        json.report(
+          "the rhythm gives no visits while the person is awake (every awake hour has weight 0)",
+          at: rhythmItem)
       }
     }
     if let wantItem = json.optional(object, "wantProbability") {
@@ -131,7 +137,9 @@ extension Routine {
 
 extension RoutineBlock {
   /// `{"hours": "7-9", "wants": {"transit": 3, "weather": 1}}`.
-  static func decode(_ item: JSONItem, _ json: inout JSONDecoding, appIDs: [String]) -> RoutineBlock? {
+  static func decode(_ item: JSONItem, _ json: inout JSONDecoding, appIDs: [String])
+    -> RoutineBlock?
+  {
     guard let object = json.requireObject(item) else { return nil }
     json.rejectUnknownKeys(object, allowed: ["hours", "wants"])
     var hours: (start: Int, end: Int)? = nil

@@ -78,13 +78,30 @@ public struct Persona: Sendable, Hashable {
   }
 
   /// The routine in force on local day `day` of the simulation (0 = the start date): the
-  /// last drift with `fromDay <= day`, else `routine`.
+  /// drift with the largest `fromDay <= day` (the later one in `drift` on a tie), else
+  /// `routine`.
   ///
   /// - Complexity: O(d) for d drift entries.
   public func routine(onDay day: Int) -> Routine {
     var current = routine
-    for change in drift where change.fromDay <= day { current = change.routine }
+    var from = Int.min
+    for change in drift where change.fromDay <= day && change.fromDay >= from {
+      current = change.routine
+      from = change.fromDay
+    }
     return current
+  }
+
+  /// `rhythm[hour]`, or 0 when the array is shorter (a persona built in code).
+  @inline(__always)
+  func rhythm(atHour hour: Int) -> Double {
+    hour < rhythm.count ? rhythm[hour] : 0
+  }
+
+  /// `wantProbability[hour]`, or 0 when the array is shorter (a persona built in code).
+  @inline(__always)
+  func wantProbability(atHour hour: Int) -> Double {
+    hour < wantProbability.count ? wantProbability[hour] : 0
   }
 }
 

@@ -71,7 +71,8 @@ struct RoutineTable: Sendable, Hashable {
       for hour in 0..<24 {
         let base = (weekday * 24 + hour) * appCount
         for block in blocks where block.covers(hour: hour) {
-          for want in block.wants where Int(want.app) < appCount && want.weight > 0 {
+          for want in block.wants where want.app >= 0 && Int(want.app) < appCount && want.weight > 0
+          {
             weights[base + Int(want.app)] += want.weight
           }
         }

@@ -34,13 +34,14 @@ struct VisitProcess: Sendable {
     sleep = persona.sleep
     var normaliser = 0.0
     for hour in 0..<24 {
-      normaliser += persona.rhythm[hour] * Double(persona.sleep.awakeMinutes(inHour: hour)) / 60
+      normaliser +=
+        persona.rhythm(atHour: hour) * Double(persona.sleep.awakeMinutes(inHour: hour)) / 60
     }
     var rates = [Double](repeating: 0, count: 24)
     var maximum = 0.0
     if normaliser > 0 && persona.visitsPerDay > 0 {
       for hour in 0..<24 {
-        rates[hour] = persona.visitsPerDay * persona.rhythm[hour] / normaliser
+        rates[hour] = persona.visitsPerDay * persona.rhythm(atHour: hour) / normaliser
         if persona.sleep.awakeMinutes(inHour: hour) > 0 { maximum = max(maximum, rates[hour]) }
       }
     }

@@ -61,10 +61,14 @@ enum WantGenerator {
     init(persona: Persona, appCount: Int) {
       fromDays = [0]
       tables = [RoutineTable(persona.routine, appCount: appCount)]
-      for change in persona.drift {
+      for change in persona.drift.enumerated().sorted(by: {
+        ($0.element.fromDay, $0.offset) < ($1.element.fromDay, $1.offset)
+      }).map(\.element) {
         let table = RoutineTable(change.routine, appCount: appCount)
         if change.fromDay <= 0 {
           tables[0] = table
+        } else if fromDays.last == change.fromDay {
+          tables[tables.count - 1] = table
         } else {
           fromDays.append(change.fromDay)
           tables.append(table)
@@ -123,7 +127,7 @@ enum WantGenerator {
       // 2. The routine.
       let local = cursor.localMilliseconds(at: Instant(milliseconds: time))
       let hour = WallClock.hourOfDay(local)
-      guard u2 < wantProbability[hour] else { continue }
+      guard hour < wantProbability.count, u2 < wantProbability[hour] else { continue }
       let day = Int(clamping: WallClock.dayIndex(local) &- startDay)
       if day != tableDay {
         table = routines.table(onDay: day)

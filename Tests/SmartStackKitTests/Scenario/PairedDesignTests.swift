@@ -16,15 +16,21 @@ struct PairedDesignTests: ScenarioTesting {
       ]
     }
     let counts = p.reloadCounts.flatMap {
-      [$0.requested, $0.granted, $0.free, $0.refused, $0.coalesced, $0.delayed, $0.pending,
-       $0.entriesDelivered, $0.entriesDropped].map { UInt64($0) }
+      [
+        $0.requested, $0.granted, $0.free, $0.refused, $0.coalesced, $0.delayed, $0.pending,
+        $0.entriesDelivered, $0.entriesDropped,
+      ].map { UInt64($0) }
     }
     return [
       p.visitTimes.map { UInt64(bitPattern: $0) }, p.wantApp.map { UInt64(UInt32(bitPattern: $0)) },
-      p.wantSource.map { UInt64($0.rawValue) }, bits(p.tapDraw), bits(p.openDraw), bits(p.swipeDraw),
+      p.wantSource.map { UInt64($0.rawValue) }, bits(p.tapDraw), bits(p.openDraw),
+      bits(p.swipeDraw),
       p.entryInstance.map { UInt64(UInt32(bitPattern: $0)) }, entryWords,
-      p.suggestionWindows.flatMap { [UInt64($0.instance), UInt64($0.start), UInt64($0.end)] }, counts,
-      p.events.flatMap { [UInt64($0.app), UInt64($0.start), UInt64($0.end), $0.wantProbability.bitPattern] },
+      p.suggestionWindows.flatMap { [UInt64($0.instance), UInt64($0.start), UInt64($0.end)] },
+      counts,
+      p.events.flatMap {
+        [UInt64($0.app), UInt64($0.start), UInt64($0.end), $0.wantProbability.bitPattern]
+      },
     ]
   }
 
@@ -48,7 +54,8 @@ struct PairedDesignTests: ScenarioTesting {
     let s = try read(ScenarioFixtures.commuter)
     let base = s.person(0, replicate: 0, seed: 1)
     for other in [
-      s.person(0, replicate: 1, seed: 1), s.person(1, replicate: 0, seed: 1), s.person(0, replicate: 0, seed: 2),
+      s.person(0, replicate: 1, seed: 1), s.person(1, replicate: 0, seed: 1),
+      s.person(0, replicate: 0, seed: 2),
     ] {
       #expect(other.visitTimes != base.visitTimes)
       #expect(other.tapDraw != base.tapDraw)
@@ -59,8 +66,10 @@ struct PairedDesignTests: ScenarioTesting {
   }
 
   @Test func streamSeedsFollowTheDocumentedDerivation() {
-    #expect(Scenario.streamSeed(9, replicate: 2, person: 5, .visits) == StreamSeed.derive(9, 2, 5, 1))
-    #expect(Scenario.streamSeed(9, replicate: 2, person: 5, .choices) == StreamSeed.derive(9, 2, 5, 3))
+    #expect(
+      Scenario.streamSeed(9, replicate: 2, person: 5, .visits) == StreamSeed.derive(9, 2, 5, 1))
+    #expect(
+      Scenario.streamSeed(9, replicate: 2, person: 5, .choices) == StreamSeed.derive(9, 2, 5, 3))
     #expect(
       Scenario.streamSeed(9, replicate: 2, person: 5, .timeline, id: "weather")
         == StreamSeed.derive(9, 2, 5, 4, StreamSeed.stableHash("weather")))
@@ -82,7 +91,9 @@ struct PairedDesignTests: ScenarioTesting {
         #expect(Array(long.wantSource.prefix(n)) == short.wantSource)
         #expect(Array(long.tapDraw.prefix(n)) == short.tapDraw)
         #expect(Array(long.swipeDraw.prefix(n)) == short.swipeDraw)
-        let longEntries = zip(long.entryInstance, long.entries).filter { $0.1.date.milliseconds < end }
+        let longEntries = zip(long.entryInstance, long.entries).filter {
+          $0.1.date.milliseconds < end
+        }
         #expect(longEntries.map(\.0) == short.entryInstance, "\(s.name) person \(p)")
         #expect(longEntries.map(\.1) == short.entries, "\(s.name) person \(p)")
         #expect(
@@ -99,10 +110,12 @@ struct PairedDesignTests: ScenarioTesting {
   @Test func changingOneComponentLeavesTheOtherStreamsAlone() throws {
     let s = try read(ScenarioFixtures.commuter)
     let stormy = try read(
-      ScenarioFixtures.commuter.replacingOccurrences(of: #""alertsPerDay": 0.5"#, with: #""alertsPerDay": 4"#))
+      ScenarioFixtures.commuter.replacingOccurrences(
+        of: #""alertsPerDay": 0.5"#, with: #""alertsPerDay": 4"#))
     // An extra app at the end, which nobody wants and no widget shows.
     var text = ScenarioFixtures.commuter
-    let lastApp = try #require(text.range(of: #"{"id": "news", "kind": "News"}"#, options: .backwards))
+    let lastApp = try #require(
+      text.range(of: #"{"id": "news", "kind": "News"}"#, options: .backwards))
     text.replaceSubrange(lastApp, with: #"{"id": "news", "kind": "News"}, {"id": "radio"}"#)
     let extra = try read(text)
     for p in 0..<s.personCount {

@@ -149,8 +149,10 @@ struct ReloadSimulationTests {
   @Test func requestsCloserThanFiveMinutesCoalesce() {
     let result = run(
       simulation(
-        [(hour, 1, 0, true), (hour + minute, 2, 0, true), (hour + 2 * minute, 3, 0, true),
-         (hour + 3 * minute, 4, 0, true)],
+        [
+          (hour, 1, 0, true), (hour + minute, 2, 0, true), (hour + 2 * minute, 3, 0, true),
+          (hour + 3 * minute, 4, 0, true),
+        ],
         policy: .never, length: 2 * hour))
     var expected = ReloadCounts()
     expected.requested = 5
@@ -164,7 +166,8 @@ struct ReloadSimulationTests {
     #expect(delivered(result) == [[Double(hour), 1, 0], [Double(hour + 5 * minute), 4, 0]])
 
     // A scheduled reload and an event at one instant are one reload.
-    let same = run(simulation([(hour, 1, 0, true)], policy: .after(minutes: 60), length: 90 * minute))
+    let same = run(
+      simulation([(hour, 1, 0, true)], policy: .after(minutes: 60), length: 90 * minute))
     #expect(same.counts.requested == 3 && same.counts.granted == 2 && same.counts.coalesced == 1)
   }
 
@@ -206,7 +209,8 @@ struct ReloadSimulationTests {
       let third = result.performed[2] - t0
       #expect(third >= 3 * hour + 15 * minute && third <= 4 * hour, "seed \(seed)")
       // Everything was delivered ahead, at its own date.
-      #expect(delivered(result).map { $0[0] } == [Double(hour), Double(2 * hour), Double(3 * hour)])
+      #expect(
+        delivered(result).map { $0[0] } == [Double(hour), Double(2 * hour), Double(3 * hour)])
     }
   }
 
@@ -221,9 +225,13 @@ struct ReloadSimulationTests {
         let duration = g.nextBool(probability: 0.5) ? 0 : Int64(g.nextInt(below: 300)) * minute
         entries.append((offset, score, duration, g.nextBool(probability: 0.6)))
       }
-      let policies: [ReloadSpec.Policy] = [.atEnd, .after(minutes: Double(1 + g.nextInt(below: 90))), .never]
-      let wants = (0..<g.nextInt(below: 60)).map { _ in Int64(g.nextInt(below: Int(length))) }.sorted()
-      let visits = (0..<g.nextInt(below: 300)).map { _ in Int64(g.nextInt(below: Int(length))) }.sorted()
+      let policies: [ReloadSpec.Policy] = [
+        .atEnd, .after(minutes: Double(1 + g.nextInt(below: 90))), .never,
+      ]
+      let wants = (0..<g.nextInt(below: 60)).map { _ in Int64(g.nextInt(below: Int(length))) }
+        .sorted()
+      let visits = (0..<g.nextInt(below: 300)).map { _ in Int64(g.nextInt(below: Int(length))) }
+        .sorted()
       var budget = budget(Double(g.nextInt(below: 50)), 0)
       budget.maximum = budget.minimum + Double(g.nextInt(below: 40))
       budget.spacingMinutes = Double(g.nextInt(below: 10))
@@ -235,12 +243,19 @@ struct ReloadSimulationTests {
       let c = result.counts
       checkInvariants(c, "seed \(seed)")
       #expect(busiestDay(result.budgeted) <= Int(budget.maximum), "seed \(seed)")
-      #expect(c.granted == result.performed.count && c.granted - c.free == result.budgeted.count, "seed \(seed)")
+      #expect(
+        c.granted == result.performed.count && c.granted - c.free == result.budgeted.count,
+        "seed \(seed)")
       let spacing = Int64(budget.spacingMinutes) * minute
       #expect(
-        zip(result.performed, result.performed.dropFirst()).allSatisfy { $1 - $0 >= max(spacing, 1) },
+        zip(result.performed, result.performed.dropFirst()).allSatisfy {
+          $1 - $0 >= max(spacing, 1)
+        },
         "seed \(seed)")
-      #expect(result.entries.allSatisfy { $0.entry.date.milliseconds >= t0 && $0.entry.date.milliseconds < t0 + length })
+      #expect(
+        result.entries.allSatisfy {
+          $0.entry.date.milliseconds >= t0 && $0.entry.date.milliseconds < t0 + length
+        })
       let beforeEnd = sim.timeline.entries.filter { $0.date.milliseconds < t0 + length }.count
       #expect(c.entriesDelivered + c.entriesDropped == beforeEnd, "seed \(seed)")
       #expect(Set(result.entries.map(\.order)).count == result.entries.count, "seed \(seed)")

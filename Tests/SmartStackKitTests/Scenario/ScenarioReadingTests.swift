@@ -30,11 +30,17 @@ struct ScenarioReadingTests: ScenarioTesting {
         == RoutineBlock(
           startHour: 6, endHour: 9,
           wants: [
-            AppWeight(app: 0, weight: 6), AppWeight(app: 1, weight: 2), AppWeight(app: 3, weight: 1),
+            AppWeight(app: 0, weight: 6), AppWeight(app: 1, weight: 2),
+            AppWeight(app: 3, weight: 1),
           ]))
-    #expect(persona.routine.weekend == [RoutineBlock(startHour: 9, endHour: 22, wants: [
-      AppWeight(app: 3, weight: 3), AppWeight(app: 1, weight: 2),
-    ])])
+    #expect(
+      persona.routine.weekend == [
+        RoutineBlock(
+          startHour: 9, endHour: 22,
+          wants: [
+            AppWeight(app: 3, weight: 3), AppWeight(app: 1, weight: 2),
+          ])
+      ])
     #expect(persona.drift.map(\.fromDay) == [7])
     // A drift without "weekend" repeats its weekday blocks on weekends.
     #expect(persona.drift[0].routine.weekend == persona.drift[0].routine.weekday)
@@ -51,10 +57,13 @@ struct ScenarioReadingTests: ScenarioTesting {
       return
     }
     #expect(calendar.schedule.count == 3)
-    #expect(calendar.schedule[0] == ScheduleItem(start: .weekly(weekdays: 31, minuteOfDay: 570), minutes: 30))
+    #expect(
+      calendar.schedule[0]
+        == ScheduleItem(start: .weekly(weekdays: 31, minuteOfDay: 570), minutes: 30))
     #expect(
       calendar.schedule[2]
-        == ScheduleItem(start: .once(Instant(milliseconds: ms("2026-03-05T15:00:00Z"))), minutes: 90))
+        == ScheduleItem(
+          start: .once(Instant(milliseconds: ms("2026-03-05T15:00:00Z"))), minutes: 90))
     // The transit app matches the U2 widget through the ["line"] combination.
     #expect(s.appMatches() == [[0], [1], [2], [3]])
     #expect(s.timelineApps() == [-1, 1, 2, -1])
@@ -80,7 +89,9 @@ struct ScenarioReadingTests: ScenarioTesting {
     #expect(stack.reloadBudget == ReloadBudget())
     #expect(stack.reloadBudget.systemPickMinutes == 15...60)
     #expect(s.apps[0] == ScenarioApp(id: "a", kind: "A"))
-    #expect(s.apps[0].reload == ReloadSpec(policy: .atEnd, horizonHours: 24, onEvent: true, onOpen: false))
+    #expect(
+      s.apps[0].reload == ReloadSpec(policy: .atEnd, horizonHours: 24, onEvent: true, onOpen: false)
+    )
   }
 
   @Test func timelineParametersHaveDefaults() throws {
@@ -93,7 +104,8 @@ struct ScenarioReadingTests: ScenarioTesting {
       """
     let s = try read(
       scenarioText(
-        apps: apps, instances: #"{"kind": "w"}, {"kind": "p"}, {"kind": "e"}, {"kind": "s"}, {"kind": "x"}"#))
+        apps: apps,
+        instances: #"{"kind": "w"}, {"kind": "p"}, {"kind": "e"}, {"kind": "s"}, {"kind": "x"}"#))
     #expect(s.apps[0].timeline == .weather(WeatherTimeline()))
     #expect(s.apps[1].timeline == .purchases(PurchasesTimeline()))
     #expect(s.apps[2].timeline == .emptyState(EmptyStateTimeline()))
@@ -104,7 +116,10 @@ struct ScenarioReadingTests: ScenarioTesting {
     #expect(s.apps[3].timeline == .sports(sports))
     #expect(s.apps[4].timeline == .entries(EntriesTimeline(entries: [])))
     #expect(s.apps.map { $0.timeline?.wantProbability } == [0.5, 0.5, 0.5, 0.5, 0])
-    #expect(s.apps.map { $0.timeline?.typeName } == ["weather", "purchases", "empty-state", "sports", "entries"])
+    #expect(
+      s.apps.map { $0.timeline?.typeName } == [
+        "weather", "purchases", "empty-state", "sports", "entries",
+      ])
   }
 
   @Test func suggestionsDefaultToTheAppsWidgetAndPredictedWindows() throws {
@@ -119,12 +134,14 @@ struct ScenarioReadingTests: ScenarioTesting {
     #expect(
       s.apps[1].suggestion
         == SuggestionSpec(
-          instance: WidgetInstance(id: "t-suggested", kind: "Tickets", configuration: [Parameter("team", "X")]),
+          instance: WidgetInstance(
+            id: "t-suggested", kind: "Tickets", configuration: [Parameter("team", "X")]),
           predicted: true))
     #expect(
       s.apps[2].suggestion
         == SuggestionSpec(
-          instance: WidgetInstance(id: "u-big", kind: "U", configuration: [Parameter("size", "large")]),
+          instance: WidgetInstance(
+            id: "u-big", kind: "U", configuration: [Parameter("size", "large")]),
           windows: [
             TimeWindow(
               start: Instant(milliseconds: ms("2026-01-06T10:00:00Z")),
@@ -150,7 +167,8 @@ struct ScenarioReadingTests: ScenarioTesting {
       scenarioText(apps: apps, instances: instances, extra: #", "intents": {"View": [["card"]]}"#))
     #expect(cardOnly.appMatches() == [[0, 1], [2]])
     let both = try read(
-      scenarioText(apps: apps, instances: instances, extra: #", "intents": {"View": [["card", "category"]]}"#))
+      scenarioText(
+        apps: apps, instances: instances, extra: #", "intents": {"View": [["card", "category"]]}"#))
     #expect(both.appMatches() == [[0], []])
   }
 

@@ -15,14 +15,17 @@ struct ScenarioRobustnessTests: ScenarioTesting {
       }
       return true
     } catch let list as DiagnosticList {
-      return !list.diagnostics.isEmpty && list.diagnostics.allSatisfy { $0.line >= 1 && $0.column >= 1 }
+      return !list.diagnostics.isEmpty
+        && list.diagnostics.allSatisfy { $0.line >= 1 && $0.column >= 1 }
     } catch {
       return false
     }
   }
 
   @Test func extremeNumbersAnywhereOnlyEverGiveDiagnosticsOrAWorld() {
-    let extremes = ["0", "-1", "1e308", "-1e308", "0.0001", "1e-300", "99999999999", "2.5", "1440", "366", "24"]
+    let extremes = [
+      "0", "-1", "1e308", "-1e308", "0.0001", "1e-300", "99999999999", "2.5", "1440", "366", "24",
+    ]
     for (f, fixture) in [ScenarioFixtures.commuter, ScenarioFixtures.sportsFan].enumerated() {
       let bytes = Array(fixture.utf8)
       // Start offsets of number literals outside strings.
@@ -34,7 +37,8 @@ struct ScenarioRobustnessTests: ScenarioTesting {
         if b == UInt8(ascii: "\"") { inString.toggle() }
         if !inString && (b == UInt8(ascii: "-") || (b >= 48 && b <= 57)) {
           var j = i + 1
-          while j < bytes.count, bytes[j] == UInt8(ascii: ".") || (bytes[j] >= 48 && bytes[j] <= 57) { j += 1 }
+          while j < bytes.count, bytes[j] == UInt8(ascii: ".") || (bytes[j] >= 48 && bytes[j] <= 57)
+          { j += 1 }
           numbers.append(i..<j)
           i = j
           continue
@@ -55,7 +59,8 @@ struct ScenarioRobustnessTests: ScenarioTesting {
   @Test func damagedFilesOnlyEverGiveDiagnostics() {
     var g = SplitMix64(seed: 77)
     for seed in 0..<300 {
-      var bytes = Array((seed % 2 == 0 ? ScenarioFixtures.commuter : ScenarioFixtures.sportsFan).utf8)
+      var bytes = Array(
+        (seed % 2 == 0 ? ScenarioFixtures.commuter : ScenarioFixtures.sportsFan).utf8)
       for _ in 0..<(1 + g.nextInt(below: 4)) {
         let at = g.nextInt(below: bytes.count)
         switch g.nextInt(below: 3) {

@@ -148,7 +148,9 @@ struct ScenarioValidationTests: ScenarioTesting {
       {"start": "2026-01-05", "days": 1, "people": [{"name": "p"}], "apps": [{"id": "K1"}],
        "stack": {"instances": [\(instances)]}}
       """
-    #expect(problems(text) == ["s.json:2:25: stack.instances: a stack holds at most 10 widgets, found 11"])
+    #expect(
+      problems(text) == ["s.json:2:25: stack.instances: a stack holds at most 10 widgets, found 11"]
+    )
   }
 
   @Test func missingKeysAndEmptyListsAreReported() {
@@ -188,7 +190,8 @@ struct ScenarioValidationTests: ScenarioTesting {
 
   @Test func explicitEntriesUseTheTimelineFileMessages() {
     let text = scenarioText(
-      apps: #"{"id": "a", "kind": "A", "timeline": {"type": "entries", "entries": [{"date": "2026-13-01T00:00", "relevance": {"score": 1, "duration": -5}}]}}"#,
+      apps:
+        #"{"id": "a", "kind": "A", "timeline": {"type": "entries", "entries": [{"date": "2026-13-01T00:00", "relevance": {"score": 1, "duration": -5}}]}}"#,
       instances: #"{"kind": "A"}"#)
     let found = problems(text)
     #expect(found.count == 2)

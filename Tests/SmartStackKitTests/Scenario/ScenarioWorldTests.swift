@@ -11,12 +11,14 @@ struct ScenarioWorldTests: ScenarioTesting {
     func add(_ date: String, minutes: Int64) {
       expected.append(
         RelevanceEntry(
-          date: Instant(milliseconds: ms(date)), relevance: Relevance(score: 1, durationMilliseconds: minutes * 60_000)))
+          date: Instant(milliseconds: ms(date)),
+          relevance: Relevance(score: 1, durationMilliseconds: minutes * 60_000)))
     }
     for day in ["02", "03", "04", "05", "06", "09", "10", "11", "12", "13"] {
       add("2026-03-\(day)T08:15:00Z", minutes: 45)
-      if day == "04" || day == "11" { add("2026-03-\(day)T12:45:00Z", minutes: 75) }  // Wednesdays 14:00
-      if day == "05" { add("2026-03-05T14:45:00Z", minutes: 105) }  // the one-off at 16:00
+      // Wednesdays at 14:00, and the one-off at 16:00 on Thursday the 5th.
+      if day == "04" || day == "11" { add("2026-03-\(day)T12:45:00Z", minutes: 75) }
+      if day == "05" { add("2026-03-05T14:45:00Z", minutes: 105) }
     }
     for p in 0..<s.personCount {
       let person = s.person(p, replicate: 0, seed: 11)
@@ -63,9 +65,14 @@ struct ScenarioWorldTests: ScenarioTesting {
         windows.map(\.date.milliseconds) == [
           ms("2026-03-07T19:30:00Z"), ms("2026-03-10T23:00:00Z"), ms("2026-03-12T23:00:00Z"),
         ])
-      #expect(windows.allSatisfy { $0.relevance == Relevance(score: 1, durationMilliseconds: 180 * 60_000) })
+      #expect(
+        windows.allSatisfy {
+          $0.relevance == Relevance(score: 1, durationMilliseconds: 180 * 60_000)
+        })
       // Nil-relevance score updates every 10 minutes from kick-off, all inside the games.
-      let updates = zip(person.entryInstance, person.entries).filter { $0.0 == 0 && $0.1.relevance == nil }
+      let updates = zip(person.entryInstance, person.entries).filter {
+        $0.0 == 0 && $0.1.relevance == nil
+      }
       #expect(updates.count == 3 * 14)
       let games = person.events.filter { $0.app == 0 }
       #expect(games.count == 3)
@@ -94,7 +101,10 @@ struct ScenarioWorldTests: ScenarioTesting {
     let purchases = person.events.filter { $0.app == 1 }
     let delivered = zip(person.entryInstance, person.entries).filter { $0.0 == 1 }.map(\.1)
     #expect(!purchases.isEmpty)
-    #expect(delivered.allSatisfy { $0.relevance?.durationMilliseconds == 0 && ($0.relevance?.score ?? 0) > 0 })
+    #expect(
+      delivered.allSatisfy {
+        $0.relevance?.durationMilliseconds == 0 && ($0.relevance?.score ?? 0) > 0
+      })
     let counts = person.reloadCounts[1]
     // One first reload plus one request per purchase; none refused at 3 a day.
     #expect(counts.requested == 1 + purchases.count)

@@ -13,9 +13,12 @@ struct SuggestionWindowTests: ScenarioTesting {
     // (EST, UTC-5) and Sunday (EDT from 2026-03-08, UTC-4); plus the explicit one.
     #expect(
       person.suggestionWindows == [
-        SuggestionWindow(instance: 3, start: ms("2026-03-07T22:00:00Z"), end: ms("2026-03-08T00:00:00Z")),
-        SuggestionWindow(instance: 3, start: ms("2026-03-08T21:00:00Z"), end: ms("2026-03-08T23:00:00Z")),
-        SuggestionWindow(instance: 3, start: ms("2026-03-10T16:00:00Z"), end: ms("2026-03-10T17:00:00Z")),
+        SuggestionWindow(
+          instance: 3, start: ms("2026-03-07T22:00:00Z"), end: ms("2026-03-08T00:00:00Z")),
+        SuggestionWindow(
+          instance: 3, start: ms("2026-03-08T21:00:00Z"), end: ms("2026-03-08T23:00:00Z")),
+        SuggestionWindow(
+          instance: 3, start: ms("2026-03-10T16:00:00Z"), end: ms("2026-03-10T17:00:00Z")),
       ])
     // Wanting tickets can be served by the suggested widget.
     #expect(Array(person.instances(matchingApp: 3)) == [3])
@@ -34,15 +37,20 @@ struct SuggestionWindowTests: ScenarioTesting {
     let person = s.person(0, replicate: 0, seed: 8)
     let windows = person.suggestionWindows
     // The explicit windows overlap: one window, cut at the run's start.
-    #expect(windows.first == SuggestionWindow(instance: 2, start: ms("2026-01-05T00:00:00Z"), end: ms("2026-01-05T02:00:00Z")))
+    #expect(
+      windows.first
+        == SuggestionWindow(
+          instance: 2, start: ms("2026-01-05T00:00:00Z"), end: ms("2026-01-05T02:00:00Z")))
     #expect(person.events.count > 5)
     for event in person.events {
       let end = min(event.start + 45 * 60_000, person.end)
-      #expect(windows.contains { $0.start <= event.start && $0.end >= end }, "purchase at \(event.start)")
+      #expect(
+        windows.contains { $0.start <= event.start && $0.end >= end }, "purchase at \(event.start)")
     }
     // Sorted, disjoint, not touching, inside the run.
     for (a, b) in zip(windows, windows.dropFirst()) { #expect(a.end < b.start) }
-    #expect(windows.allSatisfy { $0.start >= person.start && $0.end <= person.end && $0.start < $0.end })
+    #expect(
+      windows.allSatisfy { $0.start >= person.start && $0.end <= person.end && $0.start < $0.end })
   }
 
   @Test func withWidgetSuggestionsOffNothingIsSuggested() throws {

@@ -44,7 +44,8 @@ struct TimelineGeneratorTests: ScenarioTesting {
     #expect(
       timeline.events == [
         RelevantEvent(
-          app: 3, start: ms("2026-01-10T15:30:00Z"), end: ms("2026-01-10T17:20:00Z"), wantProbability: 0.5)
+          app: 3, start: ms("2026-01-10T15:30:00Z"), end: ms("2026-01-10T17:20:00Z"),
+          wantProbability: 0.5)
       ])
 
     sports.leadMinutes = 30
@@ -64,14 +65,20 @@ struct TimelineGeneratorTests: ScenarioTesting {
     let timeline = generate(.calendar(calendar), start: "2026-01-05T09:10:00Z", days: 3)
     #expect(
       timeline.entries == [
-        entry("2026-01-05T08:45:00Z", 1, minutes: 75), entry("2026-01-06T08:45:00Z", 1, minutes: 75),
-        entry("2026-01-07T08:45:00Z", 1, minutes: 75), entry("2026-01-07T13:45:00Z", 1, minutes: 45),
+        entry("2026-01-05T08:45:00Z", 1, minutes: 75),
+        entry("2026-01-06T08:45:00Z", 1, minutes: 75),
+        entry("2026-01-07T08:45:00Z", 1, minutes: 75),
+        entry("2026-01-07T13:45:00Z", 1, minutes: 45),
         // The scheduled part reaches one day past the end (the reload horizon).
-        entry("2026-01-08T08:45:00Z", 1, minutes: 75), entry("2026-01-09T08:45:00Z", 1, minutes: 75),
+        entry("2026-01-08T08:45:00Z", 1, minutes: 75),
+        entry("2026-01-09T08:45:00Z", 1, minutes: 75),
       ])
     #expect(timeline.live.allSatisfy { !$0 })
     #expect(timeline.events.count == 6)
-    #expect(timeline.events.allSatisfy { $0.end - $0.start == 75 * minute || $0.end - $0.start == 45 * minute })
+    #expect(
+      timeline.events.allSatisfy {
+        $0.end - $0.start == 75 * minute || $0.end - $0.start == 45 * minute
+      })
     #expect(timeline.events.allSatisfy { $0.wantProbability == 0.3 })
   }
 
@@ -101,7 +108,8 @@ struct TimelineGeneratorTests: ScenarioTesting {
       #expect(live)
       #expect(relevance?.durationMilliseconds == 0)
       let amount = relevance?.score ?? 0
-      #expect(amount >= 0.01 && abs((amount * 100).rounded() - amount * 100) < 1e-6, "amount \(amount)")
+      #expect(
+        amount >= 0.01 && abs((amount * 100).rounded() - amount * 100) < 1e-6, "amount \(amount)")
       #expect(!SleepWindow.default.isAsleep(localMilliseconds: entry.date.milliseconds))
     }
     let amounts = timeline.entries.compactMap { $0.relevance?.score }.sorted()
@@ -110,7 +118,8 @@ struct TimelineGeneratorTests: ScenarioTesting {
     #expect(timeline.events.count == n)
     #expect(
       zip(timeline.events, timeline.entries).allSatisfy {
-        $0.start == $1.date.milliseconds && $0.end == $0.start + 30 * minute && $0.wantProbability == 0.5
+        $0.start == $1.date.milliseconds && $0.end == $0.start + 30 * minute
+          && $0.wantProbability == 0.5
       })
   }
 
@@ -166,10 +175,11 @@ struct TimelineGeneratorTests: ScenarioTesting {
     #expect(generate(.entries(explicit)).events.isEmpty)  // wantProbability 0
     explicit.wantProbability = 1
     let timeline = generate(.entries(explicit), days: 1)
-    #expect(timeline.entries.map(\.date.milliseconds) == [
-      ms("2026-01-05T10:00:00Z"), ms("2026-01-05T12:00:00Z"), ms("2026-01-05T12:00:00Z"),
-      ms("2026-01-05T12:30:00Z"), ms("2026-01-05T15:00:00Z"), ms("2026-01-05T18:00:00Z"),
-    ])
+    #expect(
+      timeline.entries.map(\.date.milliseconds) == [
+        ms("2026-01-05T10:00:00Z"), ms("2026-01-05T12:00:00Z"), ms("2026-01-05T12:00:00Z"),
+        ms("2026-01-05T12:30:00Z"), ms("2026-01-05T15:00:00Z"), ms("2026-01-05T18:00:00Z"),
+      ])
     #expect(timeline.entries[1].relevance?.score == 5)  // stable at equal dates
     #expect(
       timeline.events.map { [$0.start, $0.end] } == [

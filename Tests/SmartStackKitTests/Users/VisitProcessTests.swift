@@ -37,7 +37,8 @@ struct VisitProcessTests: ScenarioTesting {
         let asleep = person.visitTimes.filter {
           sleep.isAsleep(localMilliseconds: berlin.localMilliseconds(at: Instant(milliseconds: $0)))
         }
-        #expect(asleep.isEmpty, "sleep \(from)-\(to), seed \(seed): \(asleep.count) visits while asleep")
+        #expect(
+          asleep.isEmpty, "sleep \(from)-\(to), seed \(seed): \(asleep.count) visits while asleep")
         #expect(zip(person.visitTimes, person.visitTimes.dropFirst()).allSatisfy { $0 < $1 })
         #expect(person.visitTimes.allSatisfy { $0 >= person.start && $0 < person.end })
       }
@@ -48,7 +49,8 @@ struct VisitProcessTests: ScenarioTesting {
     // Visits only in local hour 7, no sleep; Berlin moves from UTC+1 to UTC+2 on 2026-03-29.
     let text = scenarioText(
       days: 3, timezone: "Europe/Berlin", start: "2026-03-28",
-      persona: #""name": "p", "sleep": {"from": "00:00", "to": "00:00"}, "rhythm": [\#(rhythm([7: 1]))]"#)
+      persona:
+        #""name": "p", "sleep": {"from": "00:00", "to": "00:00"}, "rhythm": [\#(rhythm([7: 1]))]"#)
     let s = try read(text)
     for seed in UInt64(1)...5 {
       let person = s.person(0, replicate: 0, seed: seed)
@@ -70,7 +72,8 @@ struct VisitProcessTests: ScenarioTesting {
     // Visits only in local hour 2; on 2026-10-25 Berlin's 02h runs from 00:00Z to 02:00Z.
     let text = scenarioText(
       days: 1, timezone: "Europe/Berlin", start: "2026-10-25",
-      persona: #""name": "p", "sleep": {"from": "00:00", "to": "00:00"}, "rhythm": [\#(rhythm([2: 1]))]"#)
+      persona:
+        #""name": "p", "sleep": {"from": "00:00", "to": "00:00"}, "rhythm": [\#(rhythm([2: 1]))]"#)
     let s = try read(text)
     var total = 0
     for seed in UInt64(1)...10 {
@@ -79,7 +82,8 @@ struct VisitProcessTests: ScenarioTesting {
       let second = ms("2026-10-25T01:00:00Z")
       let end = ms("2026-10-25T02:00:00Z")
       #expect(person.visitTimes.allSatisfy { $0 >= first && $0 < end }, "seed \(seed)")
-      #expect(person.visitTimes.contains { $0 < second } && person.visitTimes.contains { $0 >= second })
+      #expect(
+        person.visitTimes.contains { $0 < second } && person.visitTimes.contains { $0 >= second })
       total += person.visitCount
     }
     // Twice the hour, twice the visits: about 180 a day.
@@ -88,7 +92,10 @@ struct VisitProcessTests: ScenarioTesting {
 
   @Test func theRhythmShapesVisitsAcrossHours() throws {
     let text = scenarioText(
-      days: 20, persona: #""name": "p", "sleep": {"from": "00:00", "to": "00:00"}, "rhythm": [\#(rhythm([8: 1, 20: 3]))]"#)
+      days: 20,
+      persona:
+        #""name": "p", "sleep": {"from": "00:00", "to": "00:00"}, "rhythm": [\#(rhythm([8: 1, 20: 3]))]"#
+    )
     let person = try read(text).person(0, replicate: 0, seed: 3)
     let eight = person.visitTimes.filter { WallClock.hourOfDay($0) == 8 }.count
     let twenty = person.visitTimes.filter { WallClock.hourOfDay($0) == 20 }.count

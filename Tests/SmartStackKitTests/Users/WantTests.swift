@@ -85,7 +85,8 @@ struct WantTests: ScenarioTesting {
         {"date": "2026-01-05T13:00", "relevance": {"score": 0}}]}},
       {"id": "b", "kind": "B"}
       """#
-    let s = try read(scenarioText(days: 2, persona: #""name": "p", "wantProbability": 0"#, apps: apps))
+    let s = try read(
+      scenarioText(days: 2, persona: #""name": "p", "wantProbability": 0"#, apps: apps))
     let person = s.person(0, replicate: 0, seed: 5)
     let start = ms("2026-01-05T10:00:00Z")
     let end = ms("2026-01-05T12:00:00Z")
@@ -138,7 +139,8 @@ struct WantTests: ScenarioTesting {
       let mean = draws.reduce(0, +) / Double(n)
       #expect(abs(mean - 0.5) < 0.05, "mean \(mean)")
     }
-    #expect((person.tapProbability, person.openProbability, person.swipeProbability) == (0.25, 0.5, 0.75))
+    #expect(
+      (person.tapProbability, person.openProbability, person.swipeProbability) == (0.25, 0.5, 0.75))
     for v in 0..<n {
       #expect(person.wouldTap(visit: v) == (person.tapDraw[v] < 0.25))
       #expect(person.wouldOpen(visit: v) == (person.openDraw[v] < 0.5))
@@ -151,7 +153,8 @@ struct WantTests: ScenarioTesting {
       "name": "p", "wantProbability": 1,
       "routine": {"weekday": [{"hours": "0-24", "wants": {"a": 1, "b": 1, "c": 1}}]}
       """#
-    let person = try read(scenarioText(persona: persona, apps: threeApps)).person(0, replicate: 0, seed: 1)
+    let person = try read(scenarioText(persona: persona, apps: threeApps)).person(
+      0, replicate: 0, seed: 1)
     for v in 0..<person.visitCount {
       switch person.wantApp[v] {
       case 0: #expect(Array(person.wantedInstances(visit: v)) == [0])
