@@ -85,7 +85,8 @@ struct SimulateCommand: AsyncParsableCommand {
     default: throw ValidationError("--normaliser-scope must be 'instance' or 'kind', not '\(normaliserScope)'")
     }
     if let n = normaliserWindowDays { options.engine.normaliserWindow = .days(n) }
-    let scenario = try reportingErrors { try Scenario.read(path: scenario) }
+    let path = self.scenario
+    let scenario = try reportingErrors { try Scenario.read(path: path) }
     let seed = self.seed ?? scenario.seed
     let source = scenario.name
 
@@ -94,6 +95,7 @@ struct SimulateCommand: AsyncParsableCommand {
       var choice: Int
       var replicate: Int
     }
+    let runOptions = options
     let cells = choices.indices.flatMap { c in (0..<replicates).map { Cell(choice: c, replicate: $0) } }
     var results = [RunMetrics?](repeating: nil, count: cells.count)
     await withTaskGroup(of: (Int, RunMetrics).self) { group in
@@ -102,7 +104,7 @@ struct SimulateCommand: AsyncParsableCommand {
         let cell = cells[k]
         let choice = choices[cell.choice]
         group.addTask {
-          (k, Simulation.run(scenario, choice: choice, replicate: cell.replicate, seed: seed, options: options))
+          (k, Simulation.run(scenario, choice: choice, replicate: cell.replicate, seed: seed, options: runOptions))
         }
       }
       while next < min(jobs, cells.count) {
@@ -166,10 +168,11 @@ struct SimulateCommand: AsyncParsableCommand {
       var emitter: LogEmitter? = nil
       let (observer, _) = Simulation.run(
         scenario, strategy: prototype, descriptor: choice.descriptor, replicate: 0, seed: seed,
-        options: options, observer: ExplainObserver(strategy: choice.descriptor.label, personNames: scenario.personNames),
+        options: options, observer: ExplainObserver(strategy: choice.descriptor.label, personNames: (0..<scenario.personCount).map(scenario.personName)),
         emitter: &emitter)
       let text = observer.csv.text
-      return header ? text : String(text[text.firstIndex(of: "\n").map { text.index(after: $0) } ?? text.endIndex...])
+      guard !header, let newline = text.firstIndex(of: "\n") else { return text }
+      return String(text[text.index(after: newline)...])
     }
     return open(choice.prototype)
   }

@@ -12,7 +12,8 @@ struct SmartStack: AsyncParsableCommand {
     abstract: "A laboratory for the iPhone Smart Stack: donation logs, relevance, ranking strategies.",
     version: SmartStackKit.version,
     subcommands: [
-      ValidateCommand.self, RelevanceCommand.self, ReplayCommand.self, StrategiesCommand.self,
+      ValidateCommand.self, RelevanceCommand.self, ReplayCommand.self, SimulateCommand.self,
+      StrategiesCommand.self,
     ]
   )
 }

@@ -17,11 +17,8 @@ public struct LogEmitter: Sendable {
     visitTimes.append(time)
   }
 
-  public mutating func donation(person: String, app: ScenarioApp, at time: Int64) {
-    donations.append(
-      Donation(
-        timestamp: Instant(milliseconds: time), user: person, kind: app.kind, intent: app.intent,
-        parameters: app.parameters))
+  public mutating func donation(_ donation: Donation) {
+    donations.append(donation)
   }
 
   /// The donation log (rows in time order, ties in emission order).

@@ -29,6 +29,9 @@ public struct SimulationOptions: Sendable {
 /// - otherwise nothing (an unacted want).
 /// The strategy then learns the outcome (tap or no tap) at once: in simulation the tap
 /// happens at the visit.
+///
+/// The oracle (`usesTarget`) is exempt from the stack's own rules (pins, Smart Rotate
+/// off, the rotation limit): it measures what a perfect ranking could reach.
 public enum Simulation {
   /// Runs `prototype` over every person of replicate `replicate`, feeding `observer`.
   /// `emitter`, when given, receives every donation and visit in the public formats.
@@ -75,7 +78,7 @@ public enum Simulation {
     _ person: SimulatedPerson, scenario: Scenario, session: inout StackSession<S, O>,
     counts: inout SimulationCounts, emitter: inout LogEmitter?
   ) {
-    let stack = scenario.stackSettings
+    let stack = scenario.stack
     for i in 0..<person.stackCount { session.makeAvailable(i) }
     counts.reloadsRequested += person.reloads.requested
     counts.reloadsGranted += person.reloads.granted
@@ -128,17 +131,19 @@ public enum Simulation {
       while rotationHead < rotationTimes.count && rotationTimes[rotationHead] <= t - 86_400_000 {
         rotationHead += 1
       }
-      if pinned >= 0 && t < pinnedUntil {
+      if S.usesTarget {
+        policy = .rank  // the oracle is the upper bound of any ranking: no stack limits
+      } else if pinned >= 0 && t < pinnedUntil {
         policy = .forced(pinned)
       } else if !stack.smartRotate {
         policy = .noRotation("smart rotate off")
-      } else if !stack.developerMode && stack.rotationLimitExhausted(rotationTimes[rotationHead...], now: t) {
+      } else if !stack.developerMode && stack.rotationLimit.isExhausted(rotationTimes[rotationHead...], now: t) {
         policy = .noRotation("stack rotation limit")
       } else {
         policy = .rank
       }
       let app = Int(person.wantApp[v])
-      let targets = person.wantInstances(v)
+      let targets = person.wantedInstances(visit: v)
       let outcome = session.visit(at: t, hasTarget: app >= 0, targets: targets, policy: policy)
       if outcome.rotated { rotationTimes.append(t) }
       emitter?.visit(person: person.name, at: t)
@@ -146,17 +151,17 @@ public enum Simulation {
       var tapped = false
       if app >= 0 {
         var acted = true
-        if outcome.isHit && person.tapDraw[v] < person.tap {
+        if outcome.isHit && person.wouldTap(visit: v) {
           tapped = true
           counts.taps += 1
         } else if let swipeTo = bestAvailable(targets, session: session), !outcome.isHit,
-          person.swipeDraw[v] < person.swipe
+          person.wouldSwipe(visit: v)
         {
           session.manualSwipe(to: Int(swipeTo), at: t)
           pinned = swipeTo
           pinnedUntil = t + cooldown
           counts.swipes += 1
-        } else if person.openDraw[v] < person.open {
+        } else if person.wouldOpen(visit: v) {
           counts.manualOpens += 1
         } else {
           acted = false
@@ -164,7 +169,7 @@ public enum Simulation {
         }
         if acted {
           session.donation(at: t, kind: Int32(app), matched: targets)
-          emitter?.donation(person: person.name, app: scenario.apps[app], at: t)
+          emitter?.donation(person.apps[app].donation(at: Instant(milliseconds: t), user: person.name))
         }
       }
       if outcome.shown >= 0 {
@@ -182,5 +187,21 @@ public enum Simulation {
   static func bestAvailable<S, O>(_ targets: ArraySlice<Int32>, session: StackSession<S, O>) -> Int32? {
     for t in targets where session.context.isCandidate(Int(t)) { return t }
     return nil
+  }
+}
+
+extension RotationLimit {
+  /// True when the stack has used up its automatic rotations: at least `perHour` in
+  /// `(now - 1 h, now]` or at least `perDay` in `(now - 24 h, now]` (`rotations` holds
+  /// the times of the last 24 hours, ascending). A limit of 0 means unlimited.
+  func isExhausted(_ rotations: ArraySlice<Int64>, now: Int64) -> Bool {
+    if perDay > 0 && rotations.count >= perDay { return true }
+    guard perHour > 0 else { return false }
+    var lastHour = 0
+    for t in rotations.reversed() {
+      if t <= now - 3_600_000 { break }
+      lastHour += 1
+    }
+    return lastHour >= perHour
   }
 }
