@@ -40,6 +40,8 @@ public struct RunMetrics: Sendable {
   public var timesToSurface: [Int64]
   /// Pooled counts per local day index, ascending by day.
   public var daily: [(day: Int64, counts: MetricCounts)]
+  /// What a simulation adds (reactions, reloads, suggestions); nil for replays.
+  public var simulation: SimulationCounts? = nil
 
   public init(_ m: StandardMetrics) {
     self.init(
