@@ -31,10 +31,14 @@ struct BatchCommandTests {
     let lines = runs.split(separator: "\n")
     #expect(
       lines[0]
-        == "run_id,source,strategy,parameters,replicate,seed,people,visits,target_visits,hits,hit_rate,hit_rate_macro,hit_at_3,mrr,mrr_macro,coverage,rotations,rotations_per_day,relevance_visits,relevance_honoured,suppression_violations,windows,windows_surfaced,median_time_to_surface_s,exposure_gini,regret"
+        == "run_id,source,strategy,parameters,replicate,seed,people,visits,target_visits,hits,hit_rate,hit_rate_macro,hit_at_3,mrr,mrr_macro,coverage,rotations,rotations_per_day,relevance_visits,relevance_honoured,suppression_violations,windows,windows_surfaced,median_time_to_surface_s,exposure_gini,regret,taps,manual_opens,swipes,unacted_wants,reloads_requested,reloads_granted,reloads_refused,reloads_coalesced,suggestion_windows"
     )
-    // 2 source points (visits swept) × 6 strategy points × 2 replicates.
-    #expect(lines.count == 1 + 24)
+    // 3 source points (a log with visits swept, a scenario) × 6 strategy points × 2 replicates.
+    #expect(lines.count == 1 + 36)
+    // Scenario rows fill the simulation columns; log rows leave them empty.
+    #expect(lines[1].hasSuffix(",,,,,,,,,"))
+    #expect(lines[36].hasPrefix("tiny-world|oracle|1,tiny-world,oracle,,1,7,2,"))
+    #expect(!lines[36].hasSuffix(","))
     #expect(lines[1].hasPrefix("tiny[visits=donations]|mfu|0,tiny[visits=donations],mfu,,0,7,3,"))
     let summaryHeader = String(
       decoding: try Data(contentsOf: out.appendingPathComponent("summary.csv")), as: UTF8.self
@@ -52,7 +56,7 @@ struct BatchCommandTests {
     #expect(r.stdout.contains("| tiny[visits=sessions:30] | oracle "))
     #expect(r.stdout.contains("Per-unit means with 95% bootstrap CIs"))
     #expect(r.stdout.contains("Paired differences from the baseline mfu"))
-    #expect(r.stderr.contains("batch: 24/24 cells done"))
+    #expect(r.stderr.contains("batch: 36/36 cells done"))
     #expect(r.stderr.contains("wrote tiny to out/"))
     let manifest = String(
       decoding: try Data(contentsOf: out.appendingPathComponent("manifest.json")), as: UTF8.self)
@@ -116,7 +120,7 @@ struct BatchCommandTests {
     }
     let r = try CLI.run(["batch", tiny, "--out", "cut", "--resume"], in: folder)
     #expect(r.status == 0, "\(r.stderr)")
-    #expect(r.stderr.contains("24 cells: 14 run, 10 from the journal"))
+    #expect(r.stderr.contains("36 cells: 26 run, 10 from the journal"))
     #expect(r.stderr.contains("ignored an incomplete last line"))
     #expect(
       try files(folder.appendingPathComponent("cut"))
@@ -138,6 +142,11 @@ struct BatchCommandTests {
         decoding: try Data(contentsOf: datasets.appendingPathComponent("logs/tiny.csv")),
         as: UTF8.self),
       to: "Datasets/logs/tiny.csv", in: folder)
+    try CLI.write(
+      String(
+        decoding: try Data(contentsOf: datasets.appendingPathComponent("scenarios/tiny.json")),
+        as: UTF8.self),
+      to: "Datasets/scenarios/tiny.json", in: folder)
     let r = try CLI.run(["batch", "--quiet"], in: folder)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(
@@ -187,8 +196,8 @@ struct BatchCommandTests {
       decoding: try Data(contentsOf: folder.appendingPathComponent("o/runs.csv")), as: UTF8.self
     )
     .split(separator: "\n")
-    // 2 source points × 2 strategies × 1 replicate.
-    #expect(runs.count == 5)
+    // 3 source points × 2 strategies × 1 replicate.
+    #expect(runs.count == 7)
     #expect(runs[1].hasPrefix("tiny[visits=donations]|mru|0,tiny[visits=donations],mru,,0,99,"))
     let paired = String(
       decoding: try Data(contentsOf: folder.appendingPathComponent("o/paired.csv")), as: UTF8.self)

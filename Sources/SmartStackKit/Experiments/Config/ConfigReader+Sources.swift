@@ -106,7 +106,7 @@ extension ConfigReader {
       engine, "normaliserWindowDays", allowNull: true,
       { r, item -> Int?? in
         if item.value.isNull { return .some(nil) }
-        return r.json.requireInteger(item, in: 1...36_500).map { .some($0) }
+        return r.json.requireInteger(item, in: 1...Scenario.maximumDays).map { .some($0) }
       })
     {
       axes.append(
@@ -164,11 +164,8 @@ extension ConfigReader {
       let scenario = written.flatMap { existingFile(pathItem, $0) }
       baseName = ExperimentConfig.baseName(written ?? "scenario")
       draft.scenario = ScenarioInput(scenario: scenario ?? ConfigPath(written: "", resolved: ""))
-      // MARK: Scenario sources (issue 4): remove this report once `ScenarioSupport`
-      // builds sources (see Experiments/Sources/ScenarioSupport.swift).
-      if let reason = ScenarioSupport.unavailableReason { json.report(reason, at: pathItem) }
       if let values = sweep(
-        object, "days", { r, item in r.json.requireInteger(item, in: 1...36_500) })
+        object, "days", { r, item in r.json.requireInteger(item, in: 1...Scenario.maximumDays) })
       {
         axes.append(
           SweepAxis(

@@ -31,7 +31,9 @@ public enum ExperimentTables {
           r.metrics.total.hitRate
       }
     }
-    var csv = CSVWriter(header: runsHeader)
+    // Scenario sources add the simulation's columns (empty for log sources).
+    let simulated = outline.sources.contains { $0.kind == "scenario" }
+    var csv = CSVWriter(header: runsHeader + (simulated ? SimulationCounts.names : []))
     let seed = String(outline.seed)
     for r in sorted {
       let strategy = outline.strategies[r.cell.strategy]
@@ -46,6 +48,10 @@ public enum ExperimentTables {
         $0 - r.metrics.total.hitRate
       }
       csv.append(RunTables.cell(regret ?? .nan))
+      if simulated {
+        let values = r.metrics.simulation?.values ?? Array(repeating: .nan, count: SimulationCounts.names.count)
+        for value in values { csv.append(RunTables.cell(value)) }
+      }
       csv.endRow()
     }
     return csv.bytes

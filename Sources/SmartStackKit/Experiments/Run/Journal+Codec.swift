@@ -54,6 +54,26 @@ extension MetricCounts {
   }
 }
 
+extension SimulationCounts {
+  /// Counts from `values` order; nil unless every value is a whole number >= 0.
+  init?(journalValues v: [Double]) {
+    guard v.count == SimulationCounts.names.count,
+      v.allSatisfy({ $0 >= 0 && $0 <= 9_007_199_254_740_992 && $0.rounded() == $0 })
+    else { return nil }
+    let c = v.map { Int($0) }
+    self.init()
+    taps = c[0]
+    manualOpens = c[1]
+    swipes = c[2]
+    unacted = c[3]
+    reloadsRequested = c[4]
+    reloadsGranted = c[5]
+    reloadsRefused = c[6]
+    reloadsCoalesced = c[7]
+    suggestionWindows = c[8]
+  }
+}
+
 enum JournalCodec {
   static let format = "smartstack-batch"
   static let version = 1
@@ -65,16 +85,19 @@ enum JournalCodec {
   /// One cell's journal line (without the newline).
   static func cellLine(_ result: CellResult, runID: String) -> String {
     let m = result.metrics
-    let line: JSONValue = [
-      "cell": .number(Double(result.cell.index)),
-      "run_id": .string(runID),
-      "people": .array(m.perPerson.map { JSONNode(numbers($0.journalValues)) }),
-      "gini": numbers(m.perPersonGini),
-      "tts": .array(m.timesToSurface.map { JSONNode(.number(Double($0))) }),
-      "daily": .array(
-        m.daily.map { JSONNode(numbers([Double($0.day)] + $0.counts.journalValues)) }),
+    var members: [JSONMember] = [
+      JSONMember("cell", .number(Double(result.cell.index))),
+      JSONMember("run_id", .string(runID)),
+      JSONMember("people", .array(m.perPerson.map { JSONNode(numbers($0.journalValues)) })),
+      JSONMember("gini", numbers(m.perPersonGini)),
+      JSONMember("tts", .array(m.timesToSurface.map { JSONNode(.number(Double($0))) })),
+      JSONMember(
+        "daily",
+        .array(m.daily.map { JSONNode(numbers([Double($0.day)] + $0.counts.journalValues)) })),
     ]
-    return line.serialized()
+    // Simulated runs also carry `SimulationCounts` in `SimulationCounts.names` order.
+    if let simulation = m.simulation { members.append(JSONMember("sim", numbers(simulation.values))) }
+    return JSONValue.object(members).serialized()
   }
 
   /// The header line (without the newline).
@@ -297,9 +320,14 @@ extension JournalCodec {
       }
       daily.append((Int64(day), counts))
     }
-    return (
-      index, runID,
-      RunMetrics(perPerson: people, perPersonGini: gini, timesToSurface: tts, daily: daily)
-    )
+    var metrics = RunMetrics(perPerson: people, perPersonGini: gini, timesToSurface: tts, daily: daily)
+    if let simItem = json.optional(object, "sim") {
+      guard let values = json.requireNumbers(simItem), let counts = SimulationCounts(journalValues: values) else {
+        if !json.isFull { json.report("expected \(SimulationCounts.names.count) whole counts", at: simItem) }
+        return nil
+      }
+      metrics.simulation = counts
+    }
+    return (index, runID, metrics)
   }
 }
