@@ -11,6 +11,16 @@ public enum InputLimits {
   /// as one line from its first byte to its line end.
   public static let maximumLineBytes = 1 << 20
 
+  /// A duration in milliseconds as an integer, rounded and clamped to
+  /// ±10^13 ms (about 317 years, so adding it to any supported instant cannot overflow);
+  /// NaN is 0. For durations that callers validate but the library must never trap on.
+  ///
+  /// - Complexity: O(1).
+  static func milliseconds(_ value: Double) -> Int64 {
+    guard !value.isNaN else { return 0 }
+    return Int64(min(max(value.rounded(), -1e13), 1e13))
+  }
+
   /// The message for a line longer than `maximumLineBytes`.
   static func lineTooLong(_ length: Int) -> String {
     "line is \(length) bytes long, more than the limit of \(maximumLineBytes) bytes (1 MiB)"
