@@ -29,10 +29,14 @@ flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
 archive="$lib/libSmartStackKit.a"
 if [ ! -f "$archive" ] || [ -n "$(find Sources/SmartStackKit -name '*.swift' -newer "$archive" | head -1)" ]; then
   echo "== building SmartStackKit for fuzzing (a few minutes)"
+  # Compile a snapshot, so editing the sources meanwhile cannot break the build.
+  rm -rf "$out/src" "$archive"
+  cp -R Sources/SmartStackKit "$out/src"
   swiftc "${flags[@]}" -module-name SmartStackKit -emit-module -emit-module-path "$lib/SmartStackKit.swiftmodule" \
-    -emit-library -static -o "$archive" $(find Sources/SmartStackKit -name '*.swift' | sort) 2>&1 \
+    -emit-library -static -o "$archive.tmp" $(find "$out/src" -name '*.swift' | sort) 2>&1 \
     | grep -v "warning: Cannot export local symbol" || true
-  [ -f "$archive" ] || { echo "library build failed" >&2; exit 1; }
+  [ -f "$archive.tmp" ] || { echo "library build failed" >&2; exit 1; }
+  mv "$archive.tmp" "$archive"
 fi
 
 # 2. The target.
