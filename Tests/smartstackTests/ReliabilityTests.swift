@@ -96,3 +96,138 @@ struct BadInputCorpusTests {
     }
   }
 }
+
+/// A `smartstack` process running in the background, its output going to files.
+private struct BackgroundRun {
+  let process = Process()
+  let stderrPath: String
+
+  init(_ arguments: [String], in directory: URL) throws {
+    stderrPath = directory.appendingPathComponent("stderr.txt").path
+    _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+    process.executableURL = CLI.binary
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle(forWritingAtPath: stderrPath)
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+  }
+
+  var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+}
+
+@Suite("Reliability: interrupted batches")
+struct InterruptedBatchTests {
+  static let reportFiles = ["runs.csv", "daily.csv", "summary.csv", "paired.csv"]
+
+  /// 1 scenario source (tiny, 60 days) × 4 strategies × 6 replicates = 24 cells: a few
+  /// seconds with one job in a debug build.
+  static func config(scenario: String) -> String {
+    """
+    {"name": "interrupt", "seed": 11, "replicates": 6,
+     "sources": [{"name": "world", "scenario": "\(scenario)", "days": 60}],
+     "strategies": ["mfu", "mru", "hour-of-week", "bandit"]}
+    """
+  }
+
+  static var scenarioPath: String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Datasets/scenarios/tiny.json").path
+  }
+
+  /// The number of finished cells in a journal (its lines after the header).
+  static func journaledCells(_ out: URL) -> Int {
+    let path = out.appendingPathComponent(".journal/cells.jsonl").path
+    guard let data = FileManager.default.contents(atPath: path) else { return 0 }
+    return max(0, data.filter { $0 == UInt8(ascii: "\n") }.count - 1)
+  }
+
+  /// SIGINT is Ctrl-C (exit 130 after a note); SIGKILL stands for a trap or a power cut:
+  /// the process dies at once, with no handler.
+  @Test(arguments: [SIGINT, SIGKILL])
+  func aSignalMidRunKeepsFinishedCellsWritesNoReportAndResumeGivesTheSameBytes(signal: Int32)
+    throws
+  {
+    let work = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: work) }
+    try CLI.write(Self.config(scenario: Self.scenarioPath), to: "exp.json", in: work)
+    let out = work.appendingPathComponent("out")
+
+    let run = try BackgroundRun(["batch", "exp.json", "--out", "out", "--jobs", "1", "--quiet"], in: work)
+    // Wait until at least one cell is journaled (at most 60 s), then signal.
+    let deadline = Date().addingTimeInterval(60)
+    while Self.journaledCells(out) < 1 && run.process.isRunning && Date() < deadline {
+      usleep(20_000)
+    }
+    #expect(run.process.isRunning, "the batch ended before the signal: make the config bigger")
+    kill(run.process.processIdentifier, signal)
+    run.process.waitUntilExit()
+
+    let journaled = Self.journaledCells(out)
+    #expect(journaled >= 1 && journaled < 24, "\(journaled) cells journaled")
+    if signal == SIGINT {
+      #expect(run.process.terminationReason == .exit)
+      #expect(run.process.terminationStatus == 130)
+      #expect(run.stderr.contains("interrupted: the finished cells are in the output folder's journal"))
+    } else {
+      #expect(run.process.terminationReason == .uncaughtSignal)
+    }
+    // No report and no half-written file: the folder holds the journal only.
+    let left = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+    #expect(left == [".journal"], "\(left)")
+
+    let resumed = try CLI.run(["batch", "exp.json", "--out", "out", "--resume", "--quiet"], in: work)
+    #expect(resumed.status == 0, "\(resumed.stderr)")
+    let clean = try CLI.run(["batch", "exp.json", "--out", "clean", "--quiet"], in: work)
+    #expect(clean.status == 0, "\(clean.stderr)")
+    for name in Self.reportFiles {
+      let a = FileManager.default.contents(atPath: out.appendingPathComponent(name).path)
+      let b = FileManager.default.contents(atPath: work.appendingPathComponent("clean/" + name).path)
+      #expect(a != nil && a == b, "\(name) differs after resume")
+    }
+  }
+}
+
+@Suite("Reliability: output paths")
+struct OutputPathTests {
+  /// Every file under `folder`, relative, sorted.
+  static func files(under folder: URL) -> [String] {
+    (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).sorted()
+  }
+
+  @Test func namesWithDotDotAndSlashesNeverPlaceFilesOutsideTheOutputFolder() throws {
+    let root = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let work = root.appendingPathComponent("a/b")
+    try CLI.write("timestamp,user,kind\n2026-03-02T08:00:00Z,../../u,News\n", to: "log.csv", in: work)
+    try CLI.write(
+      """
+      {"name": "../../../escaped-experiment", "seed": 1,
+       "sources": [{"name": "../../escaped-source/x", "log": "log.csv"}],
+       "strategies": ["mfu", {"name": "hour-of-week", "parameters": {"half-life-days": [0, 2]}}],
+       "outputs": {"trace": true}}
+      """, to: "exp.json", in: work)
+    let batch = try CLI.run(["batch", "exp.json", "--out", "out", "--quiet"], in: work)
+    #expect(batch.status == 0, "\(batch.stderr)")
+    let scenario = try String(contentsOfFile: InterruptedBatchTests.scenarioPath, encoding: .utf8)
+      .replacingOccurrences(of: "\"name\": \"tiny\"", with: "\"name\": \"../../escaped-scenario\"")
+    try CLI.write(scenario, to: "world.json", in: work)
+    let simulate = try CLI.run(
+      ["simulate", "--scenario", "world.json", "--out", "sim", "--explain", "--emit-log", "emitted",
+       "--days", "1", "--quiet"], in: work)
+    #expect(simulate.status == 0, "\(simulate.stderr)")
+
+    // Outside a/b nothing appeared; inside, only the inputs and the chosen folders.
+    #expect(Self.files(under: root).filter { !$0.hasPrefix("a/b/") } == ["a", "a/b"])
+    let top = try FileManager.default.contentsOfDirectory(atPath: work.path).sorted()
+    #expect(top == ["emitted", "exp.json", "log.csv", "out", "sim", "world.json"])
+    #expect(Self.files(under: work.appendingPathComponent("sim")) == ["daily.csv", "explain.csv", "runs.csv"])
+    #expect(
+      Self.files(under: work.appendingPathComponent("emitted"))
+        == ["donations.csv", "stack.json", "visits.csv"])
+    #expect(
+      Self.files(under: work.appendingPathComponent("out")).filter { !$0.hasPrefix(".journal/") }
+        == [".journal", "daily.csv", "manifest.json", "paired.csv", "runs.csv", "summary.csv", "trace.csv"])
+  }
+}
