@@ -26,13 +26,23 @@ public struct OutputFileError: Error, Sendable, CustomStringConvertible {
 public enum FileIO {
   /// Reads a whole file as bytes.
   ///
-  /// - Throws: `InputFileError` when the path is missing, a folder, or unreadable.
+  /// - Throws: `InputFileError` when the path is missing, a folder, unreadable, or larger
+  ///   than `InputLimits.maximumFileBytes` (refused before reading, not after running out
+  ///   of memory).
   public static func readBytes(_ path: String) throws -> [UInt8] {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw InputFileError(path: path, reason: "no such file")
     }
     if isDirectory.boolValue { throw InputFileError(path: path, reason: "is a folder, not a file") }
+    if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
+      size > InputLimits.maximumFileBytes
+    {
+      throw InputFileError(
+        path: path,
+        reason:
+          "the file is \(size) bytes, more than the limit of \(InputLimits.maximumFileBytes) bytes (2 GiB) for one input file; split it")
+    }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw InputFileError(path: path, reason: "permission denied or unreadable")
     }

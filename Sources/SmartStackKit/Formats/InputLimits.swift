@@ -11,6 +11,10 @@ public enum InputLimits {
   /// as one line from its first byte to its line end.
   public static let maximumLineBytes = 1 << 20
 
+  /// The largest input file read whole: 2 GiB (2,147,483,648 bytes). Readers hold a file
+  /// in memory with its parsed form, so a bigger one is refused before it is read.
+  public static let maximumFileBytes = 2 << 30
+
   /// A duration in milliseconds as an integer, rounded and clamped to
   /// ±10^13 ms (about 317 years, so adding it to any supported instant cannot overflow);
   /// NaN is 0. For durations that callers validate but the library must never trap on.

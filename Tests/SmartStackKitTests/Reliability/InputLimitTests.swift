@@ -107,3 +107,25 @@ struct InputLimitTests {
     #expect(InputLimits.milliseconds(1499.5) == 1500)
   }
 }
+
+@Suite("Reliability: input file size")
+struct InputFileSizeTests {
+  @Test func aFileOverTwoGibibytesIsRefusedBeforeItIsRead() throws {
+    // A sparse file: 2 GiB + 1 bytes long, taking no disk space.
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("smartstack-huge-\(UUID().uuidString).csv").path
+    #expect(FileManager.default.createFile(atPath: path, contents: nil))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let handle = try #require(FileHandle(forWritingAtPath: path))
+    try handle.truncate(atOffset: UInt64(InputLimits.maximumFileBytes) + 1)
+    try handle.close()
+    do {
+      _ = try FileIO.readBytes(path)
+      Issue.record("read a file over the limit")
+    } catch let error as InputFileError {
+      #expect(
+        error.reason
+          == "the file is 2147483649 bytes, more than the limit of 2147483648 bytes (2 GiB) for one input file; split it")
+    }
+  }
+}
