@@ -111,3 +111,7 @@ w('lsapp-bomb.tsv.gz', gzip.compress(LH.encode() + b'0' * (4 << 20), mtime=0))
 w('app-events-bad-event-row.csv', 'timestamp,user,app,event\n2026-03-02T08:00:00Z,ana,com.a,opened\n2026-03-02T08:00:00Z,ana\n')
 w('app-events-empty.csv', '')
 w('app-events-bad-timestamp.csv', 'timestamp,user,app,event\n2026-03-02T08:00:00Q,ana,com.a,opened\n')
+
+# --- added: LSApp long line and NUL byte
+w('lsapp-long-line.tsv', LH + '1\t10\t2018-01-16 06:01:05\t' + 'G' * (1 << 20) + '\tOpened\n')
+w('lsapp-nul-byte.tsv', (LH + '1\t10\t2018-01-16 06:01:05\tGm\x00ail\tOpened\n').encode())
