@@ -80,12 +80,16 @@ struct InputLimitTests {
 
   @Test func aYearWithMoreThanFourDigitsIsNamedAsSuchNotAsItsFirstFourDigits() {
     #expect(
-      ISO8601.parse("20260-03-02")
+      ISO8601.parse("99999999999999999999-03-02")
         == .failure(
           ISO8601.ParseError(
             offset: 0,
             message: "expected a 4-digit year, found more digits (years 1970...2100 are supported)")))
     #expect(ISO8601.parse("19690-01-01") != ISO8601.parse("1969-01-01"))
+    // A 5-digit text whose first 4 digits are a supported year keeps its message.
+    #expect(
+      ISO8601.parse("20260-03-02")
+        == .failure(ISO8601.ParseError(offset: 4, message: "expected '-' after the year")))
   }
 
   @Test func replayDurationsFarBeyondTheCLILimitsDoNotTrapInTheLibrary() throws {
