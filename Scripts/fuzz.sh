@@ -57,7 +57,10 @@ set +e
   -artifact_prefix="$out/crashes/$target/" -print_final_stats=1 "$@" >"$log" 2>&1
 status=$?
 set -e
-summary="$(date -u +%Y-%m-%dT%H:%M:%SZ) $target ${seconds}s exit=$status $(grep -E '^stat::number_of_executed_units' "$log" | tr -s ' ') $(grep -E '^#[0-9]+ +DONE' "$log" | tail -1)"
+executions="$(grep -E '^stat::number_of_executed_units' "$log" | tr -s ' ' || true)"
+coverage="$(grep -E '^#[0-9]+ ' "$log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' || true)"
+done_line="$(grep -E '^Done [0-9]+ runs' "$log" || true)"
+summary="$(date -u +%Y-%m-%dT%H:%M:%SZ) $target ${seconds}s exit=$status ${executions:-no stats} | ${coverage} | ${done_line}"
 echo "$summary" | tee -a "$out/runs.log"
 if [ $status -ne 0 ]; then
   grep -E "ERROR|Fatal error|SUMMARY|Test unit written" "$log" | head -20 >&2
