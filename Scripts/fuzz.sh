@@ -58,7 +58,7 @@ set +e
 status=$?
 set -e
 executions="$(grep -E '^stat::number_of_executed_units' "$log" | tr -s ' ' || true)"
-coverage="$(grep -E '^#[0-9]+ ' "$log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' || true)"
+coverage="$(grep -aE '^#[0-9]+[[:space:]]' "$log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' || true)"
 done_line="$(grep -E '^Done [0-9]+ runs' "$log" || true)"
 summary="$(date -u +%Y-%m-%dT%H:%M:%SZ) $target ${seconds}s exit=$status ${executions:-no stats} | ${coverage} | ${done_line}"
 echo "$summary" | tee -a "$out/runs.log"
