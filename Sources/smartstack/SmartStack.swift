@@ -13,6 +13,7 @@ struct SmartStack: AsyncParsableCommand {
     version: SmartStackKit.version,
     subcommands: [
       ValidateCommand.self, RelevanceCommand.self, ReplayCommand.self, StrategiesCommand.self,
+      BenchCommand.self,
     ]
   )
 }
