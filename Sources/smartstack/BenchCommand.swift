@@ -38,6 +38,9 @@ struct BenchCommand: ParsableCommand {
   @Option(name: .customLong("ingest-rows"), help: "Rows of the generated ingest log (default: 1000000; 250000 with --quick).")
   var ingestRows: Int?
 
+  @Flag(name: .customLong("no-relevance"), help: "Stacks without relevance timelines (default: with).")
+  var noRelevance = false
+
   @Option(help: "Seed of the generated workload.")
   var seed: UInt64 = 1
 
@@ -65,6 +68,7 @@ struct BenchCommand: ParsableCommand {
     if let days { w.days = days }
     if let ingestRows { w.ingestRows = ingestRows }
     w.seed = seed
+    if noRelevance { w.relevance = false }
     return w
   }
 
