@@ -35,7 +35,7 @@ public struct BenchMachine: Sendable, Hashable {
   /// The number of CPUs in a list such as `0-3,6,8-9` (nil when malformed).
   static func countCPUs(_ list: String) -> Int? {
     var count = 0
-    for part in list.trimmingCharacters(in: .whitespaces).split(separator: ",") {
+    for part in list.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",") {
       let bounds = part.split(separator: "-", omittingEmptySubsequences: false)
       guard bounds.count <= 2, let low = Int(bounds[0]), let high = Int(bounds.last!), high >= low
       else { return nil }

@@ -58,6 +58,9 @@ extension BenchWorkload {
       let w = workload
       let kindCount = BenchWorkload.kinds.count
       var rng = StreamSeed.generator(w.seed, 1, UInt64(truncatingIfNeeded: index))
+      // Timelines draw from their own stream: visits and donations are the same with
+      // and without them.
+      var timelineRNG = StreamSeed.generator(w.seed, 4, UInt64(truncatingIfNeeded: index))
 
       // The stack, preferences and peak hours.
       var stackOrder = Array(0..<kindCount)
@@ -117,14 +120,14 @@ extension BenchWorkload {
         }
         guard w.relevance else { continue }
         for i in 0..<w.stackSize {
-          for _ in 0..<spread(w.entriesPerInstancePerDay, 3, &rng) {
-            let time = dayStart + Int64(hour(&rng)) * 3_600_000 + Int64(rng.nextInt(below: 3_600_000))
+          for _ in 0..<spread(w.entriesPerInstancePerDay, 3, &timelineRNG) {
+            let time = dayStart + Int64(hour(&timelineRNG)) * 3_600_000 + Int64(timelineRNG.nextInt(below: 3_600_000))
             var relevance: Relevance? = nil
-            if rng.nextInt(below: 10) != 0 {
+            if timelineRNG.nextInt(below: 10) != 0 {
               let score =
-                rng.nextInt(below: 5) == 0
-                ? -Double(rng.nextInt(below: 51)) / 100 : Double(1 + rng.nextInt(below: 100)) / 100
-              relevance = Relevance(score: score, durationMilliseconds: durations[rng.nextInt(below: 5)])
+                timelineRNG.nextInt(below: 5) == 0
+                ? -Double(timelineRNG.nextInt(below: 51)) / 100 : Double(1 + timelineRNG.nextInt(below: 100)) / 100
+              relevance = Relevance(score: score, durationMilliseconds: durations[timelineRNG.nextInt(below: 5)])
             }
             entryDates.append(time)
             entryInstances.append(Int32(i))
