@@ -12,8 +12,9 @@ struct SmartStack: AsyncParsableCommand {
     abstract: "A laboratory for the iPhone Smart Stack: donation logs, relevance, ranking strategies.",
     version: SmartStackKit.version,
     subcommands: [
-      ValidateCommand.self, RelevanceCommand.self, ReplayCommand.self, StrategiesCommand.self,
-      BenchCommand.self,
+      BatchCommand.self, ReplayCommand.self, SimulateCommand.self, ValidateCommand.self,
+      RelevanceCommand.self, ImportCommand.self, StrategiesCommand.self, ReportCommand.self,
+      MergeCommand.self, BenchCommand.self,
     ]
   )
 }

@@ -32,15 +32,44 @@ public struct RunMetrics: Sendable {
   public var people: Int { perPerson.count }
   public var medianTimeToSurfaceSeconds: Double
   public var exposureGini: Double
+  /// Per-person Gini coefficient of exposure (see `StandardMetrics.exposureGini`), in
+  /// person order; NaN for a person without visits.
+  public var perPersonGini: [Double]
+  /// Time from each surfaced window's start to its first surfacing visit, milliseconds,
+  /// ascending.
+  public var timesToSurface: [Int64]
   /// Pooled counts per local day index, ascending by day.
   public var daily: [(day: Int64, counts: MetricCounts)]
+  /// What a simulation adds (reactions, reloads, suggestions); nil for replays.
+  public var simulation: SimulationCounts? = nil
 
   public init(_ m: StandardMetrics) {
-    perPerson = m.perPerson
+    self.init(
+      perPerson: m.perPerson, perPersonGini: m.exposureGini,
+      timesToSurface: m.timesToSurface,
+      daily: m.days.keys.sorted().map { ($0, m.days[$0]!) })
+  }
+
+  /// Rebuilds the metrics from their parts (e.g. read back from a batch journal):
+  /// the totals, the median time to surface and the mean Gini are derived exactly as
+  /// `init(_:)` derives them, so the values are bit-identical.
+  ///
+  /// - Parameters:
+  ///   - perPerson: counts in person order.
+  ///   - perPersonGini: one value per person (NaN for none).
+  ///   - timesToSurface: milliseconds, in any order (sorted here).
+  ///   - daily: counts per local day index, ascending by day.
+  public init(
+    perPerson: [MetricCounts], perPersonGini: [Double], timesToSurface: [Int64],
+    daily: [(day: Int64, counts: MetricCounts)]
+  ) {
+    self.perPerson = perPerson
+    self.perPersonGini = perPersonGini
     var total = MetricCounts()
-    for p in m.perPerson { total += p }
+    for p in perPerson { total += p }
     self.total = total
-    let sorted = m.timesToSurface.sorted()
+    let sorted = timesToSurface.sorted()
+    self.timesToSurface = sorted
     if sorted.isEmpty {
       medianTimeToSurfaceSeconds = .nan
     } else if sorted.count % 2 == 1 {
@@ -50,9 +79,9 @@ public struct RunMetrics: Sendable {
       let b = sorted[sorted.count / 2]
       medianTimeToSurfaceSeconds = (Double(a) + Double(b)) / 2000
     }
-    let ginis = m.exposureGini.filter { !$0.isNaN }
+    let ginis = perPersonGini.filter { !$0.isNaN }
     exposureGini = ginis.isEmpty ? .nan : ginis.reduce(0, +) / Double(ginis.count)
-    daily = m.days.keys.sorted().map { ($0, m.days[$0]!) }
+    self.daily = daily
   }
 
   /// Mean over people with target visits of a per-person rate.

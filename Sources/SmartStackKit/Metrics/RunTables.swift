@@ -24,8 +24,14 @@ public enum RunTables {
   /// `runs.csv`: `source,strategy,parameters,replicate,seed`, every metric of
   /// `RunMetrics.names`, then `regret` = oracle hit_rate - hit_rate when an `oracle` run
   /// of the same source and replicate is among `records` (empty otherwise).
+  ///
+  /// When any record comes from a simulation, the `SimulationCounts.names` columns
+  /// follow (empty for replayed records).
   public static func runs(_ records: [RunRecord]) -> String {
-    var csv = CSVWriter(header: ["source", "strategy", "parameters", "replicate", "seed"] + RunMetrics.names + ["regret"])
+    let simulated = records.contains { $0.metrics.simulation != nil }
+    var csv = CSVWriter(
+      header: ["source", "strategy", "parameters", "replicate", "seed"] + RunMetrics.names + ["regret"]
+        + (simulated ? SimulationCounts.names : []))
     for r in records {
       let oracle = records.first {
         $0.strategy.name == OracleStrategy.name && $0.source == r.source && $0.replicate == r.replicate
@@ -33,7 +39,10 @@ public enum RunTables {
       let regret = oracle.map { $0.metrics.total.hitRate - r.metrics.total.hitRate } ?? .nan
       csv.appendRow(
         [r.source, r.strategy.name, r.strategy.parameters.canonical, String(r.replicate), String(r.seed)]
-          + r.metrics.values.map(cell) + [cell(regret)])
+          + r.metrics.values.map(cell) + [cell(regret)]
+          + (simulated
+            ? (r.metrics.simulation?.values.map(cell) ?? Array(repeating: "", count: SimulationCounts.names.count))
+            : []))
     }
     return csv.text
   }

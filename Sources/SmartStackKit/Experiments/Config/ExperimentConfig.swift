@@ -1,0 +1,280 @@
+import Foundation
+
+/// Reads an experiment config (JSON) into an `ExperimentDesign`.
+///
+/// The format is documented in docs/batch.md and Datasets/README.md ("Experiment
+/// config"). In short:
+///
+/// ```json
+/// {
+///   "name": "demo", "seed": 1, "replicates": 3, "baseline": "mfu",
+///   "sources": [
+///     {"name": "sample", "log": "../logs/sample.csv", "horizon": [60, 300]},
+///     {"name": "commuter", "scenario": "../scenarios/commuter.json", "days": 28}
+///   ],
+///   "strategies": ["mfu", "mru", {"name": "hour-of-week", "parameters": {"half-life-days": [0, 7]}}],
+///   "engine": {"relevanceThreshold": 0.8, "normaliserScope": "instance"},
+///   "outputs": {"dir": "../../reports", "trace": false}
+/// }
+/// ```
+///
+/// Paths are relative to the config file's folder. A list where a single value is
+/// expected is a *sweep*: the source or strategy is expanded into the cartesian product of
+/// the listed values, the last key varying fastest (source keys in the order `visits`,
+/// `horizon`, `stack`, `warmupDays`, `timezone`, `timelines`, `days`, then the engine keys
+/// `relevanceThreshold`, `normaliserScope`, `normaliserWindowDays`; strategy parameters in
+/// the order written).
+///
+/// Validation is eager and complete: every problem is reported, as
+/// `FILE:LINE:COLUMN: key.path: message`, before any work starts, including input files
+/// that do not exist.
+public enum ExperimentConfig {
+  public static let defaultSeed: UInt64 = 1
+  public static let defaultReplicates = 3
+  public static let defaultBaseline = "mfu"
+  public static let maximumReplicates = 100_000
+  /// More cells than this is refused (a typo in a sweep, most likely).
+  public static let maximumCells = 1_000_000
+
+  /// The keys of the top-level object.
+  public static let topLevelKeys = [
+    "name", "description", "seed", "replicates", "baseline", "sources", "strategies", "engine",
+    "outputs",
+  ]
+  /// The keys of a log source.
+  public static let logSourceKeys = [
+    "name", "log", "format", "visits", "horizon", "stack", "warmupDays", "timezone", "timelines",
+  ]
+  /// The keys of a scenario source.
+  public static let scenarioSourceKeys = ["name", "scenario", "days"]
+  /// The keys of `engine`.
+  public static let engineKeys = ["relevanceThreshold", "normaliserScope", "normaliserWindowDays"]
+
+  /// Reads and validates the config at `path` and applies `overrides`.
+  ///
+  /// - Throws: `InputFileError` when the config cannot be read; `DiagnosticList` with
+  ///   every problem of the file (exit 65); `ExperimentUsageError` when an override
+  ///   cannot be applied (exit 64).
+  public static func read(
+    path: String, overrides: ExperimentOverrides = ExperimentOverrides(),
+    registry: StrategyRegistry = .builtIn
+  ) throws -> ExperimentDesign {
+    try read(bytes: FileIO.readBytes(path), file: path, overrides: overrides, registry: registry)
+  }
+
+  /// Reads a config from bytes; `file` names it in messages, and its folder is the folder
+  /// relative paths start from.
+  public static func read(
+    bytes: [UInt8], file: String, overrides: ExperimentOverrides = ExperimentOverrides(),
+    registry: StrategyRegistry = .builtIn
+  ) throws -> ExperimentDesign {
+    var reader = ConfigReader(file: file, bytes: bytes, registry: registry, overrides: overrides)
+    let design = try reader.read()
+    return try reader.json.finish(design)
+  }
+
+  /// The folder relative paths in `file` start from (`.` for a bare file name).
+  static func folder(of file: String) -> String {
+    guard let slash = file.lastIndex(of: "/") else { return "." }
+    let folder = String(file[..<slash])
+    return folder.isEmpty ? "/" : folder
+  }
+
+  /// `written` resolved against `folder`: unchanged when absolute.
+  static func resolve(_ written: String, in folder: String) -> String {
+    if written.hasPrefix("/") || folder == "." { return written }
+    return folder.hasSuffix("/") ? folder + written : folder + "/" + written
+  }
+
+  /// The base name of a path without its extension: `logs/sample.csv` -> `sample`.
+  static func baseName(_ path: String) -> String {
+    var name = Substring(path)
+    if let slash = name.lastIndex(of: "/") { name = name[name.index(after: slash)...] }
+    if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = name[..<dot] }
+    return String(name)
+  }
+}
+
+/// One step of the config reader: the state of a read in progress.
+struct ConfigReader {
+  var json: JSONDecoding
+  let file: String
+  let folder: String
+  let registry: StrategyRegistry
+  let overrides: ExperimentOverrides
+  private var lines: LineIndex
+
+  init(file: String, bytes: [UInt8], registry: StrategyRegistry, overrides: ExperimentOverrides) {
+    json = JSONDecoding(file: file, bytes: bytes)
+    self.file = file
+    folder = ExperimentConfig.folder(of: file)
+    self.registry = registry
+    self.overrides = overrides
+    lines = LineIndex(bytes)
+  }
+
+  func location(_ item: JSONItem) -> ConfigLocation {
+    ConfigLocation(file: file, path: item.path, position: lines.position(ofByte: item.offset))
+  }
+
+  func location(_ object: JSONObjectItem) -> ConfigLocation {
+    ConfigLocation(file: file, path: object.path, position: lines.position(ofByte: object.offset))
+  }
+
+  /// Reads the whole config; nil when something was reported.
+  mutating func read() throws -> ExperimentDesign? {
+    guard let root = json.parseDocument(), let top = json.requireObject(root) else { return nil }
+    json.rejectUnknownKeys(top, allowed: ExperimentConfig.topLevelKeys)
+
+    var name = ExperimentConfig.baseName(file)
+    if let item = json.optional(top, "name"), let text = json.requireString(item) {
+      if text.isEmpty { json.report("expected a non-empty name", at: item) } else { name = text }
+    }
+    let description = json.optionalString(top, "description")
+    var seed =
+      json.optionalInteger(top, "seed", in: UInt64.min...UInt64.max) ?? ExperimentConfig.defaultSeed
+    var replicates =
+      json.optionalInteger(top, "replicates", in: 1...ExperimentConfig.maximumReplicates)
+      ?? ExperimentConfig.defaultReplicates
+
+    let engineAxes = readEngine(top)
+    var sources: [SourceSpec] = []
+    if let items = json.requireArray(top, "sources") {
+      if items.isEmpty, let item = top["sources"] {
+        json.report("expected at least one source", at: item)
+      }
+      var names: [(String, JSONItem)] = []
+      for item in items {
+        guard let (baseName, nameItem, points) = readSource(item, engineAxes: engineAxes) else {
+          continue
+        }
+        if let earlier = names.first(where: { $0.0 == baseName }) {
+          json.report(
+            "source name \(JSONEscaping.quoted(baseName)) is used twice (also \(earlier.1.path)); give each source a distinct \"name\"",
+            at: nameItem)
+        }
+        names.append((baseName, nameItem))
+        sources += points
+      }
+    }
+
+    let fileStrategies = readStrategies(top)
+    var strategies = fileStrategies
+    if let specs = overrides.strategies {
+      strategies = try Self.parseStrategies(specs, registry: registry)
+    }
+    var trace = false
+    var outputDirectory: String? = nil
+    if let outputs = json.optionalObject(top, "outputs") {
+      json.rejectUnknownKeys(outputs, allowed: ["dir", "trace"])
+      if let item = json.optional(outputs, "dir"), let dir = json.requireString(item) {
+        if dir.isEmpty {
+          json.report("expected a folder name, found an empty string", at: item)
+        } else {
+          outputDirectory = ExperimentConfig.resolve(dir, in: folder)
+        }
+      }
+      trace = json.optionalBool(outputs, "trace") ?? false
+    }
+
+    // The baseline: the file's, unless overridden; it must be among the strategies.
+    let baselineItem = json.optional(top, "baseline")
+    var baselineText = ExperimentConfig.defaultBaseline
+    var baselineFromFile: StrategyDescriptor? = nil
+    if let baselineItem, let text = json.requireString(baselineItem) {
+      baselineText = text
+      do {
+        baselineFromFile = try registry.parse(text).descriptor
+      } catch let error as StrategyError {
+        json.report(error.description, at: baselineItem)
+      }
+    }
+    if baselineItem == nil {
+      baselineFromFile = try? registry.parse(baselineText).descriptor
+      if baselineFromFile == nil && overrides.baseline == nil {
+        json.report(
+          "the default baseline \"\(baselineText)\" is not a known strategy; set \"baseline\"",
+          at: top.offset, path: "baseline")
+      }
+    }
+    var baseline = -1
+    if let text = overrides.baseline {
+      let descriptor: StrategyDescriptor
+      do {
+        descriptor = try registry.parse(text).descriptor
+      } catch let error as StrategyError {
+        throw ExperimentUsageError("--baseline: \(error.description)")
+      }
+      guard let index = strategies?.firstIndex(where: { $0.descriptor == descriptor }) else {
+        if strategies == nil { return nil }
+        throw ExperimentUsageError(
+          "--baseline \(descriptor) is not among the strategies ("
+            + strategies!.map(\.descriptor.description).joined(separator: ", ") + ")")
+      }
+      baseline = index
+    } else if let descriptor = baselineFromFile, let list = strategies {
+      if let index = list.firstIndex(where: { $0.descriptor == descriptor }) {
+        baseline = index
+      } else if overrides.strategies != nil {
+        throw ExperimentUsageError(
+          "the baseline \(descriptor) is not among the strategies given with --strategy: add it, or choose one with --baseline"
+        )
+      } else if let baselineItem {
+        json.report(
+          "the baseline \(JSONEscaping.quoted(baselineText)) is not among the strategies; add it to \"strategies\" or choose another baseline",
+          at: baselineItem)
+      } else {
+        json.report(
+          "the baseline \"\(ExperimentConfig.defaultBaseline)\" (the default) is not among the strategies; add it to \"strategies\" or set \"baseline\"",
+          at: top.offset, path: "baseline")
+      }
+    }
+
+    if let value = overrides.seed { seed = value }
+    if let value = overrides.replicates {
+      guard (1...ExperimentConfig.maximumReplicates).contains(value) else {
+        throw ExperimentUsageError(
+          "--replicates must be within 1...\(ExperimentConfig.maximumReplicates)")
+      }
+      replicates = value
+    }
+    if let value = overrides.trace { trace = value }
+
+    guard let strategies, json.problems.isEmpty, baseline >= 0 else { return nil }
+    let cells = sources.count.multipliedReportingOverflow(by: strategies.count)
+    let total = cells.partialValue.multipliedReportingOverflow(by: replicates)
+    if cells.overflow || total.overflow || total.partialValue > ExperimentConfig.maximumCells {
+      json.report(
+        "the experiment has \(sources.count) source points × \(strategies.count) strategy points × \(replicates) replicates, more than \(ExperimentConfig.maximumCells) cells",
+        at: top.offset)
+    }
+    guard json.problems.isEmpty else { return nil }
+    return ExperimentDesign(
+      name: name, description: description, configFile: file, seed: seed, replicates: replicates,
+      sources: sources, strategies: strategies, baseline: baseline, trace: trace,
+      outputDirectory: outputDirectory)
+  }
+
+  /// Parses command-line strategy specs (each may be a comma-separated list).
+  static func parseStrategies(_ specs: [String], registry: StrategyRegistry) throws
+    -> [StrategyChoice]
+  {
+    var result: [StrategyChoice] = []
+    for spec in specs {
+      let choices: [StrategyChoice]
+      do {
+        choices = try registry.parseList(spec)
+      } catch let error as StrategyError {
+        throw ExperimentUsageError("--strategy: \(error.description)")
+      }
+      for choice in choices {
+        if result.contains(where: { $0.descriptor == choice.descriptor }) {
+          throw ExperimentUsageError("--strategy: \(choice.descriptor) is listed twice")
+        }
+        result.append(choice)
+      }
+    }
+    if result.isEmpty { throw ExperimentUsageError("--strategy: give at least one strategy") }
+    return result
+  }
+}

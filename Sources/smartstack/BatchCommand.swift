@@ -1,0 +1,147 @@
+import ArgumentParser
+import Foundation
+import SmartStackKit
+
+/// `smartstack batch [CONFIG]`: runs an experiment and writes its reports.
+struct BatchCommand: AsyncParsableCommand {
+  static let defaultConfig = "Datasets/experiments/default.json"
+
+  static let configuration = CommandConfiguration(
+    commandName: "batch",
+    abstract: "Run an experiment (sources × strategies × replicates) and write CSV reports.",
+    discussion: """
+      With no CONFIG, runs the bundled default experiment \(defaultConfig) (run from the \
+      repository's root folder). Writes runs.csv, daily.csv, summary.csv, paired.csv and \
+      manifest.json (and trace.csv with --trace) into --out, prints the main metrics as a \
+      Markdown table, and shows progress on standard error.
+
+      Precedence: built-in defaults < the config file < these options. Every problem in the \
+      config and its input files is reported (FILE:LINE:COLUMN: key.path: message) before \
+      anything runs.
+
+      Examples:
+        smartstack batch
+        smartstack batch my-experiment.json --replicates 10 --out results/run1
+        smartstack batch exp.json --strategy mfu,mru,hour-of-week:half-life-days=14
+        smartstack batch exp.json --resume                # after an interruption
+        smartstack batch exp.json --shard 2/8 --out results/shard-2
+        smartstack merge results/shard-* --out results/all
+
+      Config format, outputs and statistics: docs/batch.md.
+      """)
+
+  @Argument(help: ArgumentHelp("The experiment config (JSON).", valueName: "config"))
+  var config: String?
+
+  @Option(help: "Master seed (overrides the config's 'seed').")
+  var seed: UInt64?
+
+  @Option(help: "Replicates per source and strategy (overrides 'replicates').")
+  var replicates: Int?
+
+  @Option(help: "Output folder (default: the config's outputs.dir, else reports).")
+  var out: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Strategies, replacing the config's list: NAME or NAME:PARAM=VALUE:…, comma-separated or repeated.",
+      valueName: "spec"))
+  var strategy: [String] = []
+
+  @Option(
+    help:
+      "The baseline strategy of paired.csv (overrides 'baseline'; must be among the strategies).")
+  var baseline: String?
+
+  @Option(help: "Cells run at the same time (default: the number of cores).")
+  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+  @Flag(
+    inversion: .prefixedNo, help: "Write trace.csv, one row per visit (overrides outputs.trace).")
+  var trace: Bool?
+
+  @Flag(help: "Print nothing but errors (no progress, no table).")
+  var quiet = false
+
+  @Flag(help: "Skip the cells already journaled in the output folder by an interrupted run.")
+  var resume = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Run only shard K of N (the cells whose index is K-1 modulo N); combine with 'smartstack merge'.",
+      valueName: "K/N"))
+  var shard: String?
+
+  func validate() throws {
+    guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    if let replicates, !(1...ExperimentConfig.maximumReplicates).contains(replicates) {
+      throw ValidationError("--replicates must be within 1...\(ExperimentConfig.maximumReplicates)")
+    }
+    if let shard, Shard(parsing: shard) == nil {
+      throw ValidationError("--shard must be K/N with 1 <= K <= N, e.g. 2/8, not '\(shard)'")
+    }
+    if let out, out.isEmpty { throw ValidationError("--out needs a folder name") }
+  }
+
+  func run() async throws {
+    let configPath = config ?? Self.defaultConfig
+    if config == nil && !FileManager.default.fileExists(atPath: configPath) {
+      StandardError.write(
+        "\(configPath): cannot read: no such file. With no config, 'smartstack batch' runs the bundled default experiment: run it from the repository's root folder, or give a config file"
+      )
+      throw Exit.noInput
+    }
+    let overrides = ExperimentOverrides(
+      seed: seed, replicates: replicates, strategies: strategy.isEmpty ? nil : strategy,
+      baseline: baseline, trace: trace)
+    let shard = self.shard.flatMap { Shard(parsing: $0) }
+    let progress = ProgressReporter(label: "batch", quiet: quiet)
+    let report = try await reportingBatchErrors {
+      let design = try ExperimentConfig.read(path: configPath, overrides: overrides)
+      let sources = try SourceLoader.load(design)
+      if !quiet {
+        for source in sources {
+          if let log = source as? LogSource {
+            for note in log.plan.notes { StandardError.write("note: \(source.name): \(note)") }
+          }
+        }
+      }
+      InterruptNote.install()
+      let options = BatchOptions(
+        directory: out ?? design.outputDirectory ?? "reports", jobs: jobs, resume: resume,
+        shard: shard)
+      defer { progress.finish() }
+      return try await BatchSession.run(design, sources: sources, options: options) { done, total in
+        progress.update(done: done, total: total)
+      }
+    }
+    guard !quiet else { return }
+    for note in report.notes { StandardError.write("note: \(note)") }
+    try Self.printTables(directory: report.directory, complete: shard == nil)
+    let cells =
+      report.cellsFromJournal > 0
+      ? "\(report.cellsInOutputs) cells: \(report.cellsRun) run, \(report.cellsFromJournal) from the journal"
+      : "\(report.cellsInOutputs) cells"
+    let what = shard.map { "shard \($0) of " } ?? ""
+    StandardError.write(
+      "wrote \(what)\(report.outline.name) to \(report.directory)/: \(report.files.joined(separator: ", ")) (\(cells), \(ProgressReporter.duration(progress.elapsed)))"
+    )
+  }
+
+  /// Prints the report tables of an output folder, as `smartstack report` does.
+  static func printTables(directory: String, complete: Bool) throws {
+    try reportingErrors {
+      let runs = try CSVTable.read(
+        bytes: FileIO.readBytes(directory + "/runs.csv"), file: directory + "/runs.csv")
+      var summary: CSVTable? = nil
+      var paired: CSVTable? = nil
+      if complete {
+        summary = try CSVTable.read(
+          bytes: FileIO.readBytes(directory + "/summary.csv"), file: directory + "/summary.csv")
+        paired = try CSVTable.read(
+          bytes: FileIO.readBytes(directory + "/paired.csv"), file: directory + "/paired.csv")
+      }
+      StandardOutput.write(try ReportTables.markdown(runs: runs, summary: summary, paired: paired))
+    }
+  }
+}

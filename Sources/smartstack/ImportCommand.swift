@@ -1,0 +1,352 @@
+import ArgumentParser
+import Foundation
+import SmartStackKit
+
+/// `smartstack import FORMAT INPUT --out LOG [--visits-out VISITS]`: turns an app-usage
+/// dataset into a donation log and a visit log for `smartstack replay`.
+///
+/// Exit codes: 0 imported (counts on stderr, `--json` summary on stdout); 64 bad usage;
+/// 65 bad input data (every problem on stderr as FILE:LINE:COLUMN, or a corrupt, truncated
+/// or too large archive); 66 the input cannot be read; 73 an output cannot be written.
+/// Nothing is written unless the whole import succeeds.
+struct ImportCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "import",
+    abstract: "Import an app-usage dataset as a donation log and a visit log.",
+    discussion: """
+      The input may be plain text, gzip (.gz) or a tar archive inside gzip (.tar.gz, .tgz); \
+      the container is recognised by content. The donation log is CSV, or JSON Lines when \
+      --out ends in .jsonl. The visit log (--visits-out) is CSV timestamp,user in UTC. \
+      Both are written atomically, and only when the whole input is valid.
+
+      Example:
+        smartstack import lsapp lsapp.tsv.gz --out lsapp.csv --visits-out lsapp-visits.csv
+        smartstack replay --log lsapp.csv --visits lsapp-visits.csv
+      """,
+    subcommands: [ImportLSAppCommand.self, ImportAppEventsCommand.self])
+}
+
+/// The options every import format takes.
+struct ImportOptions: ParsableArguments {
+  @Argument(help: "The dataset file (plain, .gz or .tar.gz).")
+  var input: String
+
+  @Option(help: "The donation log to write: CSV, or JSON Lines when it ends in .jsonl.")
+  var out: String
+
+  @Option(name: .customLong("visits-out"), help: "Also write the visits as CSV timestamp,user.")
+  var visitsOut: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The IANA time zone naive timestamps are read in (e.g. America/New_York).",
+      valueName: "TZ"))
+  var timezone = "UTC"
+
+  @Flag(
+    name: .customLong("skip-bad-rows"),
+    help: "Count, list and skip rows with problems instead of failing.")
+  var skipBadRows = false
+
+  @Option(
+    name: .customLong("max-expanded-bytes"),
+    help: ArgumentHelp(
+      "Refuse gzip input that expands beyond this size (bytes, or with K, M, G: powers of 1024).",
+      valueName: "SIZE"))
+  var maxExpandedBytes = "2G"
+
+  @Option(help: "The file to read from a tar archive (default: its only file of the format).")
+  var member: String?
+
+  @Flag(help: "Print the counts as one JSON object on standard output.")
+  var json = false
+
+  func validate() throws {
+    if ZoneRules(identifier: timezone) == nil {
+      throw ValidationError(
+        "unknown time zone '\(timezone)' (use an IANA name such as Europe/Berlin, or UTC)")
+    }
+    if Self.byteCount(maxExpandedBytes) == nil {
+      throw ValidationError(
+        "--max-expanded-bytes must be a positive whole number of bytes, optionally followed by K, M or G, not '\(maxExpandedBytes)'"
+      )
+    }
+    if let visitsOut, Self.samePath(visitsOut, out) {
+      throw ValidationError("--out and --visits-out name the same file '\(out)'")
+    }
+    if Self.samePath(input, out) || visitsOut.map({ Self.samePath(input, $0) }) == true {
+      throw ValidationError("an output would overwrite the input '\(input)'")
+    }
+  }
+
+  var zone: ZoneRules { ZoneRules(identifier: timezone) ?? .utc }
+  var expansionLimit: Int { Self.byteCount(maxExpandedBytes) ?? ImportSource.defaultExpansionLimit }
+
+  /// `123`, `64K`, `512M`, `2G` (also `2GB`, `2GiB`; case-insensitive) in bytes; nil when
+  /// malformed, zero or beyond `Int`.
+  static func byteCount(_ text: String) -> Int? {
+    let upper = text.uppercased()
+    var digits = Substring(upper)
+    var multiplier = 1
+    for (suffixes, scale) in [
+      (["KIB", "KB", "K"], 1 << 10), (["MIB", "MB", "M"], 1 << 20), (["GIB", "GB", "G"], 1 << 30),
+    ] {
+      if let suffix = suffixes.first(where: { upper.hasSuffix($0) }) {
+        digits = upper.dropLast(suffix.count)
+        multiplier = scale
+        break
+      }
+    }
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+      let value = Int(digits), value > 0
+    else { return nil }
+    let (bytes, overflow) = value.multipliedReportingOverflow(by: multiplier)
+    return overflow ? nil : bytes
+  }
+
+  static func samePath(_ a: String, _ b: String) -> Bool {
+    URL(fileURLWithPath: a).standardizedFileURL.path
+      == URL(fileURLWithPath: b).standardizedFileURL.path
+  }
+}
+
+/// `smartstack import lsapp`.
+struct ImportLSAppCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "lsapp",
+    abstract: "Import the LSApp dataset (Aliannejadi et al., ACM TOIS 2021).",
+    discussion: """
+      Tab-separated user_id, session_id, timestamp, app_name, event_type with a header \
+      row; timestamps are naive local times read in --timezone. Opened events become \
+      donations (kind = app_name, user = user_id); the first event of each session becomes \
+      a visit; Closed and User Interaction are counted; Broken rows are counted and \
+      dropped. See docs/importers.md.
+      """)
+
+  @OptionGroup var options: ImportOptions
+
+  func run() throws {
+    let importer = LSAppImporter(timeZone: options.zone, skipBadRows: options.skipBadRows)
+    try ImportRun(format: "lsapp", options: options, extensions: [".tsv"]) {
+      try importer.read($0)
+    }.run()
+  }
+}
+
+/// `smartstack import app-events`.
+struct ImportAppEventsCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "app-events",
+    abstract: "Import a foreground-app event CSV (timestamp, user, app, event).",
+    discussion: """
+      Visit events (unlock, home) become visits; donation events (open, resume) become \
+      donations of kind = app; counted events (close, pause) are counted. Events of \
+      --launcher apps are visits when they are donation events; events of --system apps \
+      are dropped and counted. Event names are matched case-insensitively. See \
+      docs/importers.md.
+      """)
+
+  @OptionGroup var options: ImportOptions
+
+  @Option(
+    name: .customLong("launcher"),
+    help: ArgumentHelp(
+      "An app whose foreground events are Home Screen visits (repeatable).", valueName: "APP"))
+  var launchers: [String] = []
+
+  @Option(
+    name: .customLong("system"),
+    help: ArgumentHelp(
+      "An app whose events are dropped and counted (repeatable).", valueName: "APP"))
+  var systemApps: [String] = []
+
+  @Option(
+    name: .customLong("visit-events"),
+    help: ArgumentHelp("Comma-separated events that are Home Screen visits.", valueName: "LIST"))
+  var visitEvents = "unlock,home"
+
+  @Option(
+    name: .customLong("donation-events"),
+    help: ArgumentHelp("Comma-separated events that are donations of the app.", valueName: "LIST"))
+  var donationEvents = "open,resume"
+
+  @Option(
+    name: .customLong("counted-events"),
+    help: ArgumentHelp("Comma-separated events that are only counted.", valueName: "LIST"))
+  var countedEvents = "close,pause"
+
+  var importer: AppEventsImporter {
+    func list(_ text: String) -> [String] {
+      text.split(separator: ",", omittingEmptySubsequences: false).map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }.filter { !$0.isEmpty || text.contains(",") }
+    }
+    return AppEventsImporter(
+      timeZone: options.zone, skipBadRows: options.skipBadRows,
+      donationEvents: list(donationEvents),
+      visitEvents: list(visitEvents), countedEvents: list(countedEvents), launcherApps: launchers,
+      systemApps: systemApps)
+  }
+
+  func validate() throws {
+    let problems = importer.configurationProblems
+    if !problems.isEmpty { throw ValidationError(problems.joined(separator: "; ")) }
+  }
+
+  func run() throws {
+    let importer = self.importer
+    try ImportRun(format: "app-events", options: options, extensions: [".csv"]) {
+      try importer.read($0)
+    }.run()
+  }
+}
+
+/// One import: unpack, read, write both outputs, report.
+struct ImportRun {
+  let format: String
+  let options: ImportOptions
+  let extensions: [String]
+  let read: (ImportSource) throws -> ImportResult
+
+  func run() throws {
+    do {
+      try reportingErrors {
+        let source = try ImportSource.open(
+          path: options.input, member: options.member, extensions: extensions,
+          limit: options.expansionLimit)
+        let result = try read(source)
+        let logFormat = DonationLogFormat(path: options.out) ?? .csv
+        var outputs = [
+          (
+            options.out,
+            Array(
+              (logFormat == .jsonl ? result.donations.jsonlText() : result.donations.csvText()).utf8
+            )
+          )
+        ]
+        if let visitsOut = options.visitsOut {
+          outputs.append((visitsOut, Array(result.visits.csvText().utf8)))
+        }
+        try OutputFiles.writeAll(outputs)
+        var report = skippedRowsText(result.skippedRows)
+        report += summary(source: source, result: result)
+        StandardError.write(report)
+        if options.json { StandardOutput.write(jsonSummary(source: source, result: result) + "\n") }
+      }
+    } catch let error as ArchiveError {
+      StandardError.write(error.description)
+      throw Exit.dataError
+    }
+  }
+
+  /// One warning per skipped-row problem, `FILE:LINE:COLUMN: warning: message (row skipped)`.
+  func skippedRowsText(_ list: DiagnosticList) -> String {
+    var text = ""
+    for d in list.diagnostics {
+      text += "\(d.file):\(d.line):\(d.column): warning: \(d.message) (row skipped)\n"
+    }
+    if list.truncated {
+      text +=
+        "(listed the first \(list.diagnostics.count) problems of skipped rows; all are counted below)\n"
+    }
+    return text
+  }
+
+  /// The counts, one `name: value` per line.
+  func summary(source: ImportSource, result: ImportResult) -> String {
+    let c = result.counts
+    var visits = "\(c.visits)"
+    if format == "app-events" { visits += " (\(c.launcherVisits) from launcher apps)" }
+    if format == "lsapp" { visits += " (sessions)" }
+    var written = "\(options.out) (\(c.donations) donations)"
+    if let visitsOut = options.visitsOut { written += ", \(visitsOut) (\(c.visits) visits)" }
+    let lines: [(String, String)] = [
+      ("input", "\(source.file) (\(format), \(source.container.rawValue))"),
+      ("time zone", options.timezone),
+      ("rows read", "\(c.rows)"),
+      ("events", c.events.map(\.description).joined(separator: ", ")),
+      ("donations", "\(c.donations)"),
+      ("visits", visits),
+      ("counted", "\(c.counted)"),
+      ("dropped", c.dropped.map(\.description).joined(separator: ", ")),
+      ("users", "\(c.users)"),
+      ("apps", "\(c.apps)"),
+      ("wrote", written),
+    ]
+    let width = lines.map(\.0.count).max() ?? 0
+    return lines.map { name, value in
+      "\(name):" + String(repeating: " ", count: width - name.count + 1) + value + "\n"
+    }.joined()
+  }
+
+  /// One JSON object; keys in a fixed order.
+  func jsonSummary(source: ImportSource, result: ImportResult) -> String {
+    let c = result.counts
+    func counts(_ list: [NamedCount]) -> JSONValue {
+      .object(list.map { JSONMember($0.name, .number(Double($0.count))) })
+    }
+    var members: [JSONMember] = [
+      JSONMember("format", .string(format)),
+      JSONMember("input", .string(source.file)),
+      JSONMember("container", .string(source.container.rawValue)),
+      JSONMember("timezone", .string(options.timezone)),
+      JSONMember("rows", .number(Double(c.rows))),
+      JSONMember("events", counts(c.events)),
+      JSONMember("donations", .number(Double(c.donations))),
+      JSONMember("visits", .number(Double(c.visits))),
+    ]
+    if format == "app-events" {
+      members.append(JSONMember("launcher_visits", .number(Double(c.launcherVisits))))
+    }
+    members += [
+      JSONMember("counted", .number(Double(c.counted))),
+      JSONMember("dropped", counts(c.dropped)),
+      JSONMember("users", .number(Double(c.users))),
+      JSONMember("apps", .number(Double(c.apps))),
+      JSONMember("out", .string(options.out)),
+      JSONMember("visits_out", options.visitsOut.map { .string($0) } ?? .null),
+    ]
+    return JSONValue.object(members).serialized()
+  }
+}
+
+/// Writes several files so that either all of them are replaced or, as far as the file
+/// system allows, none: each is first written to a temporary file beside its target, and
+/// only when all are written are they renamed into place.
+enum OutputFiles {
+  static func writeAll(_ files: [(path: String, bytes: [UInt8])]) throws {
+    var temporaries: [(temporary: String, target: String)] = []
+    func removeTemporaries() {
+      for t in temporaries { try? FileManager.default.removeItem(atPath: t.temporary) }
+    }
+    for file in files {
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
+        isDirectory.boolValue
+      {
+        removeTemporaries()
+        throw OutputFileError(path: file.path, reason: "is a folder, not a file")
+      }
+      let url = URL(fileURLWithPath: file.path)
+      let temporary = url.deletingLastPathComponent()
+        .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
+      guard FileManager.default.createFile(atPath: temporary, contents: Data(file.bytes)) else {
+        removeTemporaries()
+        let folder = url.deletingLastPathComponent().path
+        let reason =
+          FileManager.default.fileExists(atPath: folder)
+          ? "cannot create a file in the folder \(folder) (permission denied or disk full)"
+          : "the folder \(folder) does not exist"
+        throw OutputFileError(path: file.path, reason: reason)
+      }
+      temporaries.append((temporary, file.path))
+    }
+    for (index, t) in temporaries.enumerated() where rename(t.temporary, t.target) != 0 {
+      let reason = String(cString: strerror(errno))
+      for later in temporaries[index...] {
+        try? FileManager.default.removeItem(atPath: later.temporary)
+      }
+      throw OutputFileError(path: t.target, reason: reason)
+    }
+  }
+}

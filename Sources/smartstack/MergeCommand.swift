@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import SmartStackKit
+
+/// `smartstack merge DIR...`: combines shard folders into the files one run writes.
+struct MergeCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "merge",
+    abstract: "Combine the folders of 'smartstack batch --shard K/N' runs into one report.",
+    discussion: """
+      Reads the journals (.journal/*.jsonl) of every folder, checks that they come from \
+      the same experiment (config hash) and hold every cell exactly once, and writes \
+      runs.csv, daily.csv, summary.csv, paired.csv, manifest.json (and trace.csv when the \
+      experiment traces) into --out: byte for byte the CSVs a single run writes. The input \
+      files are not needed.
+
+      Example:
+        for k in 1 2 3; do smartstack batch exp.json --shard $k/3 --out out/shard-$k; done
+        smartstack merge out/shard-1 out/shard-2 out/shard-3 --out out/all
+      """)
+
+  @Argument(help: ArgumentHelp("Folders written by 'smartstack batch --shard'.", valueName: "dir"))
+  var directories: [String]
+
+  @Option(help: "Output folder.")
+  var out: String = "reports"
+
+  @Option(help: "Statistics computed in parallel (default: the number of cores).")
+  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+  @Flag(help: "Print nothing but errors.")
+  var quiet = false
+
+  func validate() throws {
+    guard !directories.isEmpty else { throw ValidationError("give at least one folder to merge") }
+    guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    if out.isEmpty { throw ValidationError("--out needs a folder name") }
+  }
+
+  func run() async throws {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let report = try await reportingBatchErrors {
+      try await BatchMerge.merge(directories, into: out, jobs: jobs)
+    }
+    guard !quiet else { return }
+    for note in report.notes { StandardError.write("note: \(note)") }
+    try BatchCommand.printTables(directory: report.directory, complete: true)
+    StandardError.write(
+      "merged \(report.cellsInOutputs) cells of \(report.outline.name) from \(directories.count) folder(s) into \(report.directory)/: \(report.files.joined(separator: ", ")) (\(ProgressReporter.duration(ProgressReporter.seconds(clock.now - start))))"
+    )
+  }
+}

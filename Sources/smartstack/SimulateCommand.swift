@@ -1,0 +1,191 @@
+import ArgumentParser
+import Foundation
+import SmartStackKit
+
+/// `smartstack simulate`: simulated people over days, strategies deciding the stack.
+struct SimulateCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "simulate",
+    abstract: "Simulate a scenario's people over days and write runs.csv and daily.csv.",
+    discussion: """
+      Every strategy faces the same simulated people (visits, wants, reactions, the apps' \
+      timelines): see docs/scenario-format.md, "Paired design".
+
+      Examples:
+        smartstack simulate --scenario Datasets/scenarios/commuter.json
+        smartstack simulate --scenario Datasets/scenarios/sports-fan.json --strategy mfu,relevance,smart-rotate --explain
+        smartstack simulate --scenario s.json --days 7 --seed 3 --emit-log world/
+      """)
+
+  @Option(help: "The scenario JSON file.")
+  var scenario: String
+
+  @Option(help: "Strategies, comma-separated, each NAME or NAME:PARAM=VALUE:... (default: all).")
+  var strategy: [String] = []
+
+  @Option(help: "Days to simulate (default: the scenario's).")
+  var days: Int?
+
+  @Option(help: "Master seed (default: the scenario's).")
+  var seed: UInt64?
+
+  @Option(help: "Replicates: independent draws of the people, 0..<N.")
+  var replicates: Int = 1
+
+  @Option(help: "Output folder (created if needed).")
+  var out: String = "reports/simulate"
+
+  @Option(name: .customLong("emit-log"), help: "Also write the simulated donation log, visit log and stack of replicate 0 (first strategy) into this folder.")
+  var emitLog: String?
+
+  @Option(name: .customLong("emit-format"), help: "Format of the emitted donation log: csv or jsonl.")
+  var emitFormat: String = "csv"
+
+  @Flag(help: "Write explain.csv: per visit (replicate 0) what was shown and why.")
+  var explain = false
+
+  @Option(name: .customLong("relevance-threshold"), help: "Percentile at or above which an active window counts as relevant for the relevance metrics.")
+  var relevanceThreshold: Double = 0.8
+
+  @Option(name: .customLong("normaliser-scope"), help: "Relevance normalisation scope: instance or kind.")
+  var normaliserScope: String = "instance"
+
+  @Option(name: .customLong("normaliser-window-days"), help: "Normalise over the last N days of scores (default: all history).")
+  var normaliserWindowDays: Int?
+
+  @Option(help: "Runs in parallel (default: the number of cores).")
+  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+  @Flag(help: "Print nothing but errors.")
+  var quiet = false
+
+  func validate() throws {
+    if let days, !(1...366).contains(days) { throw ValidationError("--days must be within 1...366") }
+    guard (1...1000).contains(replicates) else { throw ValidationError("--replicates must be within 1...1000") }
+    guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    guard (0...1).contains(relevanceThreshold) else { throw ValidationError("--relevance-threshold must be within 0...1") }
+    if let n = normaliserWindowDays, n < 1 { throw ValidationError("--normaliser-window-days must be at least 1") }
+    guard ["csv", "jsonl"].contains(emitFormat) else { throw ValidationError("--emit-format must be 'csv' or 'jsonl', not '\(emitFormat)'") }
+  }
+
+  func run() async throws {
+    let choices: [StrategyChoice]
+    do {
+      let registry = StrategyRegistry.builtIn
+      choices = strategy.isEmpty ? try registry.allWithDefaults() : try strategy.flatMap { try registry.parseList($0) }
+    } catch let error as StrategyError {
+      throw ValidationError(error.description)
+    }
+    var options = SimulationOptions()
+    options.days = days
+    options.engine.relevanceThreshold = relevanceThreshold
+    switch normaliserScope {
+    case "instance": options.engine.normaliserScope = .instance
+    case "kind": options.engine.normaliserScope = .kind
+    default: throw ValidationError("--normaliser-scope must be 'instance' or 'kind', not '\(normaliserScope)'")
+    }
+    if let n = normaliserWindowDays { options.engine.normaliserWindow = .days(n) }
+    let path = self.scenario
+    let scenario = try reportingErrors { try Scenario.read(path: path) }
+    let seed = self.seed ?? scenario.seed
+    let source = scenario.name
+
+    // Cells: strategy × replicate, run in parallel, collected in key order.
+    struct Cell: Sendable {
+      var choice: Int
+      var replicate: Int
+    }
+    let runOptions = options
+    let cells = choices.indices.flatMap { c in (0..<replicates).map { Cell(choice: c, replicate: $0) } }
+    var results = [RunMetrics?](repeating: nil, count: cells.count)
+    await withTaskGroup(of: (Int, RunMetrics).self) { group in
+      var next = 0
+      func launch(_ k: Int) {
+        let cell = cells[k]
+        let choice = choices[cell.choice]
+        group.addTask {
+          (k, Simulation.run(scenario, choice: choice, replicate: cell.replicate, seed: seed, options: runOptions))
+        }
+      }
+      while next < min(jobs, cells.count) {
+        launch(next)
+        next += 1
+      }
+      for await (k, metrics) in group {
+        results[k] = metrics
+        if next < cells.count {
+          launch(next)
+          next += 1
+        }
+      }
+    }
+    let records = cells.indices.map { k in
+      RunRecord(
+        source: source, strategy: choices[cells[k].choice].descriptor, replicate: cells[k].replicate,
+        seed: seed, metrics: results[k]!)
+    }
+
+    try reportingErrors {
+      try OutputFolder.create(out)
+      try FileIO.writeAtomically(RunTables.runs(records), to: out + "/runs.csv")
+      try FileIO.writeAtomically(RunTables.daily(records), to: out + "/daily.csv")
+      if explain {
+        var text = ""
+        for choice in choices {
+          text += explanation(scenario, choice: choice, seed: seed, options: options, header: text.isEmpty)
+        }
+        try FileIO.writeAtomically(text, to: out + "/explain.csv")
+      }
+      if let emitLog, let first = choices.first {
+        try OutputFolder.create(emitLog)
+        let emitter = emitted(scenario, choice: first, seed: seed, options: options)
+        let log = emitter.donationLog
+        if emitFormat == "jsonl" {
+          try FileIO.writeAtomically(log.jsonlText(), to: emitLog + "/donations.jsonl")
+        } else {
+          try FileIO.writeAtomically(log.csvText(), to: emitLog + "/donations.csv")
+        }
+        try FileIO.writeAtomically(emitter.visitLogCSV, to: emitLog + "/visits.csv")
+        try FileIO.writeAtomically(
+          StackSpec(file: "stack.json", instances: scenario.stackInstances, catalog: scenario.catalog).jsonText(),
+          to: emitLog + "/stack.json")
+      }
+    }
+    if !quiet {
+      StandardOutput.write(RunTables.markdown(records))
+      var message = "simulated \(scenario.personCount) people × \(days ?? scenario.days) days × \(replicates) replicate(s); wrote \(out)/runs.csv, \(out)/daily.csv"
+      if explain { message += ", \(out)/explain.csv" }
+      if let emitLog {
+        message += "; logs in \(emitLog)/ (replay: smartstack replay --log \(emitLog)/donations.\(emitFormat) --visits \(emitLog)/visits.csv --stack \(emitLog)/stack.json --timezone \(scenario.zone.identifier) --horizon 0)"
+      }
+      StandardError.write(message)
+    }
+  }
+
+  /// explain.csv rows of replicate 0 for one strategy.
+  func explanation(_ scenario: Scenario, choice: StrategyChoice, seed: UInt64, options: SimulationOptions, header: Bool) -> String {
+    func open<S: RankingStrategy>(_ prototype: S) -> String {
+      var emitter: LogEmitter? = nil
+      let (observer, _) = Simulation.run(
+        scenario, strategy: prototype, descriptor: choice.descriptor, replicate: 0, seed: seed,
+        options: options, observer: ExplainObserver(strategy: choice.descriptor.label, personNames: (0..<scenario.personCount).map(scenario.personName)),
+        emitter: &emitter)
+      let text = observer.csv.text
+      guard !header, let newline = text.firstIndex(of: "\n") else { return text }
+      return String(text[text.index(after: newline)...])
+    }
+    return open(choice.prototype)
+  }
+
+  /// The logs of replicate 0 under one strategy.
+  func emitted(_ scenario: Scenario, choice: StrategyChoice, seed: UInt64, options: SimulationOptions) -> LogEmitter {
+    func open<S: RankingStrategy>(_ prototype: S) -> LogEmitter {
+      var emitter: LogEmitter? = LogEmitter()
+      _ = Simulation.run(
+        scenario, strategy: prototype, descriptor: choice.descriptor, replicate: 0, seed: seed,
+        options: options, observer: StandardMetrics(), emitter: &emitter)
+      return emitter!
+    }
+    return open(choice.prototype)
+  }
+}
