@@ -53,12 +53,12 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   // `relevanceValidUntil[i]` (epoch ms); `nextRelevanceRefresh` is their minimum.
   var relevanceValidUntil: [Int64]
   var nextRelevanceRefresh = Int64.min
-  /// `isHigh[i]`: instance `i` is `active` with a percentile at or above the threshold;
-  /// `highCount` counts them and `openWindows` the watched windows, so visits skip the
-  /// relevance loops when there is nothing to look at.
+  /// `isHigh[i]`: instance `i` is `active` with a percentile at or above the threshold.
+  /// `highInstances` and `watched` list those instances and the instances with a watched
+  /// window (usually none or a few), so a visit looks only at them.
   var isHigh: [Bool]
-  var highCount = 0
-  var openWindows = 0
+  var highInstances: [Int32] = []
+  var watched: [Int32] = []
   /// True when instances share normaliser keys (scope `kind`): a score recorded for one
   /// changes the others' percentiles.
   let sharedNormaliserKeys: Bool
@@ -292,21 +292,20 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     var critical = false
     var honoured = false
     if hasRelevance {
-      if highCount > 0 {
+      if !highInstances.isEmpty {
         honoured = top >= 0 && isHigh[top]
         critical = honoured
         if !critical {
-          for i in 0..<n where isHigh[i] && context.features.available[i] {
+          for i in highInstances where context.features.available[Int(i)] {
             critical = true
             break
           }
         }
       }
-      if openWindows > 0 {
-        for i in 0..<n where windowStart[i] != Int64.min && context.features.available[i] {
-          windowVisits[i] &+= 1
-          if i == top && windowSurfacedAfter[i] < 0 { windowSurfacedAfter[i] = time &- windowStart[i] }
-        }
+      for w in watched where context.features.available[Int(w)] {
+        let i = Int(w)
+        windowVisits[i] &+= 1
+        if i == top && windowSurfacedAfter[i] < 0 { windowSurfacedAfter[i] = time &- windowStart[i] }
       }
     }
 
@@ -402,14 +401,18 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     if case .active = state { high = context.features.percentile[i] >= options.relevanceThreshold }
     if high != isHigh[i] {
       isHigh[i] = high
-      highCount += high ? 1 : -1
+      if high {
+        highInstances.append(Int32(i))
+      } else if let k = highInstances.firstIndex(of: Int32(i)) {
+        highInstances.remove(at: k)
+      }
     }
     if case .active = state {
       if windowStart[i] == Int64.min, context.features.percentile[i] >= options.relevanceThreshold {
         windowStart[i] = trackers[i].windowStart?.milliseconds ?? context.now
         windowVisits[i] = 0
         windowSurfacedAfter[i] = -1
-        openWindows += 1
+        watched.append(Int32(i))
       }
     } else {
       closeWindow(i)
@@ -436,6 +439,6 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       instance: Int32(i), start: windowStart[i], visits: windowVisits[i],
       surfacedAfter: windowSurfacedAfter[i] >= 0 ? windowSurfacedAfter[i] : nil)
     windowStart[i] = Int64.min
-    openWindows -= 1
+    if let k = watched.firstIndex(of: Int32(i)) { watched.remove(at: k) }
   }
 }
