@@ -38,23 +38,36 @@ struct JSONLinesFastPathTests {
   ]
   static let spaces = ["", " ", "\t", "  "]
 
+  /// The pieces above that the reader accepts (escapes and non-ASCII keys included:
+  /// valid, but for the general parser).
+  static let validTimestamps = Array(timestamps[0..<4])
+  static let validUsers = [#""alice""#, #""bob""#, #""""#, "null", #""ü-user""#, #""a\"b""#, #""tab\there""#]
+  static let validKinds = [#""Weather""#, #""Music""#, #""Mus\u0069c""#, #""Café""#]
+  static let validIntents = [#""ViewForecast""#, #""""#, "null", #""Play""#]
+  static let validParameters = [
+    "{}", #"{"a":"1","b":"2"}"#, #"{"b":"x","a":"y"}"#, "null", #"{"ké":"v"}"#, #"{"a":"x\ny"}"#,
+    #"{ "city" : "São Paulo" }"#,
+  ]
+
   /// One random line: a random subset of the fields in random order, sometimes with an
   /// unknown or repeated key, odd spacing, trailing text, CR, or an invalid UTF-8 byte.
-  static func line(_ rng: inout SplitMix64) -> [UInt8] {
+  /// With `valid`, only what the reader accepts (so whole logs are compared).
+  static func line(_ rng: inout SplitMix64, valid: Bool = false) -> [UInt8] {
     func pick<T>(_ items: [T]) -> T { items[rng.nextInt(below: items.count)] }
     func space() -> String { rng.nextInt(below: 3) == 0 ? pick(spaces) : "" }
     var fields: [(String, String)] = []
-    if rng.nextInt(below: 10) != 0 { fields.append(("timestamp", pick(timestamps))) }
-    if rng.nextInt(below: 3) != 0 { fields.append(("user", pick(users))) }
-    if rng.nextInt(below: 10) != 0 { fields.append(("kind", pick(kinds))) }
-    if rng.nextInt(below: 2) == 0 { fields.append(("intent", pick(intents))) }
-    if rng.nextInt(below: 2) == 0 { fields.append(("parameters", pick(parameters))) }
+    if valid || rng.nextInt(below: 10) != 0 { fields.append(("timestamp", pick(valid ? validTimestamps : timestamps))) }
+    if rng.nextInt(below: 3) != 0 { fields.append(("user", pick(valid ? validUsers : users))) }
+    if valid || rng.nextInt(below: 10) != 0 { fields.append(("kind", pick(valid ? validKinds : kinds))) }
+    if rng.nextInt(below: 2) == 0 { fields.append(("intent", pick(valid ? validIntents : intents))) }
+    if rng.nextInt(below: 2) == 0 { fields.append(("parameters", pick(valid ? validParameters : parameters))) }
     if rng.nextInt(below: 12) == 0 { fields.append(("note", pick([#""x""#, "[1]", "null"]))) }
-    if rng.nextInt(below: 15) == 0, let repeated = fields.first { fields.append(repeated) }
+    if !valid, rng.nextInt(below: 15) == 0, let repeated = fields.first { fields.append(repeated) }
     RandomShuffle.shuffle(&fields, using: &rng)
     var text = space() + "{" + space()
     text += fields.map { "\"\($0.0)\"" + space() + ":" + space() + $0.1 }.joined(separator: space() + "," + space())
     text += space() + "}" + space()
+    if valid { return Array((text + (rng.nextInt(below: 10) == 0 ? "\r" : "")).utf8) }
     switch rng.nextInt(below: 20) {
     case 0: text += "x"
     case 1: text += "\r"
@@ -66,13 +79,20 @@ struct JSONLinesFastPathTests {
     return bytes
   }
 
+  /// Every third file holds only valid lines (so whole logs of fast and general rows are
+  /// compared); the others mostly fail (so diagnostics are compared).
   @Test func randomFilesReadTheSameWithAndWithoutTheFastPath() {
-    var fastRows = 0
+    var fastLines = 0
+    var validLogs = 0
     for seed in 0..<400 {
       var rng = SplitMix64(seed: UInt64(seed))
+      let valid = seed % 3 == 0
       var bytes: [UInt8] = rng.nextInt(below: 20) == 0 ? [0xEF, 0xBB, 0xBF] : []
       for _ in 0..<(1 + rng.nextInt(below: 12)) {
-        bytes += rng.nextInt(below: 10) == 0 ? Array("  ".utf8) : Self.line(&rng)
+        let line = rng.nextInt(below: 10) == 0 ? Array("  ".utf8) : Self.line(&rng, valid: valid)
+        var row = JSONLinesFastRow()
+        if line.withUnsafeBufferPointer({ row.scan($0, from: 0, timeZone: .utc) }) != nil { fastLines += 1 }
+        bytes += line
         bytes.append(0x0A)
       }
       if rng.nextInt(below: 2) == 0 { bytes.removeLast() }
@@ -80,9 +100,11 @@ struct JSONLinesFastPathTests {
       let (fast, general) = both(bytes, limit: limit)
       #expect(fast.0 == general.0, "seed \(seed): \(String(decoding: bytes, as: UTF8.self))")
       #expect(fast.1 == general.1, "seed \(seed): \(String(decoding: bytes, as: UTF8.self))")
-      fastRows += fast.0?.count ?? 0
+      if fast.0 != nil { validLogs += 1 }
     }
-    #expect(fastRows > 100)  // the generator makes plenty of valid rows, too
+    // Both paths are exercised, and many whole logs compared.
+    #expect(fastLines > 300)
+    #expect(validLogs > 120)
   }
 
   @Test func theBenchLogsReadTheSameBothWays() {
