@@ -103,20 +103,11 @@ struct ReplayInputOptions: ParsableArguments {
   @Option(help: "Relevance timelines JSON; instance ids refer to stack instance ids (the kind for 'all' and 'top:N').")
   var timelines: String?
 
-  @Option(name: .customLong("relevance-threshold"), help: "Percentile at or above which an active window counts as relevant for the relevance metrics.")
-  var relevanceThreshold: Double = 0.8
-
-  @Option(name: .customLong("normaliser-scope"), help: "Relevance normalisation scope: instance or kind.")
-  var normaliserScope: String = "instance"
-
-  @Option(name: .customLong("normaliser-window-days"), help: "Normalise over the last N days of scores (default: all history).")
-  var normaliserWindowDays: Int?
+  @OptionGroup var engine: EngineArguments
 
   func validate() throws {
     guard horizon >= 0, horizon.isFinite else { throw ValidationError("--horizon must be a number of seconds >= 0") }
     guard warmupDays >= 0, warmupDays.isFinite else { throw ValidationError("--warmup-days must be >= 0") }
-    guard (0...1).contains(relevanceThreshold) else { throw ValidationError("--relevance-threshold must be within 0...1") }
-    if let n = normaliserWindowDays, n < 1 { throw ValidationError("--normaliser-window-days must be at least 1") }
   }
 
   /// Reads every input file and returns the log and the replay options.
@@ -128,13 +119,7 @@ struct ReplayInputOptions: ParsableArguments {
     options.zone = zone
     options.horizonSeconds = horizon
     options.warmupDays = warmupDays
-    options.engine.relevanceThreshold = relevanceThreshold
-    switch normaliserScope {
-    case "instance": options.engine.normaliserScope = .instance
-    case "kind": options.engine.normaliserScope = .kind
-    default: throw ValidationError("--normaliser-scope must be 'instance' or 'kind', not '\(normaliserScope)'")
-    }
-    if let days = normaliserWindowDays { options.engine.normaliserWindow = .days(days) }
+    options.engine = engine.options
     let logFormat: DonationLogFormat?
     switch format {
     case nil: logFormat = nil

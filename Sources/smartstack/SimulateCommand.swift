@@ -44,14 +44,7 @@ struct SimulateCommand: AsyncParsableCommand {
   @Flag(help: "Write explain.csv: per visit (replicate 0) what was shown and why.")
   var explain = false
 
-  @Option(name: .customLong("relevance-threshold"), help: "Percentile at or above which an active window counts as relevant for the relevance metrics.")
-  var relevanceThreshold: Double = 0.8
-
-  @Option(name: .customLong("normaliser-scope"), help: "Relevance normalisation scope: instance or kind.")
-  var normaliserScope: String = "instance"
-
-  @Option(name: .customLong("normaliser-window-days"), help: "Normalise over the last N days of scores (default: all history).")
-  var normaliserWindowDays: Int?
+  @OptionGroup var engine: EngineArguments
 
   @Option(help: "Runs in parallel (default: the number of cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -63,8 +56,6 @@ struct SimulateCommand: AsyncParsableCommand {
     if let days, !(1...366).contains(days) { throw ValidationError("--days must be within 1...366") }
     guard (1...1000).contains(replicates) else { throw ValidationError("--replicates must be within 1...1000") }
     guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-    guard (0...1).contains(relevanceThreshold) else { throw ValidationError("--relevance-threshold must be within 0...1") }
-    if let n = normaliserWindowDays, n < 1 { throw ValidationError("--normaliser-window-days must be at least 1") }
     guard ["csv", "jsonl"].contains(emitFormat) else { throw ValidationError("--emit-format must be 'csv' or 'jsonl', not '\(emitFormat)'") }
   }
 
@@ -78,13 +69,7 @@ struct SimulateCommand: AsyncParsableCommand {
     }
     var options = SimulationOptions()
     options.days = days
-    options.engine.relevanceThreshold = relevanceThreshold
-    switch normaliserScope {
-    case "instance": options.engine.normaliserScope = .instance
-    case "kind": options.engine.normaliserScope = .kind
-    default: throw ValidationError("--normaliser-scope must be 'instance' or 'kind', not '\(normaliserScope)'")
-    }
-    if let n = normaliserWindowDays { options.engine.normaliserWindow = .days(n) }
+    options.engine = engine.options
     let path = self.scenario
     let scenario = try reportingErrors { try Scenario.read(path: path) }
     let seed = self.seed ?? scenario.seed
