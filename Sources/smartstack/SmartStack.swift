@@ -14,7 +14,7 @@ struct SmartStack: AsyncParsableCommand {
     subcommands: [
       BatchCommand.self, ReplayCommand.self, SimulateCommand.self, ValidateCommand.self,
       RelevanceCommand.self, ImportCommand.self, StrategiesCommand.self, ReportCommand.self,
-      MergeCommand.self,
+      MergeCommand.self, BenchCommand.self,
     ]
   )
 }

@@ -49,6 +49,23 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   var windowStart: [Int64]
   var windowVisits: [Int]
   var windowSurfacedAfter: [Int64]
+  // Relevance refresh cache: `refreshRelevance(i)` would change nothing before
+  // `relevanceValidUntil[i]` (epoch ms); `nextRelevanceRefresh` is their minimum.
+  var relevanceValidUntil: [Int64]
+  var nextRelevanceRefresh = Int64.min
+  /// `isHigh[i]`: instance `i` is `active` with a percentile at or above the threshold.
+  /// `highInstances` and `watched` list those instances and the instances with a watched
+  /// window (usually none or a few), so a visit looks only at them.
+  var isHigh: [Bool]
+  var highInstances: [Int32] = []
+  var watched: [Int32] = []
+  /// True when instances share normaliser keys (scope `kind`): a score recorded for one
+  /// changes the others' percentiles.
+  let sharedNormaliserKeys: Bool
+  // Clock cache: `hourOfDay`, `hourOfWeek` and `dayIndex` hold for UTC ms in
+  // `clockValidFrom ..< clockValidUntil` (one local hour within one offset interval).
+  var clockValidFrom = Int64.max
+  var clockValidUntil = Int64.min
 
   public init(
     person: Int32, instances: [WidgetInstance], strategy: Strategy, observer: Observer,
@@ -83,6 +100,9 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       }
     }
     normaliserKey = keys
+    sharedNormaliserKeys = Set(keys).count < keys.count
+    relevanceValidUntil = Array(repeating: Int64.min, count: n)
+    isHigh = Array(repeating: false, count: n)
     windowStart = Array(repeating: Int64.min, count: n)
     windowVisits = Array(repeating: 0, count: n)
     windowSurfacedAfter = Array(repeating: -1, count: n)
@@ -114,14 +134,42 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     }
   }
 
+  /// Moves `context.now` to `time` and updates the local calendar fields.
+  ///
+  /// - Complexity: O(1) within the local hour of the previous call; O(log t) for t zone
+  ///   transitions otherwise.
   @inline(__always)
   mutating func advanceClock(to time: Int64) {
     if time == context.now { return }
+    if time < context.now { invalidateRelevanceCache() }
     context.now = time
-    let instant = Instant(milliseconds: time)
-    context.hourOfDay = zone.hourOfDay(at: instant)
-    context.hourOfWeek = zone.hourOfWeek(at: instant)
-    context.dayIndex = zone.dayIndex(at: instant)
+    if time >= clockValidFrom && time < clockValidUntil { return }
+    recomputeClockFields(time)
+  }
+
+  /// Sets the calendar fields of `time` exactly as `ZoneRules.hourOfDay(at:)`,
+  /// `hourOfWeek(at:)` and `dayIndex(at:)` do, and the span they stay valid for.
+  @inline(never)
+  mutating func recomputeClockFields(_ time: Int64) {
+    let index = zone.intervalIndex(containing: time)
+    let offset = zone.offsets[index]
+    let local = time &+ offset
+    context.hourOfDay = WallClock.hourOfDay(local)
+    context.hourOfWeek = WallClock.hourOfWeek(local)
+    context.dayIndex = WallClock.dayIndex(local)
+    // Cache only for sane instants (far from overflow): the local hour, in UTC, clipped
+    // to the offset interval.
+    let limit: Int64 = 1 << 60
+    guard time > -limit && time < limit && offset > -limit && offset < limit else {
+      clockValidFrom = .max
+      clockValidUntil = .min
+      return
+    }
+    let hourStart = local - Instant.floorModulo(local, Instant.millisecondsPerHour)
+    let lower = zone.starts[index]
+    let upper = index + 1 < zone.starts.count ? zone.starts[index + 1] : Int64.max
+    clockValidFrom = max(hourStart - offset, lower)
+    clockValidUntil = min(hourStart + Instant.millisecondsPerHour - offset, upper)
   }
 
   // MARK: - Events
@@ -135,6 +183,13 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       normaliser.record(score: relevance.score, at: entry.date, key: normaliserKey[i])
       // A new non-nil entry ends the window it replaces and may open a new one.
       closeWindow(i)
+      if sharedNormaliserKeys {
+        // The others of this key have a new score in their population.
+        for j in 0..<instances.count where normaliserKey[j] == normaliserKey[i] {
+          relevanceValidUntil[j] = Int64.min
+        }
+        nextRelevanceRefresh = Int64.min
+      }
     }
     refreshRelevance(i)
     strategy.observe(.relevance(instance: Int32(i)), context: context)
@@ -169,16 +224,12 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   ) -> VisitOutcome {
     advanceClock(to: time)
     let n = instances.count
-    if hasRelevance {
-      for i in 0..<n { refreshRelevance(i) }
-    }
-    for i in 0..<n {
-      ranking.scores[i] = context.features.available[i] ? 0 : -Double.infinity
-    }
+    if hasRelevance && time >= nextRelevanceRefresh { refreshDueRelevance() }
+    resetScores()
     ranking.rule = "score"
     if Strategy.usesTarget { context.target = targets }
     strategy.rank(context, into: &ranking)
-    context.target = []
+    if Strategy.usesTarget { context.target = [] }
 
     // The stack's own rules may override the strategy: a pinned (swiped) instance, or no
     // rotation at all. The override is expressed as a score, so ranks stay consistent.
@@ -198,43 +249,63 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       }
     }
 
-    // The top candidate, and the rank of the best target, in O(n) without sorting.
-    let features = context.features
+    // The top candidate, and the rank of the best target, in O(n) without sorting:
+    // `features.precedes` with each side's score (NaN as minus infinity) kept in hand.
     var top = -1
+    var topScore = 0.0
     var candidates = 0
-    for i in 0..<n where features.available[i] {
-      candidates += 1
-      if top < 0 || features.precedes(i, top, scores: ranking.scores) { top = i }
+    for i in 0..<n where context.features.available[i] {
+      candidates &+= 1
+      let s = Self.sortScore(ranking.scores[i])
+      if top < 0 || s > topScore || (s == topScore && context.features.tieBreakPrecedes(i, top)) {
+        top = i
+        topScore = s
+      }
     }
     var bestTarget = -1
-    for t in targets where features.available[Int(t)] {
-      if bestTarget < 0 || features.precedes(Int(t), bestTarget, scores: ranking.scores) {
+    var bestScore = 0.0
+    for t in targets where context.features.available[Int(t)] {
+      let s = Self.sortScore(ranking.scores[Int(t)])
+      if bestTarget < 0 || s > bestScore
+        || (s == bestScore && context.features.tieBreakPrecedes(Int(t), bestTarget))
+      {
         bestTarget = Int(t)
+        bestScore = s
       }
     }
     var targetRank = 0
     if bestTarget >= 0 {
       targetRank = 1
-      for i in 0..<n where features.available[i] && i != bestTarget
-        && features.precedes(i, bestTarget, scores: ranking.scores)
-      {
-        targetRank += 1
+      // Nothing precedes the top candidate (the order is total), so a hit needs no count.
+      if bestTarget != top {
+        for i in 0..<n where context.features.available[i] && i != bestTarget {
+          let s = Self.sortScore(ranking.scores[i])
+          if s > bestScore || (s == bestScore && context.features.tieBreakPrecedes(i, bestTarget)) {
+            targetRank &+= 1
+          }
+        }
       }
     }
 
-    // Relevance situation at the visit.
+    // Relevance situation at the visit: candidates with an active window at or above
+    // the threshold (`isHigh`), and the watched windows' visits.
     var critical = false
     var honoured = false
     if hasRelevance {
-      for i in 0..<n where features.available[i] {
-        if case .active = features.relevance[i], features.percentile[i] >= options.relevanceThreshold {
-          critical = true
-          if i == top { honoured = true }
+      if !highInstances.isEmpty {
+        honoured = top >= 0 && isHigh[top]
+        critical = honoured
+        if !critical {
+          for i in highInstances where context.features.available[Int(i)] {
+            critical = true
+            break
+          }
         }
       }
-      for i in 0..<n where windowStart[i] != Int64.min && features.available[i] {
-        windowVisits[i] += 1
-        if i == top && windowSurfacedAfter[i] < 0 { windowSurfacedAfter[i] = time - windowStart[i] }
+      for w in watched where context.features.available[Int(w)] {
+        let i = Int(w)
+        windowVisits[i] &+= 1
+        if i == top && windowSurfacedAfter[i] < 0 { windowSurfacedAfter[i] = time &- windowStart[i] }
       }
     }
 
@@ -249,10 +320,32 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       shown: shown, previous: previous, rotated: previous >= 0 && shown != previous,
       hasTarget: hasTarget, targets: targets, targetRank: targetRank,
       candidateCount: candidates,
-      shownState: top >= 0 ? features.relevance[top] : .none,
+      shownState: top >= 0 ? context.features.relevance[top] : .none,
       relevanceCritical: critical, relevanceHonoured: honoured, rule: ranking.rule)
-    observer.observe(outcome, scores: ranking.scores, features: features)
+    observer.observe(outcome, scores: ranking.scores, features: context.features)
     return outcome
+  }
+
+  /// A score as the engine orders it: NaN counts as minus infinity.
+  @inline(__always)
+  static func sortScore(_ score: Double) -> Double {
+    score.isNaN ? -Double.infinity : score
+  }
+
+  /// Every candidate's score to 0, every other to minus infinity.
+  @inline(__always)
+  mutating func resetScores() {
+    Self.resetScores(&ranking.scores, available: context.features.available)
+  }
+
+  /// `scores[i] = available[i] ? 0 : -infinity` over buffers: one uniqueness check for
+  /// the whole array instead of one per element.
+  static func resetScores(_ scores: inout [Double], available: [Bool]) {
+    scores.withUnsafeMutableBufferPointer { s in
+      available.withUnsafeBufferPointer { a in
+        for i in 0..<min(s.count, a.count) { s[i] = a[i] ? 0 : -Double.infinity }
+      }
+    }
   }
 
   /// Ends the person's run at `time`: open windows are closed and the observer told.
@@ -265,6 +358,30 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   public func finishedObserver() -> Observer { observer }
 
   // MARK: - Relevance bookkeeping
+
+  /// Refreshes every instance whose cached relevance may have changed by `context.now`.
+  ///
+  /// A refresh of instance `i` changes nothing until its window ends (state `active` or
+  /// `suppressed` becomes `expired`), its own next entry, or a new score in its
+  /// normaliser population: another instance's entry with a shared key (scope `kind`),
+  /// or, with a `days` window, any move of the clock. So visits skip it until then, with
+  /// results identical to refreshing every instance at every visit.
+  @inline(never)
+  mutating func refreshDueRelevance() {
+    let now = context.now
+    var next = Int64.max
+    for i in 0..<instances.count {
+      if now >= relevanceValidUntil[i] { refreshRelevance(i) }
+      next = min(next, relevanceValidUntil[i])
+    }
+    nextRelevanceRefresh = next
+  }
+
+  /// Forces a refresh of every instance at the next visit (the clock went backwards).
+  mutating func invalidateRelevanceCache() {
+    for i in 0..<relevanceValidUntil.count { relevanceValidUntil[i] = Int64.min }
+    nextRelevanceRefresh = Int64.min
+  }
 
   /// Updates state and percentile of instance `i` at `context.now`, and the window
   /// watch: a window is watched from the moment it is active with a percentile at or
@@ -280,15 +397,40 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     case .none, .expired:
       context.features.percentile[i] = .nan
     }
+    var high = false
+    if case .active = state { high = context.features.percentile[i] >= options.relevanceThreshold }
+    if high != isHigh[i] {
+      isHigh[i] = high
+      if high {
+        highInstances.append(Int32(i))
+      } else if let k = highInstances.firstIndex(of: Int32(i)) {
+        highInstances.remove(at: k)
+      }
+    }
     if case .active = state {
       if windowStart[i] == Int64.min, context.features.percentile[i] >= options.relevanceThreshold {
         windowStart[i] = trackers[i].windowStart?.milliseconds ?? context.now
         windowVisits[i] = 0
         windowSurfacedAfter[i] = -1
+        watched.append(Int32(i))
       }
     } else {
       closeWindow(i)
     }
+    // Valid until the state can change by itself (the window's end) or, with a `days`
+    // window, until the clock moves (scores leave the population).
+    var validUntil = Int64.max
+    switch state {
+    case .active, .suppressed:
+      validUntil = trackers[i].windowEnd?.milliseconds ?? Int64.max
+      if case .days = options.normaliserWindow {
+        validUntil = min(validUntil, context.now == Int64.max ? Int64.max : context.now + 1)
+      }
+    case .none, .expired:
+      break
+    }
+    relevanceValidUntil[i] = validUntil
+    if validUntil < nextRelevanceRefresh { nextRelevanceRefresh = validUntil }
   }
 
   mutating func closeWindow(_ i: Int) {
@@ -297,5 +439,6 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       instance: Int32(i), start: windowStart[i], visits: windowVisits[i],
       surfacedAfter: windowSurfacedAfter[i] >= 0 ? windowSurfacedAfter[i] : nil)
     windowStart[i] = Int64.min
+    if let k = watched.firstIndex(of: Int32(i)) { watched.remove(at: k) }
   }
 }

@@ -19,6 +19,8 @@ public struct StandardMetrics: OutcomeObserver {
   var currentDay = MetricCounts()
   var exposure: [Int] = []
   var everCandidate: [Bool] = []
+  /// How many of `everCandidate` are true: once all are, visits skip the scan.
+  var everCandidateCount = 0
   var lastDay = Int64.min
 
   public init() {}
@@ -27,6 +29,7 @@ public struct StandardMetrics: OutcomeObserver {
     current = MetricCounts()
     exposure = Array(repeating: 0, count: instances.count)
     everCandidate = Array(repeating: false, count: instances.count)
+    everCandidateCount = 0
     lastDay = Int64.min
     currentDay = MetricCounts()
   }
@@ -38,36 +41,60 @@ public struct StandardMetrics: OutcomeObserver {
     currentDay = MetricCounts()
   }
 
+  /// - Complexity: O(1), plus O(n) for n instances until every instance has been a
+  ///   candidate at some visit.
   public mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
-    var c = MetricCounts()
-    c.visits = 1
     if o.dayIndex != lastDay {
       flushDay()
-      c.activeDays = 1
+      current.activeDays &+= 1
+      currentDay.activeDays &+= 1
       lastDay = o.dayIndex
     }
+    // The visit's counts, added to the person's and the day's totals field by field
+    // (the same sums as adding a `MetricCounts` of this visit to both).
+    current.visits &+= 1
+    currentDay.visits &+= 1
     if o.hasTarget {
-      c.targetVisits = 1
+      current.targetVisits &+= 1
+      currentDay.targetVisits &+= 1
       if o.targetRank > 0 {
-        c.targetsInStack = 1
-        c.reciprocalRankSum = 1.0 / Double(o.targetRank)
-        if o.targetRank == 1 { c.hits = 1 }
-        if o.targetRank <= 3 { c.hitsAt3 = 1 }
+        current.targetsInStack &+= 1
+        currentDay.targetsInStack &+= 1
+        let reciprocal = 1.0 / Double(o.targetRank)
+        current.reciprocalRankSum += reciprocal
+        currentDay.reciprocalRankSum += reciprocal
+        if o.targetRank == 1 {
+          current.hits &+= 1
+          currentDay.hits &+= 1
+        }
+        if o.targetRank <= 3 {
+          current.hitsAt3 &+= 1
+          currentDay.hitsAt3 &+= 1
+        }
       }
     }
     if o.rotated {
-      c.rotations = 1
-      if case .suppressed = o.shownState { c.suppressionViolations = 1 }
+      current.rotations &+= 1
+      currentDay.rotations &+= 1
+      if case .suppressed = o.shownState {
+        current.suppressionViolations &+= 1
+        currentDay.suppressionViolations &+= 1
+      }
     }
     if o.relevanceCritical {
-      c.relevanceVisits = 1
-      if o.relevanceHonoured { c.relevanceHonoured = 1 }
+      current.relevanceVisits &+= 1
+      currentDay.relevanceVisits &+= 1
+      if o.relevanceHonoured {
+        current.relevanceHonoured &+= 1
+        currentDay.relevanceHonoured &+= 1
+      }
     }
-    current += c
-    currentDay += c
-    if o.shown >= 0 { exposure[Int(o.shown)] += 1 }
-    for i in 0..<everCandidate.count where !everCandidate[i] && features.available[i] {
-      everCandidate[i] = true
+    if o.shown >= 0 { exposure[Int(o.shown)] &+= 1 }
+    if everCandidateCount < everCandidate.count {
+      for i in 0..<everCandidate.count where !everCandidate[i] && features.available[i] {
+        everCandidate[i] = true
+        everCandidateCount += 1
+      }
     }
   }
 

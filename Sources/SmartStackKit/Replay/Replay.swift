@@ -107,11 +107,18 @@ public enum Replay {
     session.finish(at: lastTime)
   }
 
-  /// Runs one chosen strategy (opening its type once) with the standard metrics.
+  /// Runs one chosen strategy (opening its type once, specialised for built-in
+  /// strategies: `StrategyChoice.open(_:)`) with the standard metrics.
   public static func run(_ plan: ReplayPlan, choice: StrategyChoice) -> StandardMetrics {
-    func open<S: RankingStrategy>(_ prototype: S) -> StandardMetrics {
-      run(plan, strategy: prototype, descriptor: choice.descriptor, observer: StandardMetrics())
-    }
-    return open(choice.prototype)
+    choice.open(StandardReplay(plan: plan, descriptor: choice.descriptor))
+  }
+}
+
+/// `Replay.run(_:choice:)` in a strategy's concrete type.
+struct StandardReplay: StrategyTypeVisitor {
+  let plan: ReplayPlan
+  let descriptor: StrategyDescriptor
+  func visit<S: RankingStrategy>(_ prototype: S) -> StandardMetrics {
+    Replay.run(plan, strategy: prototype, descriptor: descriptor, observer: StandardMetrics())
   }
 }

@@ -56,21 +56,16 @@ public enum Simulation {
     return (observer, counts)
   }
 
-  /// Runs one chosen strategy with the standard metrics.
+  /// Runs one chosen strategy with the standard metrics (specialised for built-in
+  /// strategies: `StrategyChoice.open(_:)`).
   public static func run(
     _ scenario: Scenario, choice: StrategyChoice, replicate: Int, seed: UInt64,
     options: SimulationOptions
   ) -> RunMetrics {
-    func open<S: RankingStrategy>(_ prototype: S) -> RunMetrics {
-      var emitter: LogEmitter? = nil
-      let (metrics, counts) = run(
-        scenario, strategy: prototype, descriptor: choice.descriptor, replicate: replicate,
-        seed: seed, options: options, observer: StandardMetrics(), emitter: &emitter)
-      var result = RunMetrics(metrics)
-      result.simulation = counts
-      return result
-    }
-    return open(choice.prototype)
+    choice.open(
+      StandardSimulation(
+        scenario: scenario, descriptor: choice.descriptor, replicate: replicate, seed: seed,
+        options: options))
   }
 
   /// Simulates one person through `session` and finishes it.
@@ -203,5 +198,23 @@ extension RotationLimit {
       lastHour += 1
     }
     return lastHour >= perHour
+  }
+}
+
+/// `Simulation.run(_:choice:replicate:seed:options:)` in a strategy's concrete type.
+struct StandardSimulation: StrategyTypeVisitor {
+  let scenario: Scenario
+  let descriptor: StrategyDescriptor
+  let replicate: Int
+  let seed: UInt64
+  let options: SimulationOptions
+  func visit<S: RankingStrategy>(_ prototype: S) -> RunMetrics {
+    var emitter: LogEmitter? = nil
+    let (metrics, counts) = Simulation.run(
+      scenario, strategy: prototype, descriptor: descriptor, replicate: replicate, seed: seed,
+      options: options, observer: StandardMetrics(), emitter: &emitter)
+    var result = RunMetrics(metrics)
+    result.simulation = counts
+    return result
   }
 }

@@ -34,12 +34,19 @@ public struct LogSource: ExperimentSource {
   ) -> (metrics: RunMetrics, trace: TraceRecorder?) {
     let plan = plan(replicate: replicate, seed: seed)
     let recorder = TraceRecorder(runID: runID, personNames: plan.people.map(\.name))
-    func open<S: RankingStrategy>(_ prototype: S) -> ObserverPair<StandardMetrics, TraceRecorder> {
-      Replay.run(
-        plan, strategy: prototype, descriptor: choice.descriptor,
-        observer: ObserverPair(StandardMetrics(), recorder))
-    }
-    let observers = open(choice.prototype)
+    return choice.open(TracedReplay(plan: plan, descriptor: choice.descriptor, recorder: recorder))
+  }
+}
+
+/// A traced replay in a strategy's concrete type.
+struct TracedReplay: StrategyTypeVisitor {
+  let plan: ReplayPlan
+  let descriptor: StrategyDescriptor
+  let recorder: TraceRecorder
+  func visit<S: RankingStrategy>(_ prototype: S) -> (metrics: RunMetrics, trace: TraceRecorder?) {
+    let observers = Replay.run(
+      plan, strategy: prototype, descriptor: descriptor,
+      observer: ObserverPair(StandardMetrics(), recorder))
     return (RunMetrics(observers.first), observers.second)
   }
 }

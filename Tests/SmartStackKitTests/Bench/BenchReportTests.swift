@@ -1,0 +1,141 @@
+import Testing
+
+@testable import SmartStackKit
+
+@Suite("Bench report")
+struct BenchReportTests {
+  /// A report with hand-picked numbers: 1,000 visits, 500 donations, 500 entries.
+  func report(mfuSeconds: Double = 0.0001, csvSeconds: Double = 0.5) -> BenchReport {
+    var r = BenchReport(workload: BenchWorkload(people: 2, days: 1, ingestRows: 1_000_000), repetitions: 1)
+    r.machine = BenchMachine(cpu: "Test CPU", cores: 2, coresAllowed: 1)
+    r.visits = 1_000
+    r.donations = 500
+    r.entries = 500
+    r.generationSeconds = 0.25
+    r.strategies = [
+      BenchReport.StrategyResult(name: "mfu", visits: 1_000, seconds: mfuSeconds, cpuSeconds: mfuSeconds, hitRate: 0.25),
+      BenchReport.StrategyResult(name: "bandit", visits: 1_000, seconds: 0.002, cpuSeconds: 0.002, hitRate: 0.1),
+    ]
+    r.csv = BenchReport.IngestResult(rows: 1_000_000, bytes: 64_000_000, seconds: csvSeconds, cpuSeconds: csvSeconds)
+    r.jsonl = BenchReport.IngestResult(rows: 1_000_000, bytes: 128_000_000, seconds: 0.64, cpuSeconds: 0.64)
+    r.peakRSSBytes = 123_456_789
+    r.simulationPeakRSSBytes = 20_000_000
+    return r
+  }
+
+  @Test func ratesFollowTheirDefinitions() {
+    let r = report()
+    let mfu = r.strategies[0]
+    #expect(r.visitsPerSecond(mfu) == 1_000 / 0.0001)  // 10 M visits/s
+    #expect(r.eventsPerSecond(mfu) == 2_000 / 0.0001)  // visits + donations + entries
+    #expect(abs(r.nanosecondsPerDecision(mfu) - 100) < 1e-9)
+    #expect(r.csv.rowsPerSecond == 2_000_000)
+    #expect(r.csv.megabytesPerSecond == 128)
+    #expect(r.jsonl.megabytesPerSecond == 200)
+  }
+
+  @Test func targetsAreMetOrMissedByTheIssuesThresholds() {
+    let checks = report().targets
+    #expect(checks.map(\.what) == ["mfu visits/s", "bandit visits/s", "CSV ingest MB/s", "JSON Lines ingest MB/s"])
+    // mfu exactly 10 M/s meets its target; bandit 0.5 M/s misses 3 M/s; CSV 128 MB/s misses 200.
+    #expect(checks.map(\.met) == [true, false, false, true])
+    #expect(report(mfuSeconds: 0.00011).targets[0].met == false)
+  }
+
+  /// The keys the issue asks for, and the workload, in one object.
+  @Test func jsonHasTheIssuesKeys() throws {
+    let text = report().json.serialized()
+    let root = try JSONParser.parse(text)
+    guard case .object(let members) = root.value else {
+      Issue.record("not an object: \(text)")
+      return
+    }
+    let keys = members.map(\.key)
+    for key in ["workload", "ingest_rows_per_s", "ingest_mb_per_s", "peak_rss_mb", "strategies", "build"] {
+      #expect(keys.contains(key), "missing \(key)")
+    }
+    #expect(text.contains(#""ingest_rows_per_s":2000000,"ingest_mb_per_s":128,"#))
+    #expect(text.contains(#""peak_rss_mb":123.5"#))
+    #expect(
+      text.contains(
+        #""strategies":{"mfu":{"visits_per_s":10000000,"events_per_s":20000000,"ns_per_decision":100,"#))
+    #expect(text.contains(#""workload":{"people":2,"days":1,"visits_per_day":90,"donations_per_day":30,"#))
+    #expect(text.contains(#""missed_targets":["bandit visits/s","CSV ingest MB/s"]"#))
+  }
+
+  @Test func textShowsEveryStrategyAndEveryMissedTarget() {
+    let text = report().text
+    #expect(text.contains("mfu"))
+    #expect(text.contains("10.00 M"))
+    #expect(text.contains(">= 3.00 M: MISSED"))
+    #expect(text.contains("ingest CSV: 1000000 rows, 64.0 MB in 0.500 s: 2.00 M rows/s, 128.0 MB/s  >= 200 MB/s: MISSED"))
+    #expect(text.contains("targets missed: bandit visits/s, CSV ingest MB/s"))
+  }
+
+  // MARK: - Baseline
+
+  func baseline(_ r: BenchReport) -> [UInt8] { Array(r.json.serialized(pretty: true).utf8) }
+
+  @Test func aRunAsFastAsItsBaselineHasNoRegression() throws {
+    let r = report()
+    #expect(try r.regressions(againstBaseline: baseline(r), file: "b.json", factor: 3).isEmpty)
+    // Almost 3x slower still passes.
+    #expect(try report(mfuSeconds: 0.00029).regressions(againstBaseline: baseline(r), file: "b.json", factor: 3).isEmpty)
+  }
+
+  @Test func aGrossSlowdownIsReported() throws {
+    let r = report()
+    let slow = report(mfuSeconds: 0.00031, csvSeconds: 2)
+    #expect(
+      try slow.regressions(againstBaseline: baseline(r), file: "b.json", factor: 3) == [
+        "mfu: 3.23 M visits/s is more than 3x slower than the baseline's 10.00 M visits/s",
+        "CSV ingest: 32.00 MB/s is more than 3x slower than the baseline's 128.00 MB/s",
+      ])
+  }
+
+  @Test func aBaselineOfAnotherWorkloadOrBuildIsRefused() throws {
+    var other = report()
+    other.workload.people = 3
+    other.build = "other"
+    do {
+      _ = try report().regressions(againstBaseline: baseline(other), file: "b.json", factor: 3)
+      Issue.record("expected diagnostics")
+    } catch let list as DiagnosticList {
+      let messages = list.diagnostics.map(\.message)
+      #expect(messages.count == 2)
+      #expect(messages[0].hasPrefix("build: the baseline is a other build and this run is a "))
+      #expect(
+        messages[1] == "workload.people: the baseline's workload has 3, this run 2: measure the baseline with the same options")
+    }
+  }
+
+  @Test func aBaselineThatIsNotABenchObjectIsReportedWithItsPosition() throws {
+    #expect(throws: DiagnosticList.self) {
+      try report().regressions(againstBaseline: Array("[1]".utf8), file: "b.json", factor: 3)
+    }
+    do {
+      _ = try report().regressions(againstBaseline: Array("{\"build\": 1}".utf8), file: "b.json", factor: 3)
+    } catch let list as DiagnosticList {
+      #expect(list.diagnostics.map(\.description).contains("b.json:1:11: build: expected a string, found 1"))
+      #expect(list.diagnostics.map(\.description).contains("b.json:1:1: missing required key \"workload\""))
+    }
+  }
+
+  // MARK: - Machine and memory
+
+  @Test func procStatusFieldsAreReadInBytes() {
+    let status = Array("Name:\tsmartstack\nVmPeak:\t  200 kB\nVmHWM:\t   12345 kB\nThreads:\t3\n".utf8)
+    #expect(ProcessMemory.parseStatusField("VmHWM", in: status) == 12_345 * 1_024)
+    #expect(ProcessMemory.parseStatusField("Threads", in: status) == 3)
+    #expect(ProcessMemory.parseStatusField("VmRSS", in: status) == nil)
+    #expect(ProcessMemory.parseStatusField("Name", in: status) == nil)
+  }
+
+  @Test func cpuListsAreCounted() {
+    #expect(BenchMachine.countCPUs("1") == 1)
+    #expect(BenchMachine.countCPUs("0-1") == 2)
+    #expect(BenchMachine.countCPUs("0-3,6,8-9\n") == 7)
+    #expect(BenchMachine.countCPUs("3-1") == nil)
+    #expect(BenchMachine.countCPUs("") == nil)
+  }
+}

@@ -1,0 +1,137 @@
+import Testing
+
+@testable import SmartStackKit
+
+/// The JSON Lines fast path must give exactly what the general parser gives: the same
+/// log, or the same diagnostics (messages, positions, truncation).
+@Suite("JSON Lines fast path")
+struct JSONLinesFastPathTests {
+  /// Reads `bytes` both ways; `nil` log means it threw, with those diagnostics.
+  func both(_ bytes: [UInt8], limit: Int = 50) -> (fast: (DonationLog?, [String]), general: (DonationLog?, [String])) {
+    func read(_ fast: Bool) -> (DonationLog?, [String]) {
+      do {
+        return (try DonationLog.readJSONLines(bytes, file: "log.jsonl", timeZone: .utc, limit: limit, fastPath: fast), [])
+      } catch let list as DiagnosticList {
+        return (nil, list.diagnostics.map(\.description) + (list.truncated ? ["(truncated)"] : []))
+      } catch {
+        return (nil, ["unexpected \(error)"])
+      }
+    }
+    return (read(true), read(false))
+  }
+
+  // Pieces of lines, valid and not, that the generator combines.
+  static let timestamps = [
+    #""2026-03-02T08:00:05Z""#, #""2026-03-02 08:00:05""#, #""2026-03-02T08:00:05.123+01:00""#,
+    #""2026-03-01T23:59:59Z""#, #""""#, #""2026-02-30T00:00:00Z""#, #""nope""#, "5", "null",
+    #""2026-03-02T08:00:05Z ""#,
+  ]
+  static let users = [
+    #""alice""#, #""bob""#, #""""#, "null", #""ü-user""#, "3", #""a\"b""#, #""tab\there""#, "nul", "nullx",
+  ]
+  static let kinds = [#""Weather""#, #""Music""#, #""""#, "null", #"["x"]"#, #""Mus\u0069c""#, #""Café""#]
+  static let intents = [#""ViewForecast""#, #""""#, "null", "true", #""Play""#]
+  static let parameters = [
+    "{}", #"{"a":"1","b":"2"}"#, #"{"b":"x","a":"y"}"#, #"{"a":"1","a":"2"}"#, #"{"":"v"}"#,
+    #"{"a":1}"#, "null", "[]", #"{"ké":"v"}"#, #"{"a":"x\ny"}"#, #"{ "city" : "São Paulo" }"#,
+    #"{"a":"1",}"#, #"{"a" "1"}"#,
+  ]
+  static let spaces = ["", " ", "\t", "  "]
+
+  /// The pieces above that the reader accepts (escapes and non-ASCII keys included:
+  /// valid, but for the general parser).
+  static let validTimestamps = Array(timestamps[0..<4])
+  static let validUsers = [#""alice""#, #""bob""#, #""""#, "null", #""ü-user""#, #""a\"b""#, #""tab\there""#]
+  static let validKinds = [#""Weather""#, #""Music""#, #""Mus\u0069c""#, #""Café""#]
+  static let validIntents = [#""ViewForecast""#, #""""#, "null", #""Play""#]
+  static let validParameters = [
+    "{}", #"{"a":"1","b":"2"}"#, #"{"b":"x","a":"y"}"#, "null", #"{"ké":"v"}"#, #"{"a":"x\ny"}"#,
+    #"{ "city" : "São Paulo" }"#,
+  ]
+
+  /// One random line: a random subset of the fields in random order, sometimes with an
+  /// unknown or repeated key, odd spacing, trailing text, CR, or an invalid UTF-8 byte.
+  /// With `valid`, only what the reader accepts (so whole logs are compared).
+  static func line(_ rng: inout SplitMix64, valid: Bool = false) -> [UInt8] {
+    func pick<T>(_ items: [T]) -> T { items[rng.nextInt(below: items.count)] }
+    func space() -> String { rng.nextInt(below: 3) == 0 ? pick(spaces) : "" }
+    var fields: [(String, String)] = []
+    if valid || rng.nextInt(below: 10) != 0 { fields.append(("timestamp", pick(valid ? validTimestamps : timestamps))) }
+    if rng.nextInt(below: 3) != 0 { fields.append(("user", pick(valid ? validUsers : users))) }
+    if valid || rng.nextInt(below: 10) != 0 { fields.append(("kind", pick(valid ? validKinds : kinds))) }
+    if rng.nextInt(below: 2) == 0 { fields.append(("intent", pick(valid ? validIntents : intents))) }
+    if rng.nextInt(below: 2) == 0 { fields.append(("parameters", pick(valid ? validParameters : parameters))) }
+    if rng.nextInt(below: 12) == 0 { fields.append(("note", pick([#""x""#, "[1]", "null"]))) }
+    if !valid, rng.nextInt(below: 15) == 0, let repeated = fields.first { fields.append(repeated) }
+    RandomShuffle.shuffle(&fields, using: &rng)
+    var text = space() + "{" + space()
+    text += fields.map { "\"\($0.0)\"" + space() + ":" + space() + $0.1 }.joined(separator: space() + "," + space())
+    text += space() + "}" + space()
+    if valid { return Array((text + (rng.nextInt(below: 10) == 0 ? "\r" : "")).utf8) }
+    switch rng.nextInt(below: 20) {
+    case 0: text += "x"
+    case 1: text += "\r"
+    case 2: text = String(text.dropLast(rng.nextInt(below: 4) + 1))
+    default: break
+    }
+    var bytes = Array(text.utf8)
+    if rng.nextInt(below: 25) == 0, !bytes.isEmpty { bytes[rng.nextInt(below: bytes.count)] = 0xFF }
+    return bytes
+  }
+
+  /// Every third file holds only valid lines (so whole logs of fast and general rows are
+  /// compared); the others mostly fail (so diagnostics are compared).
+  @Test func randomFilesReadTheSameWithAndWithoutTheFastPath() {
+    var fastLines = 0
+    var validLogs = 0
+    for seed in 0..<400 {
+      var rng = SplitMix64(seed: UInt64(seed))
+      let valid = seed % 3 == 0
+      var bytes: [UInt8] = rng.nextInt(below: 20) == 0 ? [0xEF, 0xBB, 0xBF] : []
+      for _ in 0..<(1 + rng.nextInt(below: 12)) {
+        let line = rng.nextInt(below: 10) == 0 ? Array("  ".utf8) : Self.line(&rng, valid: valid)
+        var row = JSONLinesFastRow()
+        if line.withUnsafeBufferPointer({ row.scan($0, from: 0, timeZone: .utc) }) != nil { fastLines += 1 }
+        bytes += line
+        bytes.append(0x0A)
+      }
+      if rng.nextInt(below: 2) == 0 { bytes.removeLast() }
+      let limit = rng.nextInt(below: 4) == 0 ? 2 : 50
+      let (fast, general) = both(bytes, limit: limit)
+      #expect(fast.0 == general.0, "seed \(seed): \(String(decoding: bytes, as: UTF8.self))")
+      #expect(fast.1 == general.1, "seed \(seed): \(String(decoding: bytes, as: UTF8.self))")
+      if fast.0 != nil { validLogs += 1 }
+    }
+    // Both paths are exercised, and many whole logs compared.
+    #expect(fastLines > 300)
+    #expect(validLogs > 120)
+  }
+
+  @Test func theBenchLogsReadTheSameBothWays() {
+    let bytes = BenchWorkload(people: 1, days: 1, ingestRows: 2_000, seed: 11).ingestLog(.jsonl)
+    let (fast, general) = both(bytes)
+    #expect(fast.0 != nil)
+    #expect(fast.0 == general.0)
+  }
+
+  /// Flat rows take the fast path; anything unusual is left to the general parser.
+  @Test func onlyFlatProblemFreeRowsAreScanned() {
+    func scans(_ text: String) -> Bool {
+      var row = JSONLinesFastRow()
+      let bytes = Array(text.utf8)
+      return bytes.withUnsafeBufferPointer { row.scan($0, from: 0, timeZone: .utc) != nil }
+    }
+    #expect(scans(#"{"timestamp":"2026-03-02T08:00:05Z","user":"u","kind":"K","intent":null,"parameters":{"a":"b"}}"#))
+    #expect(scans(#" { "kind" : "K" , "timestamp" : "2026-03-02 08:00:05" , "parameters" : null } "# + "\r"))
+    #expect(scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"Café","user":"ü"}"#))
+    #expect(!scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"K","note":"x"}"#))  // unknown key
+    #expect(!scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"K","kind":"L"}"#))  // repeated key
+    #expect(!scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"K\u0041"}"#))  // escape
+    #expect(!scans(#"{"timestamp":"2026-02-30T08:00:05Z","kind":"K"}"#))  // bad date
+    #expect(!scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":""}"#))  // empty kind
+    #expect(!scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"K","parameters":{"":"v"}}"#))
+    #expect(!scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"K","parameters":{"ké":"v"}}"#))
+    #expect(!scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"K"} x"#))  // trailing text
+    #expect(!scans("\u{FEFF}" + #"{"timestamp":"2026-03-02T08:00:05Z","kind":"K"}"#))  // byte order mark
+  }
+}
