@@ -106,8 +106,10 @@ struct ReplayInputOptions: ParsableArguments {
   @OptionGroup var engine: EngineArguments
 
   func validate() throws {
-    guard horizon >= 0, horizon.isFinite else { throw ValidationError("--horizon must be a number of seconds >= 0") }
-    guard warmupDays >= 0, warmupDays.isFinite else { throw ValidationError("--warmup-days must be >= 0") }
+    guard (0...31_622_400).contains(horizon) else {
+      throw ValidationError("--horizon must be a number of seconds within 0...31622400 (366 days)")
+    }
+    guard (0...36_500).contains(warmupDays) else { throw ValidationError("--warmup-days must be within 0...36500") }
   }
 
   /// Reads every input file and returns the log and the replay options.
@@ -133,8 +135,9 @@ struct ReplayInputOptions: ParsableArguments {
       case "donations":
         options.visits = .donations
       case let v where v.hasPrefix("sessions:"):
-        guard let minutes = Double(v.dropFirst("sessions:".count)), minutes > 0, minutes.isFinite else {
-          throw ValidationError("--visits sessions:MINUTES needs a positive number of minutes, not '\(v)'")
+        guard let minutes = Double(v.dropFirst("sessions:".count)), minutes > 0, minutes <= 527_040 else {
+          throw ValidationError(
+            "--visits sessions:MINUTES needs a number of minutes in 0 < MINUTES <= 527040 (366 days), not '\(v)'")
         }
         options.visits = .sessions(gapMinutes: minutes)
       default:

@@ -30,7 +30,9 @@ public enum FileIO {
   /// through `Data`); files whose size is unknown beforehand (pipes, `/proc`) are read
   /// on to their end.
   ///
-  /// - Throws: `InputFileError` when the path is missing, a folder, or unreadable.
+  /// - Throws: `InputFileError` when the path is missing, a folder, unreadable, or larger
+  ///   than `InputLimits.maximumFileBytes` (refused before reading, not after running out
+  ///   of memory).
   public static func readBytes(_ path: String) throws -> [UInt8] {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -44,6 +46,7 @@ public enum FileIO {
     var info = stat()
     guard fstat(descriptor, &info) == 0 else { throw unreadable }
     let expected = max(0, Int(info.st_size))
+    guard expected <= InputLimits.maximumFileBytes else { throw tooLarge(path, size: expected) }
     var failed = false
     var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
       count = 0
@@ -65,6 +68,7 @@ public enum FileIO {
       let n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if n > 0 {
         bytes.append(contentsOf: chunk[0..<n])
+        if bytes.count > InputLimits.maximumFileBytes { throw tooLarge(path, size: bytes.count) }
       } else if n == 0 {
         break
       } else if errno != EINTR {
@@ -72,6 +76,16 @@ public enum FileIO {
       }
     }
     return bytes
+  }
+
+  /// The error for a file over `InputLimits.maximumFileBytes` (`size`: its size, or the
+  /// bytes read so far from a stream that goes on).
+  private static func tooLarge(_ path: String, size: Int) -> InputFileError {
+    InputFileError(
+      path: path,
+      reason:
+        "the file is \(size) bytes, more than the limit of \(InputLimits.maximumFileBytes) bytes (2 GiB) for one input file; split it"
+    )
   }
 
   /// Writes `bytes` to `path` atomically: first to a temporary file in the same folder,

@@ -11,7 +11,8 @@ extension DonationLog {
   /// string (absent, null or empty: `default`); `intent` a string or null (empty: none);
   /// `parameters` an object of strings with non-empty names (absent or null: none).
   /// Unknown fields are ignored; lines holding only white space are skipped, so an empty
-  /// file is an empty log. Wrong types are reported with the field name, e.g.
+  /// file is an empty log. A line longer than `InputLimits.maximumLineBytes` is refused at
+  /// its first byte past the limit. Wrong types are reported with the field name, e.g.
   /// `kind: expected a string, found a number`, at the value; every problem in the file is
   /// reported (up to `limit`), in file order, then the reader throws.
   ///
@@ -32,13 +33,18 @@ extension DonationLog {
       while start < buffer.count && !json.problems.truncated {
         // Flat rows without problems take the fast path; every other line (and so every
         // problem) goes through the general parser.
-        if fastPath, let end = fast.scan(buffer, from: start, timeZone: timeZone) {
+        if fastPath, let end = fast.scan(buffer, from: start, timeZone: timeZone),
+          end - start <= InputLimits.maximumLineBytes
+        {
           fast.append(buffer, to: &builder)
           start = end + 1
           continue
         }
         let end = Self.lineEnd(buffer, from: start)
-        if !Self.isBlank(bytes, start..<end) {
+        if end - start > InputLimits.maximumLineBytes {
+          json.report(
+            InputLimits.lineTooLong(end - start), at: start + InputLimits.maximumLineBytes)
+        } else if !Self.isBlank(bytes, start..<end) {
           readJSONLine(start..<end, json: &json, builder: &builder, timeZone: timeZone)
         }
         start = end + 1

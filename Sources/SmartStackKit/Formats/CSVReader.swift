@@ -16,7 +16,8 @@
 /// header. Problems are reported with the byte offset, line and column where they are:
 /// `empty line`, `unterminated quoted field (opened at LINE:COL)`,
 /// `unexpected '"' inside an unquoted field`, `text after a closing quote`,
-/// `expected N fields as in the header, found M`, `invalid UTF-8`. After a problem the
+/// `expected N fields as in the header, found M`, `invalid UTF-8`, `NUL byte`, and a record
+/// longer than `InputLimits.maximumLineBytes` (at the first byte past the limit). After a problem the
 /// reader resumes at the next record, so a caller can report every bad record; at most one
 /// problem (the first) is reported per record.
 ///
@@ -221,6 +222,7 @@ extension CSVReader {
     }
 
     var firstProblem: SyntaxError?
+    var firstNul = -1
     while true {
       let fieldStart = offset
       var high: UInt8 = 0
@@ -255,6 +257,8 @@ extension CSVReader {
           if c == Self.newline {
             line += 1
             lineStart = i + 1
+          } else if c == 0 && firstNul < 0 {
+            firstNul = i
           }
           high |= c
           i += 1
@@ -265,11 +269,11 @@ extension CSVReader {
         if i < n && bytes[i] != Self.comma && !isAtLineEnd(i) {
           if firstProblem == nil { firstProblem = problem(at: i, "text after a closing quote") }
           var ignored = -1
-          offset = scanUnquoted(from: i, high: &high, firstQuote: &ignored)
+          offset = scanUnquoted(from: i, high: &high, firstQuote: &ignored, firstNul: &firstNul)
         }
       } else {
         var quote = -1
-        offset = scanUnquoted(from: offset, high: &high, firstQuote: &quote)
+        offset = scanUnquoted(from: offset, high: &high, firstQuote: &quote, firstNul: &firstNul)
         contentEnd = offset
         if contentEnd > contentStart && bytes[contentEnd - 1] == Self.carriageReturn
           && (offset == n || bytes[offset] == Self.newline)
@@ -285,6 +289,9 @@ extension CSVReader {
         let bad = UTF8Validation.firstInvalidByte(in: bytes, contentStart..<contentEnd)
       {
         firstProblem = problem(at: bad, "invalid UTF-8")
+      }
+      if firstNul >= 0, firstProblem == nil {
+        firstProblem = problem(at: firstNul, "NUL byte (0x00) in a field")
       }
 
       var field = Field(
@@ -303,6 +310,12 @@ extension CSVReader {
     let recordEnd = offset
     skipLineEnd()
 
+    if recordEnd - recordStart > InputLimits.maximumLineBytes {
+      return .problem(
+        problem(
+          at: recordStart + InputLimits.maximumLineBytes,
+          InputLimits.lineTooLong(recordEnd - recordStart)))
+    }
     if let firstProblem { return .problem(firstProblem) }
     guard let expected = expectedFieldCount else {
       expectedFieldCount = fields.count
@@ -317,14 +330,17 @@ extension CSVReader {
   }
 
   /// Scans an unquoted stretch up to a `,`, a LF or the end; returns where it stopped.
-  /// `firstQuote` receives the offset of the first `"` met (left for the caller to report);
+  /// `firstQuote` receives the offset of the first `"` met (left for the caller to report),
+  /// `firstNul` that of the first NUL byte when it is still negative;
   /// `high` collects the bits of every byte scanned (bit 7 set means non-ASCII was seen).
   ///
   /// Eight bytes at a time: every byte that needs a look is below 0x2D (`,` is 0x2C, `"`
   /// 0x22, LF 0x0A), so a word whose bytes are all >= 0x2D (letters, digits, `-`, `.`,
   /// `:`, `;`, `=`, non-ASCII) is skipped whole.
   @inline(__always)
-  private func scanUnquoted(from start: Int, high: inout UInt8, firstQuote: inout Int) -> Int {
+  private func scanUnquoted(
+    from start: Int, high: inout UInt8, firstQuote: inout Int, firstNul: inout Int
+  ) -> Int {
     var i = start
     let n = bytes.count
     var h = high
@@ -353,6 +369,7 @@ extension CSVReader {
           let c = bytes[i]
           if c == Self.comma || c == Self.newline { break }
           if c == Self.quote && firstQuote < 0 { firstQuote = i }
+          if c == 0 && firstNul < 0 { firstNul = i }
           h |= c
           i &+= 1
         }
@@ -361,6 +378,7 @@ extension CSVReader {
       let c = bytes[i]
       if c == Self.comma || c == Self.newline { break }
       if c == Self.quote && firstQuote < 0 { firstQuote = i }
+      if c == 0 && firstNul < 0 { firstNul = i }
       i &+= 1
     }
     if words & 0x8080_8080_8080_8080 != 0 { h |= 0x80 }

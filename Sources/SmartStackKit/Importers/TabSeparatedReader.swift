@@ -8,7 +8,8 @@
 ///
 /// The first record is the header; every later record must have as many fields.
 /// Problems, each at its line and column (columns in Unicode scalars): `empty line`
-/// (blank lines at the very end are allowed), `invalid UTF-8`, and
+/// (blank lines at the very end are allowed), a line longer than
+/// `InputLimits.maximumLineBytes`, `invalid UTF-8`, `NUL byte (0x00) in a field`, and
 /// `expected N tab-separated fields as in the header, found M` (at the first extra
 /// field, or at the end of a short line). After a problem the reader goes on with the
 /// next line; one problem is reported per line.
@@ -56,12 +57,15 @@ struct TabSeparatedReader {
     var i = offset
     var fieldStart = offset
     var high: UInt8 = 0
+    var firstNul = -1
     while i < n {
       let c = bytes[i]
       if c == 0x0A { break }
       if c == 0x09 {
         fields.append(fieldStart..<i)
         fieldStart = i + 1
+      } else if c == 0 && firstNul < 0 {
+        firstNul = i
       }
       high |= c
       i += 1
@@ -78,9 +82,15 @@ struct TabSeparatedReader {
       }
       return .problem(offset: lineStart, message: "empty line")
     }
+    if end - lineStart > InputLimits.maximumLineBytes {
+      return .problem(
+        offset: lineStart + InputLimits.maximumLineBytes,
+        message: InputLimits.lineTooLong(end - lineStart))
+    }
     if high & 0x80 != 0, let bad = UTF8Validation.firstInvalidByte(in: bytes, lineStart..<end) {
       return .problem(offset: bad, message: "invalid UTF-8")
     }
+    if firstNul >= 0 { return .problem(offset: firstNul, message: "NUL byte (0x00) in a field") }
     guard let expected = expectedFieldCount else {
       expectedFieldCount = fields.count
       return .record

@@ -22,7 +22,7 @@ public enum Replay {
     var observer = observer
     let options = plan.options
     let strategyStream = StreamSeed.stableHash(descriptor.description)
-    let horizon = Int64((options.horizonSeconds * 1000).rounded())
+    let horizon = InputLimits.milliseconds(options.horizonSeconds * 1000)
     for (personIndex, person) in plan.people.enumerated() {
       let seed = StreamSeed.derive(options.seed, options.replicate, strategyStream, UInt64(personIndex))
       var session = StackSession(

@@ -112,8 +112,8 @@ public struct ReplayPlan: Sendable {
       }
     }
 
-    let horizon = Int64((options.horizonSeconds * 1000).rounded())
-    let warmup = Int64((options.warmupDays * 86_400_000).rounded())
+    let horizon = InputLimits.milliseconds(options.horizonSeconds * 1000)
+    let warmup = InputLimits.milliseconds(options.warmupDays * 86_400_000)
     var people: [Person] = []
     people.reserveCapacity(userCount)
     for u in 0..<userCount {
@@ -182,7 +182,7 @@ public struct ReplayPlan: Sendable {
       case .donations:
         for t in p.donationTimes where visits.last != t { visits.append(t) }
       case .sessions(let gapMinutes):
-        let gap = Int64((gapMinutes * 60_000).rounded())
+        let gap = InputLimits.milliseconds(gapMinutes * 60_000)
         var previous = Int64.min
         for t in p.donationTimes {
           if previous == Int64.min || t - previous >= gap { visits.append(t) }

@@ -34,6 +34,9 @@ extension ISO8601 {
     let year = fourDigits(bytes, 0)
     guard year >= 0 else { return fail(0, "expected a 4-digit year") }
     guard year >= 1970 && year <= 2100 else {
+      if byte(bytes, 4) &- 48 < 10 {  // `99999-…` is not year 9999
+        return fail(0, "expected a 4-digit year, found more digits (years 1970...2100 are supported)")
+      }
       return fail(0, "year \(pad2(year / 100))\(pad2(year % 100)) is out of range 1970...2100")
     }
     guard byte(bytes, 4) == UInt8(ascii: "-") else { return fail(4, "expected '-' after the year") }

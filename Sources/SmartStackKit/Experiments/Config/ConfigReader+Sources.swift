@@ -318,10 +318,10 @@ extension ConfigReader {
     guard let text = json.requireString(item) else { return nil }
     if text == "donations" { return .donations }
     if text.hasPrefix("sessions:") {
-      guard let minutes = Double(text.dropFirst("sessions:".count)), minutes > 0, minutes.isFinite
+      guard let minutes = Double(text.dropFirst("sessions:".count)), minutes > 0, minutes <= 527_040
       else {
         json.report(
-          "expected \"sessions:MINUTES\" with a number of minutes > 0, found \(JSONEscaping.quoted(text))",
+          "expected \"sessions:MINUTES\" with a number of minutes in 0 < MINUTES <= 527040 (366 days), found \(JSONEscaping.quoted(text))",
           at: item)
         return nil
       }

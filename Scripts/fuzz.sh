@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Fuzz one reader of SmartStackKit with libFuzzer (swiftc -sanitize=fuzzer,address).
+#
+#   Scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags...]
+#   TARGET: csv | jsonl | iso8601 | scenario        SECONDS: default 60
+#
+# Builds the library sources once (instrumented, -O, into Fuzz/.build/lib), then the target
+# Fuzz/Targets/TARGET.swift against it, and runs it for SECONDS seconds on one core, starting
+# from the committed seed corpus Fuzz/Corpus/TARGET (new inputs go to the working corpus
+# Fuzz/.build/corpus/TARGET, never into the committed seeds). A crash, a leak, a timeout
+# (> 10 s on one input) or an out-of-memory (> 2 GB) stops the run with a non-zero exit and
+# leaves the input in Fuzz/.build/crashes/TARGET/; turn it into a regression test.
+# The last lines of the run (executions, coverage) are appended to Fuzz/.build/runs.log.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target="${1:?usage: Scripts/fuzz.sh csv|jsonl|iso8601|scenario [SECONDS] [libFuzzer flags]}"
+seconds="${2:-60}"
+shift $(( $# >= 2 ? 2 : 1 ))
+source_file="Fuzz/Targets/$target.swift"
+[ -f "$source_file" ] || { echo "no fuzz target $source_file" >&2; exit 64; }
+
+out=Fuzz/.build
+lib="$out/lib"
+mkdir -p "$lib" "$out/bin" "$out/corpus/$target" "$out/crashes/$target"
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
+
+# 1. The library, rebuilt when any of its sources is newer than the archive.
+archive="$lib/libSmartStackKit.a"
+if [ ! -f "$archive" ] || [ -n "$(find Sources/SmartStackKit -name '*.swift' -newer "$archive" | head -1)" ]; then
+  echo "== building SmartStackKit for fuzzing (a few minutes)"
+  # Compile a snapshot, so editing the sources meanwhile cannot break the build.
+  rm -rf "$out/src" "$archive"
+  cp -R Sources/SmartStackKit "$out/src"
+  swiftc "${flags[@]}" -module-name SmartStackKit -emit-module -emit-module-path "$lib/SmartStackKit.swiftmodule" \
+    -emit-library -static -o "$archive.tmp" $(find "$out/src" -name '*.swift' | sort) 2>&1 \
+    | grep -v "warning: Cannot export local symbol" || true
+  [ -f "$archive.tmp" ] || { echo "library build failed" >&2; exit 1; }
+  mv "$archive.tmp" "$archive"
+fi
+
+# 2. The target.
+binary="$out/bin/fuzz-$target"
+if [ ! -f "$binary" ] || [ "$source_file" -nt "$binary" ] || [ "$archive" -nt "$binary" ]; then
+  echo "== building $binary"
+  swiftc "${flags[@]}" -I "$lib" -L "$lib" -lSmartStackKit "$source_file" -o "$binary" 2>&1 \
+    | grep -v "warning: Cannot export local symbol" || true
+  [ -x "$binary" ] || { echo "target build failed" >&2; exit 1; }
+fi
+
+# 3. The run.
+echo "== fuzzing $target for $seconds s"
+log="$out/$target.log"
+set +e
+"$binary" "$out/corpus/$target" "Fuzz/Corpus/$target" \
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+  -artifact_prefix="$out/crashes/$target/" -print_final_stats=1 "$@" >"$log" 2>&1
+status=$?
+set -e
+executions="$(grep -E '^stat::number_of_executed_units' "$log" | tr -s ' ' || true)"
+coverage="$(grep -aE '^#[0-9]+[[:space:]]' "$log" | tail -1 | grep -oE 'cov: [0-9]+ ft: [0-9]+ corp: [0-9]+' || true)"
+done_line="$(grep -E '^Done [0-9]+ runs' "$log" || true)"
+summary="$(date -u +%Y-%m-%dT%H:%M:%SZ) $target ${seconds}s exit=$status ${executions:-no stats} | ${coverage} | ${done_line}"
+echo "$summary" | tee -a "$out/runs.log"
+if [ $status -ne 0 ]; then
+  grep -E "ERROR|Fatal error|SUMMARY|Test unit written" "$log" | head -20 >&2
+  echo "fuzz target $target failed; see $log and $out/crashes/$target/" >&2
+fi
+exit $status
