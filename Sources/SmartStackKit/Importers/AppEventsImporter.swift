@@ -144,30 +144,12 @@ public struct AppEventsImporter: Sendable {
     case .problem(let p):
       problems.report(line: p.line, column: p.column, p.message)
     case .record:
-      var names: [String] = []
-      var indices = [Int](repeating: -1, count: columns.count)
-      for i in 0..<csv.fieldCount {
-        let name = String(decoding: csv.field(i), as: UTF8.self)
-        if !name.isEmpty && names.contains(name) {
-          let p = csv.position(ofByte: csv.fieldInfo(i).sourceStart)
-          problems.report(
-            line: p.line, column: p.column, "duplicate column '\(name)' in the header")
-        }
-        names.append(name)
-        if let k = columns.firstIndex(of: name), indices[k] < 0 { indices[k] = i }
-      }
-      let missing = [0, 2, 3].filter { indices[$0] < 0 }.map { columns[$0] }
-      if !missing.isEmpty {
-        let found = names.filter { !$0.isEmpty }.map { "'\($0)'" }.joined(separator: ", ")
-        var message =
-          "missing required column\(missing.count > 1 ? "s" : "") "
-          + missing.map { "'\($0)'" }.joined(separator: ", ")
-          + " (columns found: \(found.isEmpty ? "none" : found)); expected a header row timestamp,user,app,event"
-        if names.count == 1 && names[0].contains("\t") {
-          message += "; the columns must be separated by commas, not tabs"
-        }
-        problems.report(line: 1, column: 1, message)
-      }
+      let names = (0..<csv.fieldCount).map { String(decoding: csv.field($0), as: UTF8.self) }
+      let indices = ImportHeader.indices(
+        names: names, columns: columns, required: [0, 2, 3],
+        expectation: "expected a header row timestamp,user,app,event", wrongSeparator: "\t",
+        separatorHint: "the columns must be separated by commas, not tabs",
+        position: { csv.position(ofByte: csv.fieldInfo($0).sourceStart) }, problems: &problems)
       try problems.throwIfAny()
       return indices
     }

@@ -108,30 +108,13 @@ public struct LSAppImporter: Sendable {
     case .problem(let offset, let message):
       problems.report(line: 1, column: tsv.column(of: offset), message)
     case .record:
-      var names: [String] = []
-      var indices = [Int](repeating: -1, count: columns.count)
-      for i in 0..<tsv.fields.count {
-        let name = String(decoding: tsv.field(i), as: UTF8.self)
-        if !name.isEmpty && names.contains(name) {
-          problems.report(
-            line: 1, column: tsv.column(of: tsv.fields[i].lowerBound),
-            "duplicate column '\(name)' in the header")
-        }
-        names.append(name)
-        if let k = columns.firstIndex(of: name), indices[k] < 0 { indices[k] = i }
-      }
-      let missing = columns.indices.filter { indices[$0] < 0 }.map { columns[$0] }
-      if !missing.isEmpty {
-        let found = names.filter { !$0.isEmpty }.map { "'\($0)'" }.joined(separator: ", ")
-        var message =
-          "missing required column\(missing.count > 1 ? "s" : "") "
-          + missing.map { "'\($0)'" }.joined(separator: ", ")
-          + " (columns found: \(found.isEmpty ? "none" : found)); the first line must be the header \(expected)"
-        if names.count == 1 && names[0].contains(",") {
-          message += "; the columns must be separated by tabs, not commas"
-        }
-        problems.report(line: 1, column: 1, message)
-      }
+      let names = (0..<tsv.fields.count).map { String(decoding: tsv.field($0), as: UTF8.self) }
+      let indices = ImportHeader.indices(
+        names: names, columns: columns, required: Array(columns.indices),
+        expectation: "the first line must be the header \(expected)", wrongSeparator: ",",
+        separatorHint: "the columns must be separated by tabs, not commas",
+        position: { TextPosition(line: 1, column: tsv.column(of: tsv.fields[$0].lowerBound)) },
+        problems: &problems)
       try problems.throwIfAny()
       return indices
     }
