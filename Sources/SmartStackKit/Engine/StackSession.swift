@@ -40,25 +40,13 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   let zone: ZoneRules
   let options: EngineOptions
   var ranking: Ranking
-  var trackers: [RelevanceTracker]
   var normaliser: PercentileNormaliser
-  /// Normaliser key per instance: the instance itself, or its kind's group.
-  let normaliserKey: [Int]
   var hasRelevance = false
-  // Top-percentile windows being watched, per instance.
-  var windowStart: [Int64]
-  var windowVisits: [Int]
-  var windowSurfacedAfter: [Int64]
-  // Relevance refresh cache: `refreshRelevance(i)` would change nothing before
-  // `relevanceValidUntil[i]` (epoch ms); `nextRelevanceRefresh` is their minimum.
-  var relevanceValidUntil: [Int64]
+  /// Per-instance relevance trackers, refresh cache, top-percentile flags and watched
+  /// windows (see `EngineSlots`); written only through `uniqueSlots()`.
+  var slots: EngineSlots
+  /// The minimum of the slots' `validUntil`: visits before it skip the relevance refresh.
   var nextRelevanceRefresh = Int64.min
-  /// `isHigh[i]`: instance `i` is `active` with a percentile at or above the threshold.
-  /// `highInstances` and `watched` list those instances and the instances with a watched
-  /// window (usually none or a few), so a visit looks only at them.
-  var isHigh: [Bool]
-  var highInstances: [Int32] = []
-  var watched: [Int32] = []
   /// True when instances share normaliser keys (scope `kind`): a score recorded for one
   /// changes the others' percentiles.
   let sharedNormaliserKeys: Bool
@@ -83,7 +71,6 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       features: StackFeatures(instances: instances), shown: -1, shownSince: Int64.min,
       target: [])
     ranking = Ranking(instanceCount: n)
-    trackers = Array(repeating: RelevanceTracker(), count: n)
     normaliser = PercentileNormaliser(scope: options.normaliserScope, window: options.normaliserWindow)
     var keys: [Int] = []
     var kinds: [String] = []
@@ -99,13 +86,8 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
         keys.append(keys.count)
       }
     }
-    normaliserKey = keys
+    slots = EngineSlots(keys: keys, kindOrder: context.features.kindOrder)
     sharedNormaliserKeys = Set(keys).count < keys.count
-    relevanceValidUntil = Array(repeating: Int64.min, count: n)
-    isHigh = Array(repeating: false, count: n)
-    windowStart = Array(repeating: Int64.min, count: n)
-    windowVisits = Array(repeating: 0, count: n)
-    windowSurfacedAfter = Array(repeating: -1, count: n)
     self.strategy.begin(StrategySetup(instances: instances, seed: strategySeed))
     self.observer.beginPerson(person, instances: instances)
   }
@@ -176,22 +158,23 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
 
   /// A relevance entry of instance `i` takes effect at its date.
   public mutating func relevanceEntry(instance i: Int, entry: RelevanceEntry) {
+    precondition(i >= 0 && i < instances.count, "relevance entry for instance \(i) of \(instances.count)")
     advanceClock(to: entry.date.milliseconds)
     hasRelevance = true
-    trackers[i].apply(entry)
+    let s = uniqueSlots()
+    s.slots[i].tracker.apply(entry)
     if let relevance = entry.relevance {
-      normaliser.record(score: relevance.score, at: entry.date, key: normaliserKey[i])
+      let key = s.slots[i].key
+      normaliser.record(score: relevance.score, at: entry.date, key: key)
       // A new non-nil entry ends the window it replaces and may open a new one.
-      closeWindow(i)
+      closeWindow(i, s)
       if sharedNormaliserKeys {
         // The others of this key have a new score in their population.
-        for j in 0..<instances.count where normaliserKey[j] == normaliserKey[i] {
-          relevanceValidUntil[j] = Int64.min
-        }
+        for j in 0..<s.count where s.slots[j].key == key { s.slots[j].validUntil = Int64.min }
         nextRelevanceRefresh = Int64.min
       }
     }
-    refreshRelevance(i)
+    refreshRelevance(i, s)
     strategy.observe(.relevance(instance: Int32(i)), context: context)
   }
 
@@ -201,8 +184,14 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     advanceClock(to: time)
     let hod = context.hourOfDay
     let how = context.hourOfWeek
-    for m in matched {
-      context.features.recordDonation(instance: Int(m), at: time, hourOfDay: hod, hourOfWeek: how)
+    if !matched.isEmpty {
+      let s = uniqueSlots()
+      for m in matched {
+        let i = Int(m)
+        precondition(i >= 0 && i < s.count, "donation matched instance \(i) of \(s.count)")
+        context.features.recordDonation(instance: i, at: time, hourOfDay: hod, hourOfWeek: how)
+        s.promote(i, features: context.features)
+      }
     }
     context.features.totalDonations &+= 1
     context.features.lastDonatedInstance = matched.first ?? -1
@@ -211,6 +200,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
 
   /// The outcome of an earlier visit becomes observable at `time`.
   public mutating func reveal(_ feedback: VisitFeedback, at time: Int64) {
+    guard Strategy.observesOutcomes else { return }
     advanceClock(to: time)
     strategy.observe(.outcome(feedback), context: context)
   }
@@ -249,63 +239,31 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       }
     }
 
-    // The top candidate, and the rank of the best target, in O(n) without sorting:
-    // `features.precedes` with each side's score (NaN as minus infinity) kept in hand.
-    var top = -1
-    var topScore = 0.0
-    var candidates = 0
-    for i in 0..<n where context.features.available[i] {
-      candidates &+= 1
-      let s = Self.sortScore(ranking.scores[i])
-      if top < 0 || s > topScore || (s == topScore && context.features.tieBreakPrecedes(i, top)) {
-        top = i
-        topScore = s
-      }
-    }
-    var bestTarget = -1
-    var bestScore = 0.0
-    for t in targets where context.features.available[Int(t)] {
-      let s = Self.sortScore(ranking.scores[Int(t)])
-      if bestTarget < 0 || s > bestScore
-        || (s == bestScore && context.features.tieBreakPrecedes(Int(t), bestTarget))
-      {
-        bestTarget = Int(t)
-        bestScore = s
-      }
-    }
-    var targetRank = 0
-    if bestTarget >= 0 {
-      targetRank = 1
-      // Nothing precedes the top candidate (the order is total), so a hit needs no count.
-      if bestTarget != top {
-        for i in 0..<n where context.features.available[i] && i != bestTarget {
-          let s = Self.sortScore(ranking.scores[i])
-          if s > bestScore || (s == bestScore && context.features.tieBreakPrecedes(i, bestTarget)) {
-            targetRank &+= 1
-          }
-        }
-      }
-    }
+    let (top, candidates, targetRank) = decide(targets: targets)
 
     // Relevance situation at the visit: candidates with an active window at or above
     // the threshold (`isHigh`), and the watched windows' visits.
     var critical = false
     var honoured = false
     if hasRelevance {
-      if !highInstances.isEmpty {
-        honoured = top >= 0 && isHigh[top]
+      if slots.highCount > 0 {
+        honoured = top >= 0 && slots.slots[top].isHigh
         critical = honoured
-        if !critical {
-          for i in highInstances where context.features.available[Int(i)] {
-            critical = true
-            break
-          }
+        var k = 0
+        while !critical && k < slots.highCount {
+          critical = context.features.available[Int(slots.high[k])]
+          k &+= 1
         }
       }
-      for w in watched where context.features.available[Int(w)] {
-        let i = Int(w)
-        windowVisits[i] &+= 1
-        if i == top && windowSurfacedAfter[i] < 0 { windowSurfacedAfter[i] = time &- windowStart[i] }
+      if slots.watchedCount > 0 {
+        // (No other reference to `slots` may be held here, or it would be copied.)
+        let s = uniqueSlots()
+        for k in 0..<s.watchedCount {
+          let i = Int(s.watched[k])
+          guard context.features.available[i] else { continue }
+          s.slots[i].watchVisits &+= 1
+          if i == top && s.slots[i].surfacedAfter < 0 { s.slots[i].surfacedAfter = time &- s.slots[i].watchStart }
+        }
       }
     }
 
@@ -326,6 +284,64 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     return outcome
   }
 
+  /// The top candidate (-1 when there is none), the number of candidates, and the
+  /// 1-based rank of the best-ranked target among the candidates (0 when no target is a
+  /// candidate), for the scores in `ranking`.
+  ///
+  /// Candidates are ordered by score (NaN as minus infinity), then by
+  /// `slots.tieRank` (the `tieBreakPrecedes` order as one integer). One pass over the
+  /// instances finds the top and counts the candidates that precede the best target, with
+  /// selects instead of data-dependent branches (a 10-way argmax over near-random scores
+  /// otherwise mispredicts several times per visit).
+  ///
+  /// - Complexity: O(n + t) for n instances and t targets.
+  @inline(__always)
+  func decide(targets: ArraySlice<Int32>) -> (top: Int, candidates: Int, targetRank: Int) {
+    let n = instances.count
+    return ranking.scores.withUnsafeBufferPointer { scores in
+      context.features.available.withUnsafeBufferPointer { available in
+        do {
+          let tie = slots.tieRank
+          let count = min(n, scores.count, available.count, slots.count)
+          // The best target; with none, a key nothing precedes.
+          var bestTarget = -1
+          var bestScore = Double.infinity
+          var bestTie = Int32.min
+          for t in targets {
+            let i = Int(t)
+            guard i >= 0 && i < count && available[i] else { continue }
+            let s = Self.sortScore(scores[i])
+            let r = tie[i]
+            if bestTarget < 0 || s > bestScore || (s == bestScore && r < bestTie) {
+              bestTarget = i
+              bestScore = s
+              bestTie = r
+            }
+          }
+          var top = -1
+          var topScore = -Double.infinity
+          var topTie = Int32.max
+          var candidates = 0
+          var preceding = 0
+          for i in 0..<count {
+            let a = available[i]
+            let s = Self.sortScore(scores[i])
+            let r = tie[i]
+            let better = (s > topScore) || (s == topScore && r < topTie)
+            let take = a && better
+            top = take ? i : top
+            topScore = take ? s : topScore
+            topTie = take ? r : topTie
+            candidates &+= a ? 1 : 0
+            let precedes = (s > bestScore) || (s == bestScore && r < bestTie)
+            preceding &+= (a && precedes) ? 1 : 0
+          }
+          return (top, candidates, bestTarget >= 0 ? preceding &+ 1 : 0)
+        }
+      }
+    }
+  }
+
   /// A score as the engine orders it: NaN counts as minus infinity.
   @inline(__always)
   static func sortScore(_ score: Double) -> Double {
@@ -340,6 +356,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
 
   /// `scores[i] = available[i] ? 0 : -infinity` over buffers: one uniqueness check for
   /// the whole array instead of one per element.
+  @inline(__always)
   static func resetScores(_ scores: inout [Double], available: [Bool]) {
     scores.withUnsafeMutableBufferPointer { s in
       available.withUnsafeBufferPointer { a in
@@ -350,7 +367,8 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
 
   /// Ends the person's run at `time`: open windows are closed and the observer told.
   public mutating func finish(at time: Int64) {
-    for i in 0..<instances.count { closeWindow(i) }
+    let s = uniqueSlots()
+    for i in 0..<s.count { closeWindow(i, s) }
     observer.endPerson(person)
   }
 
@@ -358,6 +376,14 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   public func finishedObserver() -> Observer { observer }
 
   // MARK: - Relevance bookkeeping
+
+  /// The slots, copied first if this session value shares them with another (the
+  /// session was copied): call before writing to them.
+  @inline(__always)
+  mutating func uniqueSlots() -> EngineSlots {
+    if !isKnownUniquelyReferenced(&slots) { slots = slots.copy() }
+    return slots
+  }
 
   /// Refreshes every instance whose cached relevance may have changed by `context.now`.
   ///
@@ -369,76 +395,84 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   @inline(never)
   mutating func refreshDueRelevance() {
     let now = context.now
+    let s = uniqueSlots()
     var next = Int64.max
-    for i in 0..<instances.count {
-      if now >= relevanceValidUntil[i] { refreshRelevance(i) }
-      next = min(next, relevanceValidUntil[i])
+    for i in 0..<s.count {
+      if now >= s.slots[i].validUntil { refreshRelevance(i, s) }
+      next = min(next, s.slots[i].validUntil)
     }
     nextRelevanceRefresh = next
   }
 
   /// Forces a refresh of every instance at the next visit (the clock went backwards).
   mutating func invalidateRelevanceCache() {
-    for i in 0..<relevanceValidUntil.count { relevanceValidUntil[i] = Int64.min }
+    let s = uniqueSlots()
+    for i in 0..<s.count { s.slots[i].validUntil = Int64.min }
     nextRelevanceRefresh = Int64.min
   }
 
   /// Updates state and percentile of instance `i` at `context.now`, and the window
   /// watch: a window is watched from the moment it is active with a percentile at or
-  /// above the threshold until it stops being active or is replaced.
-  mutating func refreshRelevance(_ i: Int) {
-    let now = Instant(milliseconds: context.now)
-    let state = trackers[i].state(at: now)
-    context.features.relevance[i] = state
+  /// above the threshold until it stops being active or is replaced. `s` is `slots`,
+  /// already unique.
+  mutating func refreshRelevance(_ i: Int, _ s: EngineSlots) {
+    let nowMs = context.now
+    let now = Instant(milliseconds: nowMs)
+    let slot = s.slots + i
+    let state = slot.pointee.tracker.state(at: now)
+    var percentile = Double.nan
+    var active = false
     switch state {
-    case .active(let score), .suppressed(let score):
-      context.features.percentile[i] =
-        normaliser.percentile(of: score, at: now, key: normaliserKey[i]) ?? .nan
+    case .active(let score):
+      active = true
+      percentile = normaliser.percentile(of: score, at: now, key: slot.pointee.key) ?? .nan
+    case .suppressed(let score):
+      percentile = normaliser.percentile(of: score, at: now, key: slot.pointee.key) ?? .nan
     case .none, .expired:
-      context.features.percentile[i] = .nan
+      break
     }
-    var high = false
-    if case .active = state { high = context.features.percentile[i] >= options.relevanceThreshold }
-    if high != isHigh[i] {
-      isHigh[i] = high
-      if high {
-        highInstances.append(Int32(i))
-      } else if let k = highInstances.firstIndex(of: Int32(i)) {
-        highInstances.remove(at: k)
-      }
+    context.features.relevance[i] = state
+    context.features.percentile[i] = percentile
+    let high = active && percentile >= options.relevanceThreshold
+    if high != slot.pointee.isHigh {
+      slot.pointee.isHigh = high
+      if high { s.addHigh(i) } else { s.removeHigh(i) }
     }
-    if case .active = state {
-      if windowStart[i] == Int64.min, context.features.percentile[i] >= options.relevanceThreshold {
-        windowStart[i] = trackers[i].windowStart?.milliseconds ?? context.now
-        windowVisits[i] = 0
-        windowSurfacedAfter[i] = -1
-        watched.append(Int32(i))
+    if active {
+      if high && slot.pointee.watchStart == Int64.min {
+        slot.pointee.watchStart = slot.pointee.tracker.windowStart?.milliseconds ?? nowMs
+        slot.pointee.watchVisits = 0
+        slot.pointee.surfacedAfter = -1
+        s.addWatched(i)
       }
     } else {
-      closeWindow(i)
+      closeWindow(i, s)
     }
     // Valid until the state can change by itself (the window's end) or, with a `days`
     // window, until the clock moves (scores leave the population).
     var validUntil = Int64.max
     switch state {
     case .active, .suppressed:
-      validUntil = trackers[i].windowEnd?.milliseconds ?? Int64.max
+      validUntil = slot.pointee.tracker.windowEnd?.milliseconds ?? Int64.max
       if case .days = options.normaliserWindow {
-        validUntil = min(validUntil, context.now == Int64.max ? Int64.max : context.now + 1)
+        validUntil = min(validUntil, nowMs == Int64.max ? Int64.max : nowMs + 1)
       }
     case .none, .expired:
       break
     }
-    relevanceValidUntil[i] = validUntil
+    slot.pointee.validUntil = validUntil
     if validUntil < nextRelevanceRefresh { nextRelevanceRefresh = validUntil }
   }
 
-  mutating func closeWindow(_ i: Int) {
-    guard windowStart[i] != Int64.min else { return }
+  /// Ends instance `i`'s watched window, if any, and tells the observer. `s` is
+  /// `slots`, already unique.
+  mutating func closeWindow(_ i: Int, _ s: EngineSlots) {
+    let slot = s.slots + i
+    guard slot.pointee.watchStart != Int64.min else { return }
     observer.windowClosed(
-      instance: Int32(i), start: windowStart[i], visits: windowVisits[i],
-      surfacedAfter: windowSurfacedAfter[i] >= 0 ? windowSurfacedAfter[i] : nil)
-    windowStart[i] = Int64.min
-    if let k = watched.firstIndex(of: Int32(i)) { watched.remove(at: k) }
+      instance: Int32(i), start: slot.pointee.watchStart, visits: slot.pointee.watchVisits,
+      surfacedAfter: slot.pointee.surfacedAfter >= 0 ? slot.pointee.surfacedAfter : nil)
+    slot.pointee.watchStart = Int64.min
+    s.removeWatched(i)
   }
 }

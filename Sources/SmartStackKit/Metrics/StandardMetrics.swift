@@ -34,61 +34,48 @@ public struct StandardMetrics: OutcomeObserver {
     currentDay = MetricCounts()
   }
 
-  /// Adds the finished day's counts to `days` (one dictionary update per person-day,
-  /// not per visit).
+  /// Adds the finished day's counts to the person's (`current`) and to `days` (one
+  /// dictionary update per person-day, not per visit). `current.reciprocalRankSum` is
+  /// kept per visit instead (see `observe`), so it is not added again here.
   mutating func flushDay() {
+    var day = currentDay
+    day.reciprocalRankSum = 0
+    current += day
     if currentDay.visits > 0 { days[lastDay, default: MetricCounts()] += currentDay }
     currentDay = MetricCounts()
   }
 
+  /// Counts a visit into the current day; the day's integer counts reach the person's
+  /// at the end of the day (the same integer sums), while the reciprocal-rank sum is
+  /// added to both per visit, so the person's floating-point sum keeps the visit order.
+  /// Counts are added as 0 or 1 rather than behind branches: the outcome fields are
+  /// close to random from visit to visit.
+  ///
   /// - Complexity: O(1), plus O(n) for n instances until every instance has been a
   ///   candidate at some visit.
   public mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
     if o.dayIndex != lastDay {
       flushDay()
-      current.activeDays &+= 1
-      currentDay.activeDays &+= 1
+      currentDay.activeDays = 1
       lastDay = o.dayIndex
     }
-    // The visit's counts, added to the person's and the day's totals field by field
-    // (the same sums as adding a `MetricCounts` of this visit to both).
-    current.visits &+= 1
+    let rank = o.targetRank
+    let inStack = o.hasTarget && rank > 0
     currentDay.visits &+= 1
-    if o.hasTarget {
-      current.targetVisits &+= 1
-      currentDay.targetVisits &+= 1
-      if o.targetRank > 0 {
-        current.targetsInStack &+= 1
-        currentDay.targetsInStack &+= 1
-        let reciprocal = 1.0 / Double(o.targetRank)
-        current.reciprocalRankSum += reciprocal
-        currentDay.reciprocalRankSum += reciprocal
-        if o.targetRank == 1 {
-          current.hits &+= 1
-          currentDay.hits &+= 1
-        }
-        if o.targetRank <= 3 {
-          current.hitsAt3 &+= 1
-          currentDay.hitsAt3 &+= 1
-        }
-      }
-    }
-    if o.rotated {
-      current.rotations &+= 1
-      currentDay.rotations &+= 1
-      if case .suppressed = o.shownState {
-        current.suppressionViolations &+= 1
-        currentDay.suppressionViolations &+= 1
-      }
-    }
-    if o.relevanceCritical {
-      current.relevanceVisits &+= 1
-      currentDay.relevanceVisits &+= 1
-      if o.relevanceHonoured {
-        current.relevanceHonoured &+= 1
-        currentDay.relevanceHonoured &+= 1
-      }
-    }
+    currentDay.targetVisits &+= o.hasTarget ? 1 : 0
+    currentDay.targetsInStack &+= inStack ? 1 : 0
+    currentDay.hits &+= (inStack && rank == 1) ? 1 : 0
+    currentDay.hitsAt3 &+= (inStack && rank <= 3) ? 1 : 0
+    // Adding +0.0 leaves a non-negative sum bit for bit unchanged.
+    let reciprocal = inStack ? 1.0 / Double(rank) : 0.0
+    current.reciprocalRankSum += reciprocal
+    currentDay.reciprocalRankSum += reciprocal
+    currentDay.rotations &+= o.rotated ? 1 : 0
+    var suppressed = false
+    if case .suppressed = o.shownState { suppressed = true }
+    currentDay.suppressionViolations &+= (o.rotated && suppressed) ? 1 : 0
+    currentDay.relevanceVisits &+= o.relevanceCritical ? 1 : 0
+    currentDay.relevanceHonoured &+= (o.relevanceCritical && o.relevanceHonoured) ? 1 : 0
     if o.shown >= 0 { exposure[Int(o.shown)] &+= 1 }
     if everCandidateCount < everCandidate.count {
       for i in 0..<everCandidate.count where !everCandidate[i] && features.available[i] {

@@ -121,6 +121,14 @@ extension PercentileNormaliser {
     var lastNow = Int64.min
     /// Set when a record landed before `tail`: the population must be rebuilt.
     var needsRebuild = false
+    /// The last score inserted into `population` and its `(count(< s), count(<= s))`
+    /// right after the insertion, valid while `insertedValid` (no other change since):
+    /// the engine asks for the percentile of the score it has just recorded, and this
+    /// saves walking the population a second time.
+    var inserted = 0.0
+    var insertedBelow = 0
+    var insertedUpTo = 0
+    var insertedValid = false
 
     mutating func record(score: Double, at date: Int64) {
       if let last = dates.last, date < last {
@@ -140,11 +148,17 @@ extension PercentileNormaliser {
         tail = 0
         population.removeAll(keepingCapacity: true)
         needsRebuild = false
+        insertedValid = false
       }
       lastNow = now
       while tail < dates.count && dates[tail] <= now {
         let score = scores[tail]
-        population.insert(score, at: Self.upperBound(score, in: population))
+        let (below, upTo) = Self.bounds(score, in: population)
+        population.insert(score, at: upTo)
+        inserted = score
+        insertedBelow = below
+        insertedUpTo = upTo &+ 1
+        insertedValid = true
         tail += 1
       }
       guard let windowMilliseconds else { return }
@@ -156,6 +170,7 @@ extension PercentileNormaliser {
         let index = Self.lowerBound(score, in: population)
         if index < population.count && population[index] == score {
           population.remove(at: index)
+          insertedValid = false
         }
         head += 1
       }
@@ -163,7 +178,7 @@ extension PercentileNormaliser {
 
     func percentile(of s: Double) -> Double? {
       if population.isEmpty { return nil }
-      let (below, upTo) = Self.bounds(s, in: population)
+      let (below, upTo) = insertedValid && s == inserted ? (insertedBelow, insertedUpTo) : Self.bounds(s, in: population)
       return (Double(below) + 0.5 * Double(upTo - below)) / Double(population.count)
     }
 

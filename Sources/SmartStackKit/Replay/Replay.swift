@@ -43,7 +43,8 @@ public enum Replay {
       for i in 0..<person.instances.count { session.makeAvailable(i) }
     }
     // Pending outcome reveals: taps at donation times, misses at visit + horizon.
-    // Each queue is ascending by construction.
+    // Each queue is ascending by construction; both stay empty for strategies that
+    // ignore outcomes (`observesOutcomes == false`).
     var tapTimes: [Int64] = []
     var taps: [VisitFeedback] = []
     var tapHead = 0
@@ -75,7 +76,7 @@ public enum Replay {
         let target = Int(person.visitTarget[v])
         let targets = target >= 0 ? person.matched(target) : []
         let outcome = session.visit(at: t, hasTarget: target >= 0, targets: targets)
-        if outcome.shown >= 0 {
+        if S.observesOutcomes && outcome.shown >= 0 {
           let context = session.context
           var feedback = VisitFeedback(
             visitTime: t, hourOfDay: context.hourOfDay, hourOfWeek: context.hourOfWeek,

@@ -167,7 +167,7 @@ public enum Simulation {
           emitter?.donation(person.apps[app].donation(at: Instant(milliseconds: t), user: person.name))
         }
       }
-      if outcome.shown >= 0 {
+      if S.observesOutcomes && outcome.shown >= 0 {
         let c = session.context
         session.reveal(
           VisitFeedback(visitTime: t, hourOfDay: c.hourOfDay, hourOfWeek: c.hourOfWeek, shown: outcome.shown, tapped: tapped),

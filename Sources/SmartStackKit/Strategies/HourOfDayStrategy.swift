@@ -5,13 +5,13 @@
 public struct HourOfDayStrategy: RankingStrategy {
   public static let name = "hour-of-day"
   public static let summary = "the candidate with the most earlier donations in the visit's local hour"
+  public static let observesOutcomes = false
   public init(parameters: StrategyParameters) {}
+  @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let f = context.features
     let h = context.hourOfDay
-    for i in 0..<context.instanceCount where context.isCandidate(i) {
-      ranking.scores[i] = Double(f.hourOfDayCount[i &* 24 &+ h])
-    }
+    ranking.setCandidateScores(context) { i in Double(f.hourOfDayCount[i &* 24 &+ h]) }
     ranking.rule = "donations this hour of day"
   }
 }

@@ -12,6 +12,7 @@ import Foundation
 public struct HourOfWeekStrategy: RankingStrategy {
   public static let name = "hour-of-week"
   public static let summary = "the most earlier donations in the visit's local hour of week, optionally decayed"
+  public static let observesOutcomes = false
   public static let parameterSpecs = [
     StrategyParameterSpec(
       "half-life-days", default: 0, range: 0...3650,
@@ -43,11 +44,11 @@ public struct HourOfWeekStrategy: RankingStrategy {
     weight[k] == 0 ? 0 : weight[k] * exp2(-Double(now - updated[k]) / halfLife)
   }
 
+  @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let h = context.hourOfWeek
-    for i in 0..<context.instanceCount where context.isCandidate(i) {
-      ranking.scores[i] =
-        halfLife > 0
+    ranking.setCandidateScores(context) { i in
+      halfLife > 0
         ? decayed(i * 168 + h, to: context.now)
         : Double(context.features.hourOfWeekCount[i &* 168 &+ h])
     }

@@ -11,6 +11,7 @@
 public struct MarkovStrategy: RankingStrategy {
   public static let name = "markov"
   public static let summary = "the most frequent successor of the last donated instance"
+  public static let observesOutcomes = false
   public static let parameterSpecs = [
     StrategyParameterSpec(
       "self-transitions", default: 1, range: 0...1, integer: true,
@@ -39,15 +40,14 @@ public struct MarkovStrategy: RankingStrategy {
     last = current
   }
 
+  @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     guard last >= 0 else {
       ranking.rule = "no donation yet"
       return
     }
     let row = Int(last) * n
-    for i in 0..<context.instanceCount where context.isCandidate(i) {
-      ranking.scores[i] = Double(transitions[row + i])
-    }
+    ranking.setCandidateScores(context) { i in Double(transitions[row + i]) }
     ranking.rule = "transition from last donation"
   }
 }

@@ -5,12 +5,12 @@
 public struct MostFrequentlyUsedStrategy: RankingStrategy {
   public static let name = "mfu"
   public static let summary = "the candidate with the most earlier donations"
+  public static let observesOutcomes = false
   public init(parameters: StrategyParameters) {}
+  @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let f = context.features
-    for i in 0..<context.instanceCount where context.isCandidate(i) {
-      ranking.scores[i] = Double(f.donationCount[i])
-    }
+    ranking.setCandidateScores(context) { i in Double(f.donationCount[i]) }
     ranking.rule = "most donations"
   }
 }

@@ -6,11 +6,13 @@
 public struct MostRecentlyUsedStrategy: RankingStrategy {
   public static let name = "mru"
   public static let summary = "the candidate donated most recently"
+  public static let observesOutcomes = false
   public init(parameters: StrategyParameters) {}
+  @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let f = context.features
-    for i in 0..<context.instanceCount where context.isCandidate(i) {
-      ranking.scores[i] = f.lastDonation[i] == Int64.min ? -Double.infinity : Double(f.lastDonation[i])
+    ranking.setCandidateScores(context) { i in
+      f.lastDonation[i] == Int64.min ? -Double.infinity : Double(f.lastDonation[i])
     }
     ranking.rule = "most recent donation"
   }

@@ -7,12 +7,12 @@
 public struct OracleStrategy: RankingStrategy {
   public static let name = "oracle"
   public static let summary = "shows the target whenever it is in the stack (upper bound; sees the future)"
+  public static let observesOutcomes = false
   public static let usesTarget = true
   public init(parameters: StrategyParameters) {}
+  @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
-    for i in 0..<context.instanceCount where context.isCandidate(i) {
-      ranking.scores[i] = Double(context.features.donationCount[i])
-    }
+    ranking.setCandidateScores(context) { i in Double(context.features.donationCount[i]) }
     for t in context.target where context.isCandidate(Int(t)) {
       ranking.scores[Int(t)] = .infinity
     }

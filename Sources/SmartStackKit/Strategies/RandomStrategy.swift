@@ -6,13 +6,13 @@
 public struct RandomStrategy: RankingStrategy {
   public static let name = "random"
   public static let summary = "a uniformly random candidate at every visit (seeded)"
+  public static let observesOutcomes = false
   var rng = Xoshiro256StarStar(seed: 0)
   public init(parameters: StrategyParameters) {}
   public mutating func begin(_ setup: StrategySetup) { rng = Xoshiro256StarStar(seed: setup.seed) }
+  @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
-    for i in 0..<context.instanceCount where context.isCandidate(i) {
-      ranking.scores[i] = rng.nextUnit()
-    }
+    ranking.setCandidateScores(context) { _ in rng.nextUnit() }
     ranking.rule = "random draw"
   }
 }

@@ -36,6 +36,10 @@ public protocol RankingStrategy: Sendable {
   static var parameterSpecs: [StrategyParameterSpec] { get }
   /// True only for strategies allowed to see the visit's target (the oracle).
   static var usesTarget: Bool { get }
+  /// False when `observe(_:context:)` ignores `.outcome` events (default true). The
+  /// drivers then do not schedule outcome reveals at all, which saves an event per
+  /// visit; results are the same either way.
+  static var observesOutcomes: Bool { get }
 
   /// Creates the strategy from validated parameters (every spec has a value).
   init(parameters: StrategyParameters) throws
@@ -55,6 +59,7 @@ public protocol RankingStrategy: Sendable {
 extension RankingStrategy {
   public static var parameterSpecs: [StrategyParameterSpec] { [] }
   public static var usesTarget: Bool { false }
+  public static var observesOutcomes: Bool { true }
   public mutating func begin(_ setup: StrategySetup) {}
   public mutating func observe(_ event: ObservedEvent, context: StackContext) {}
 }
@@ -118,5 +123,20 @@ public struct Ranking: Sendable {
 
   public init(instanceCount: Int) {
     scores = Array(repeating: -Double.infinity, count: instanceCount)
+  }
+
+  /// Sets `scores[i] = score(i)` for every candidate `i` of `context`, in index order;
+  /// other instances keep their score.
+  ///
+  /// The same as `for i in 0..<n where context.isCandidate(i) { scores[i] = score(i) }`,
+  /// but with one copy-on-write uniqueness check for the whole array instead of one per
+  /// write (a runtime call the optimiser cannot always hoist out of the loop).
+  @inline(__always)
+  public mutating func setCandidateScores(_ context: StackContext, _ score: (Int) -> Double) {
+    context.features.available.withUnsafeBufferPointer { available in
+      scores.withUnsafeMutableBufferPointer { s in
+        for i in 0..<min(s.count, available.count) where available[i] { s[i] = score(i) }
+      }
+    }
   }
 }

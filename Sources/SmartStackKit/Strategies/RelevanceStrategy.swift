@@ -13,20 +13,22 @@
 public struct RelevanceStrategy: RankingStrategy {
   public static let name = "relevance"
   public static let summary = "the active window with the highest normalised relevance; never rotates to suppressed"
+  public static let observesOutcomes = false
   public init(parameters: StrategyParameters) {}
+  @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let f = context.features
     var anyActive = false
-    for i in 0..<context.instanceCount where context.isCandidate(i) {
-      let isShown = i == Int(context.shown)
+    let shown = Int(context.shown)
+    ranking.setCandidateScores(context) { i in
       switch f.relevance[i] {
       case .active:
-        ranking.scores[i] = 2 + (f.percentile[i].isNaN ? 0 : f.percentile[i])
         anyActive = true
+        return 2 + (f.percentile[i].isNaN ? 0 : f.percentile[i])
       case .suppressed:
-        ranking.scores[i] = isShown ? -0.5 : -1
+        return i == shown ? -0.5 : -1
       case .none, .expired:
-        ranking.scores[i] = isShown ? 1 : 0
+        return i == shown ? 1 : 0
       }
     }
     ranking.rule = anyActive ? "highest active relevance" : "no active relevance: stay"

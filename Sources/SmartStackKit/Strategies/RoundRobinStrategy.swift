@@ -6,13 +6,15 @@
 public struct RoundRobinStrategy: RankingStrategy {
   public static let name = "round-robin"
   public static let summary = "the next candidate after the current top in stack order, every visit"
+  public static let observesOutcomes = false
   public init(parameters: StrategyParameters) {}
+  @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let n = context.instanceCount
     let s = Int(context.shown)
-    for i in 0..<n where context.isCandidate(i) {
+    ranking.setCandidateScores(context) { i in
       let distance = s < 0 ? i : ((i - s - 1) % n + n) % n
-      ranking.scores[i] = -Double(distance)
+      return -Double(distance)
     }
     ranking.rule = "next in turn"
   }

@@ -32,6 +32,7 @@ import Foundation
 public struct SmartRotateStrategy: RankingStrategy {
   public static let name = "smart-rotate"
   public static let summary = "behaviour + normalised relevance blend with hysteresis, dwell and a rotation rate limit"
+  public static let observesOutcomes = false
   public static let parameterSpecs = [
     StrategyParameterSpec("w-behaviour", default: 1, range: 0...1000, help: "weight of the behaviour share b(i)"),
     StrategyParameterSpec("w-relevance", default: 1, range: 0...1000, help: "weight of the relevance percentile r(i)"),
@@ -73,31 +74,45 @@ public struct SmartRotateStrategy: RankingStrategy {
     utility = Array(repeating: 0, count: setup.instanceCount)
   }
 
+  @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let f = context.features
     let n = context.instanceCount
     let w = context.hourOfWeek
     let h = context.hourOfDay
-    // Behaviour share.
-    var total = 0.0
-    for i in 0..<n where context.isCandidate(i) {
-      let raw =
-        Double(f.hourOfWeekCount[i * 168 + w]) + dayWeight * Double(f.hourOfDayCount[i * 24 + h]) / 7
-        + allWeight * Double(f.donationCount[i]) / 168
-      utility[i] = raw
-      total += raw
-    }
+    // Behaviour share, then utility and scores: over buffers, so the loops do not check
+    // `utility` and `ranking.scores` for uniqueness at every write.
     var best = -1
-    for i in 0..<n where context.isCandidate(i) {
-      var r = 0.0
-      if case .active = f.relevance[i], !f.percentile[i].isNaN { r = f.percentile[i] }
-      utility[i] = wBehaviour * (total > 0 ? utility[i] / total : 0) + wRelevance * r
-      if case .suppressed = f.relevance[i] {
-        ranking.scores[i] = -Double.infinity
-        continue
+    utility.withUnsafeMutableBufferPointer { utility in
+      ranking.scores.withUnsafeMutableBufferPointer { scores in
+        let n = min(n, utility.count, scores.count)
+        var total = 0.0
+        for i in 0..<n where context.isCandidate(i) {
+          let raw =
+            Double(f.hourOfWeekCount[i * 168 + w]) + dayWeight * Double(f.hourOfDayCount[i * 24 + h]) / 7
+            + allWeight * Double(f.donationCount[i]) / 168
+          utility[i] = raw
+          total += raw
+        }
+        for i in 0..<n where context.isCandidate(i) {
+          var r = 0.0
+          if case .active = f.relevance[i], !f.percentile[i].isNaN { r = f.percentile[i] }
+          utility[i] = wBehaviour * (total > 0 ? utility[i] / total : 0) + wRelevance * r
+          if case .suppressed = f.relevance[i] {
+            scores[i] = -Double.infinity
+            continue
+          }
+          scores[i] = utility[i]
+          // `f.precedes(i, best, scores:)` on the buffer.
+          if best < 0 {
+            best = i
+          } else {
+            let si = scores[i].isNaN ? -Double.infinity : scores[i]
+            let sb = scores[best].isNaN ? -Double.infinity : scores[best]
+            if si > sb || (si == sb && f.tieBreakPrecedes(i, best)) { best = i }
+          }
+        }
       }
-      ranking.scores[i] = utility[i]
-      if best < 0 || f.precedes(i, best, scores: ranking.scores) { best = i }
     }
     if temperature > 0, best >= 0 { best = sample(context) }
 

@@ -7,11 +7,11 @@
 public struct StaticStrategy: RankingStrategy {
   public static let name = "static"
   public static let summary = "the manual stack order: the first candidate is always shown (no rotation)"
+  public static let observesOutcomes = false
   public init(parameters: StrategyParameters) {}
+  @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
-    for i in 0..<context.instanceCount where context.isCandidate(i) {
-      ranking.scores[i] = -Double(i)
-    }
+    ranking.setCandidateScores(context) { i in -Double(i) }
     ranking.rule = "manual order"
   }
 }
