@@ -209,6 +209,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// outcome goes to the observer. `hasTarget`/`targets` describe what the person
   /// wanted (see `VisitOutcome`); only a strategy with `usesTarget` sees them.
   @discardableResult
+  @inline(__always)
   public mutating func visit(
     at time: Int64, hasTarget: Bool, targets: ArraySlice<Int32>, policy: VisitPolicy = .rank
   ) -> VisitOutcome {
@@ -318,28 +319,40 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
               bestTie = r
             }
           }
+          // The rest in integers, without branches: `orderKey` packs (score, tie rank)
+          // so that a larger key comes first.
+          let bestKey = bestTarget >= 0 ? Self.orderKey(bestScore, bestTie) : UInt128.max
           var top = -1
-          var topScore = -Double.infinity
-          var topTie = Int32.max
+          var topKey: UInt128 = 0
           var candidates = 0
           var preceding = 0
           for i in 0..<count {
             let a = available[i]
-            let s = Self.sortScore(scores[i])
-            let r = tie[i]
-            let better = (s > topScore) || (s == topScore && r < topTie)
-            let take = a && better
+            let key = Self.orderKey(Self.sortScore(scores[i]), tie[i])
+            let take = a && key > topKey
             top = take ? i : top
-            topScore = take ? s : topScore
-            topTie = take ? r : topTie
+            topKey = take ? key : topKey
             candidates &+= a ? 1 : 0
-            let precedes = (s > bestScore) || (s == bestScore && r < bestTie)
-            preceding &+= (a && precedes) ? 1 : 0
+            preceding &+= (a && key > bestKey) ? 1 : 0
           }
           return (top, candidates, bestTarget >= 0 ? preceding &+ 1 : 0)
         }
       }
     }
+  }
+
+  /// `(score, tieRank)` as one unsigned integer that orders like the engine: a higher
+  /// score first, then a smaller tie rank. The score (already NaN-free, see `sortScore`)
+  /// becomes the high 64 bits by the usual order-preserving map of IEEE doubles (`-0.0`
+  /// first turned into `+0.0`, which compares equal to it); the low bits hold
+  /// `UInt32.max - tieRank`. Never 0 for a tie rank below `UInt32.max`, so 0 can mean
+  /// "nothing yet".
+  @inline(__always)
+  static func orderKey(_ score: Double, _ tieRank: Int32) -> UInt128 {
+    let bits = (score + 0.0).bitPattern
+    // Negative: flip every bit (larger magnitude = smaller); positive: set the sign bit.
+    let ordered = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+    return UInt128(ordered) << 64 | UInt128(UInt32.max &- UInt32(bitPattern: tieRank))
   }
 
   /// A score as the engine orders it: NaN counts as minus infinity.

@@ -53,6 +53,7 @@ public struct StandardMetrics: OutcomeObserver {
   ///
   /// - Complexity: O(1), plus O(n) for n instances until every instance has been a
   ///   candidate at some visit.
+  @inline(__always)
   public mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
     if o.dayIndex != lastDay {
       flushDay()
