@@ -11,8 +11,14 @@ struct InstanceSlot {
   var isHigh = false
   /// Start (epoch ms) of the watched top-percentile window, `Int64.min` when none is.
   var watchStart = Int64.min
-  /// Scored visits at which the watched window's instance was a candidate.
-  var watchVisits = 0
+  /// `candidateVisits` when the watched window opened: the window's visits are the
+  /// difference at its close.
+  var watchVisitsBase = 0
+  /// Scored visits at which this instance was a candidate, up to the last time it
+  /// stopped being one (see `StackSession.candidateVisits(_:)`).
+  var candidateVisitsBefore = 0
+  /// The session's visit count when the instance last became a candidate.
+  var candidateSince = 0
   /// Milliseconds from the watched window's start to the first visit that showed it,
   /// or -1 while it has not been shown.
   var surfacedAfter: Int64 = -1
@@ -20,31 +26,26 @@ struct InstanceSlot {
   var key = 0
 }
 
-/// Every instance's `InstanceSlot` plus the two short lists a visit walks (instances
-/// with a top-percentile window, instances with a watched window), in raw buffers owned
-/// by one object.
+/// Raw pointers into an `EngineSlots`' memory: every instance's `InstanceSlot`, the two
+/// short lists a visit walks (instances with a top-percentile window, instances with a
+/// watched window) and the tie-break order.
 ///
-/// Why a class with raw buffers: every write into a Swift array held in a struct costs a
-/// uniqueness check, a call into the runtime that does not inline, and relevance
-/// bookkeeping touched about a dozen arrays per entry. Here one check per event suffices:
-/// `StackSession` calls `isKnownUniquelyReferenced` before writing and copies the object
-/// when the session value was copied (copy-on-write by hand), so sessions keep value
-/// semantics.
-///
-/// Indices are instance indices `0..<count`, checked by the callers' preconditions.
-final class EngineSlots: @unchecked Sendable {
+/// A trivial value: passing it costs no reference counting. Valid while the owning
+/// `EngineSlots` is alive; write through it only after the owner was made unique
+/// (`StackSession.uniqueSlots()`). Indices are instance indices `0..<count`, checked by
+/// the callers' preconditions.
+struct SlotsView {
   /// Number of instances.
   let count: Int
   /// One slot per instance.
   let slots: UnsafeMutablePointer<InstanceSlot>
-  /// The instances whose slot `isHigh`, in the order they became so.
+  /// The instances whose slot `isHigh`, in the order they became so (`highCount`).
   let high: UnsafeMutablePointer<Int32>
-  /// How many entries of `high` are in use.
-  var highCount = 0
-  /// The instances with a watched window (`watchStart != Int64.min`), in opening order.
+  /// The instances with a watched window (`watchStart != Int64.min`), in opening order
+  /// (`watchedCount`).
   let watched: UnsafeMutablePointer<Int32>
-  /// How many entries of `watched` are in use.
-  var watchedCount = 0
+  /// `[highCount, watchedCount]`.
+  let listCounts: UnsafeMutablePointer<Int>
   /// `tieRank[i]`: position of instance `i` in the order of
   /// `StackFeatures.tieBreakPrecedes` (0 = first), so that
   /// `tieBreakPrecedes(a, b) == (tieRank[a] < tieRank[b])`; kept up to date by
@@ -53,51 +54,55 @@ final class EngineSlots: @unchecked Sendable {
   /// The inverse permutation: `tieOrder[k]` is the instance at tie-break position `k`.
   let tieOrder: UnsafeMutablePointer<Int32>
 
-  /// Slots for `keys.count` instances with the given normaliser keys, nothing tracked,
-  /// and the tie-break order of instances without donations: `kindOrder`.
-  init(keys: [Int], kindOrder: [Int32]) {
-    precondition(kindOrder.count == keys.count)
-    count = keys.count
-    slots = .allocate(capacity: max(1, count))
-    high = .allocate(capacity: max(1, count))
-    watched = .allocate(capacity: max(1, count))
-    tieRank = .allocate(capacity: max(1, count))
-    tieOrder = .allocate(capacity: max(1, count))
-    for i in 0..<count {
-      var slot = InstanceSlot()
-      slot.key = keys[i]
-      (slots + i).initialize(to: slot)
-      tieRank[i] = kindOrder[i]
-      tieOrder[Int(kindOrder[i])] = Int32(truncatingIfNeeded: i)
+  /// How many entries of `high` are in use.
+  var highCount: Int {
+    @inline(__always) get { listCounts[0] }
+    @inline(__always) nonmutating set { listCounts[0] = newValue }
+  }
+
+  /// How many entries of `watched` are in use.
+  var watchedCount: Int {
+    @inline(__always) get { listCounts[1] }
+    @inline(__always) nonmutating set { listCounts[1] = newValue }
+  }
+
+  /// Appends `i` to `high`. O(1).
+  @inline(__always)
+  func addHigh(_ i: Int) {
+    high[highCount] = Int32(truncatingIfNeeded: i)
+    highCount &+= 1
+  }
+
+  /// Removes `i` from `high`, keeping the others' order. O(highCount).
+  @inline(__always)
+  func removeHigh(_ i: Int) {
+    highCount = Self.remove(Int32(truncatingIfNeeded: i), from: high, count: highCount)
+  }
+
+  /// Appends `i` to `watched`. O(1).
+  @inline(__always)
+  func addWatched(_ i: Int) {
+    watched[watchedCount] = Int32(truncatingIfNeeded: i)
+    watchedCount &+= 1
+  }
+
+  /// Removes `i` from `watched`, keeping the others' order. O(watchedCount).
+  @inline(__always)
+  func removeWatched(_ i: Int) {
+    watchedCount = Self.remove(Int32(truncatingIfNeeded: i), from: watched, count: watchedCount)
+  }
+
+  /// Removes the first `value` of `list[0..<count]`; returns the new count.
+  @inline(__always)
+  private static func remove(_ value: Int32, from list: UnsafeMutablePointer<Int32>, count: Int) -> Int {
+    var k = 0
+    while k < count && list[k] != value { k &+= 1 }
+    guard k < count else { return count }
+    while k &+ 1 < count {
+      list[k] = list[k &+ 1]
+      k &+= 1
     }
-  }
-
-  /// A copy with the same contents in new buffers.
-  private init(copying other: EngineSlots) {
-    count = other.count
-    slots = .allocate(capacity: max(1, count))
-    high = .allocate(capacity: max(1, count))
-    watched = .allocate(capacity: max(1, count))
-    tieRank = .allocate(capacity: max(1, count))
-    tieOrder = .allocate(capacity: max(1, count))
-    slots.initialize(from: other.slots, count: count)
-    tieRank.initialize(from: other.tieRank, count: count)
-    tieOrder.initialize(from: other.tieOrder, count: count)
-    high.initialize(from: other.high, count: other.highCount)
-    watched.initialize(from: other.watched, count: other.watchedCount)
-    highCount = other.highCount
-    watchedCount = other.watchedCount
-  }
-
-  func copy() -> EngineSlots { EngineSlots(copying: self) }
-
-  deinit {
-    slots.deinitialize(count: count)
-    slots.deallocate()
-    high.deallocate()
-    watched.deallocate()
-    tieRank.deallocate()
-    tieOrder.deallocate()
+    return count &- 1
   }
 
   /// Moves instance `i` forward in the tie-break order past every instance it now
@@ -119,42 +124,66 @@ final class EngineSlots: @unchecked Sendable {
     tieOrder[position] = Int32(truncatingIfNeeded: i)
     tieRank[i] = Int32(truncatingIfNeeded: position)
   }
+}
 
-  /// Appends `i` to `high`. O(1).
-  @inline(__always)
-  func addHigh(_ i: Int) {
-    high[highCount] = Int32(truncatingIfNeeded: i)
-    highCount &+= 1
-  }
+/// Owns the memory a `SlotsView` points into.
+///
+/// Why a class with raw buffers: every write into a Swift array held in a struct costs a
+/// uniqueness check, a call into the runtime that does not inline, and relevance
+/// bookkeeping touched about a dozen arrays per entry. Here one check per event suffices:
+/// `StackSession` calls `isKnownUniquelyReferenced` before writing and copies the object
+/// when the session value was copied (copy-on-write by hand), so sessions keep value
+/// semantics. The session then works through the trivial `view`, which costs no
+/// reference counting.
+final class EngineSlots: @unchecked Sendable {
+  /// Pointers to this object's memory.
+  let view: SlotsView
 
-  /// Removes `i` from `high`, keeping the others' order. O(highCount).
-  @inline(__always)
-  func removeHigh(_ i: Int) {
-    Self.remove(Int32(truncatingIfNeeded: i), from: high, count: &highCount)
-  }
-
-  /// Appends `i` to `watched`. O(1).
-  @inline(__always)
-  func addWatched(_ i: Int) {
-    watched[watchedCount] = Int32(truncatingIfNeeded: i)
-    watchedCount &+= 1
-  }
-
-  /// Removes `i` from `watched`, keeping the others' order. O(watchedCount).
-  @inline(__always)
-  func removeWatched(_ i: Int) {
-    Self.remove(Int32(truncatingIfNeeded: i), from: watched, count: &watchedCount)
-  }
-
-  @inline(__always)
-  private static func remove(_ value: Int32, from list: UnsafeMutablePointer<Int32>, count: inout Int) {
-    var k = 0
-    while k < count && list[k] != value { k &+= 1 }
-    guard k < count else { return }
-    while k &+ 1 < count {
-      list[k] = list[k &+ 1]
-      k &+= 1
+  /// Slots for `keys.count` instances with the given normaliser keys, nothing tracked,
+  /// and the tie-break order of instances without donations: `kindOrder`.
+  init(keys: [Int], kindOrder: [Int32]) {
+    precondition(kindOrder.count == keys.count)
+    let count = keys.count
+    view = Self.allocate(count)
+    for i in 0..<count {
+      var slot = InstanceSlot()
+      slot.key = keys[i]
+      (view.slots + i).initialize(to: slot)
+      view.tieRank[i] = kindOrder[i]
+      view.tieOrder[Int(kindOrder[i])] = Int32(truncatingIfNeeded: i)
     }
-    count &-= 1
+    view.listCounts.initialize(repeating: 0, count: 2)
+  }
+
+  /// A copy with the same contents in new buffers.
+  private init(copying other: EngineSlots) {
+    let o = other.view
+    view = Self.allocate(o.count)
+    view.slots.initialize(from: o.slots, count: o.count)
+    view.high.initialize(from: o.high, count: o.highCount)
+    view.watched.initialize(from: o.watched, count: o.watchedCount)
+    view.tieRank.initialize(from: o.tieRank, count: o.count)
+    view.tieOrder.initialize(from: o.tieOrder, count: o.count)
+    view.listCounts.initialize(from: o.listCounts, count: 2)
+  }
+
+  private static func allocate(_ count: Int) -> SlotsView {
+    let capacity = max(1, count)
+    return SlotsView(
+      count: count, slots: .allocate(capacity: capacity), high: .allocate(capacity: capacity),
+      watched: .allocate(capacity: capacity), listCounts: .allocate(capacity: 2),
+      tieRank: .allocate(capacity: capacity), tieOrder: .allocate(capacity: capacity))
+  }
+
+  func copy() -> EngineSlots { EngineSlots(copying: self) }
+
+  deinit {
+    view.slots.deinitialize(count: view.count)
+    view.slots.deallocate()
+    view.high.deallocate()
+    view.watched.deallocate()
+    view.listCounts.deallocate()
+    view.tieRank.deallocate()
+    view.tieOrder.deallocate()
   }
 }

@@ -47,6 +47,8 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   var slots: EngineSlots
   /// The minimum of the slots' `validUntil`: visits before it skip the relevance refresh.
   var nextRelevanceRefresh = Int64.min
+  /// Scored visits so far.
+  var visitCount = 0
   /// True when instances share normaliser keys (scope `kind`): a score recorded for one
   /// changes the others' percentiles.
   let sharedNormaliserKeys: Bool
@@ -95,14 +97,31 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// Marks instance `i` as a candidate from now on (stacks built from donations add a
   /// kind the first time the person donates it; fixed stacks make all available).
   public mutating func makeAvailable(_ i: Int) {
-    context.features.available[i] = true
+    setAvailable(i, true)
   }
 
   /// Makes instance `i` a candidate or not (a Widget Suggestion inserted into the stack
   /// and removed again). When the shown instance stops being a candidate, the next visit
   /// shows another.
   public mutating func setAvailable(_ i: Int, _ available: Bool) {
+    guard context.features.available[i] != available else { return }
     context.features.available[i] = available
+    let s = uniqueSlots()
+    if available {
+      s.slots[i].candidateSince = visitCount
+    } else {
+      s.slots[i].candidateVisitsBefore &+= visitCount &- s.slots[i].candidateSince
+    }
+  }
+
+  /// Scored visits so far at which instance `i` was a candidate: what a watched
+  /// window's visit count is made of, without counting at every visit.
+  @inline(__always)
+  func candidateVisits(_ i: Int, _ s: SlotsView) -> Int {
+    let slot = s.slots + i
+    return context.features.available[i]
+      ? slot.pointee.candidateVisitsBefore &+ (visitCount &- slot.pointee.candidateSince)
+      : slot.pointee.candidateVisitsBefore
   }
 
   /// The person swiped the stack to instance `i` by hand at `time`: it is on top from now
@@ -247,26 +266,25 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     var critical = false
     var honoured = false
     if hasRelevance {
-      if slots.highCount > 0 {
-        honoured = top >= 0 && slots.slots[top].isHigh
+      let view = slots.view
+      if view.highCount > 0 {
+        honoured = top >= 0 && view.slots[top].isHigh
         critical = honoured
         var k = 0
-        while !critical && k < slots.highCount {
-          critical = context.features.available[Int(slots.high[k])]
+        while !critical && k < view.highCount {
+          critical = context.features.available[Int(view.high[k])]
           k &+= 1
         }
       }
-      if slots.watchedCount > 0 {
-        // (No other reference to `slots` may be held here, or it would be copied.)
+      // A watched window counts this visit through `visitCount` (see
+      // `candidateVisits`); only its first surfacing is recorded here. The top is a
+      // candidate, so it suffices to look at it.
+      if top >= 0 && view.slots[top].watchStart != Int64.min && view.slots[top].surfacedAfter < 0 {
         let s = uniqueSlots()
-        for k in 0..<s.watchedCount {
-          let i = Int(s.watched[k])
-          guard context.features.available[i] else { continue }
-          s.slots[i].watchVisits &+= 1
-          if i == top && s.slots[i].surfacedAfter < 0 { s.slots[i].surfacedAfter = time &- s.slots[i].watchStart }
-        }
+        s.slots[top].surfacedAfter = time &- s.slots[top].watchStart
       }
     }
+    visitCount &+= 1
 
     let previous = context.shown
     let shown = Int32(top)
@@ -290,7 +308,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// candidate), for the scores in `ranking`.
   ///
   /// Candidates are ordered by score (NaN as minus infinity), then by
-  /// `slots.tieRank` (the `tieBreakPrecedes` order as one integer). One pass over the
+  /// `slots.view.tieRank` (the `tieBreakPrecedes` order as one integer). One pass over the
   /// instances finds the top and counts the candidates that precede the best target, with
   /// selects instead of data-dependent branches (a 10-way argmax over near-random scores
   /// otherwise mispredicts several times per visit).
@@ -302,8 +320,8 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     return ranking.scores.withUnsafeBufferPointer { scores in
       context.features.available.withUnsafeBufferPointer { available in
         do {
-          let tie = slots.tieRank
-          let count = min(n, scores.count, available.count, slots.count)
+          let tie = slots.view.tieRank
+          let count = min(n, scores.count, available.count, slots.view.count)
           // The best target; with none, a key nothing precedes.
           var bestTarget = -1
           var bestScore = Double.infinity
@@ -322,19 +340,23 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
           // The rest in integers, without branches: `orderKey` packs (score, tie rank)
           // so that a larger key comes first.
           let bestKey = bestTarget >= 0 ? Self.orderKey(bestScore, bestTie) : UInt128.max
-          var top = -1
+          // The top is the largest key; its low bits name its tie rank, hence the
+          // instance (`tieOrder`), so the loop keeps no index.
           var topKey: UInt128 = 0
           var candidates = 0
           var preceding = 0
-          for i in 0..<count {
-            let a = available[i]
-            let key = Self.orderKey(Self.sortScore(scores[i]), tie[i])
-            let take = a && key > topKey
-            top = take ? i : top
-            topKey = take ? key : topKey
-            candidates &+= a ? 1 : 0
-            preceding &+= (a && key > bestKey) ? 1 : 0
+          guard let s = scores.baseAddress, let a = available.baseAddress else { return (-1, 0, 0) }
+          var i = 0
+          while i < count {
+            let isCandidate = a[i]
+            let key = isCandidate ? Self.orderKey(s[i], tie[i]) : 0
+            topKey = max(topKey, key)
+            candidates &+= isCandidate ? 1 : 0
+            preceding &+= key > bestKey ? 1 : 0
+            i &+= 1
           }
+          let top =
+            topKey == 0 ? -1 : Int(slots.view.tieOrder[Int(UInt32.max &- UInt32(truncatingIfNeeded: topKey))])
           return (top, candidates, bestTarget >= 0 ? preceding &+ 1 : 0)
         }
       }
@@ -342,16 +364,21 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   }
 
   /// `(score, tieRank)` as one unsigned integer that orders like the engine: a higher
-  /// score first, then a smaller tie rank. The score (already NaN-free, see `sortScore`)
-  /// becomes the high 64 bits by the usual order-preserving map of IEEE doubles (`-0.0`
-  /// first turned into `+0.0`, which compares equal to it); the low bits hold
+  /// score first (NaN as minus infinity, `sortScore`), then a smaller tie rank. The score
+  /// becomes the high 64 bits by the usual order-preserving map of IEEE doubles (NaN
+  /// first replaced by minus infinity and `-0.0` by `+0.0`, which compares equal to it);
+  /// the low bits hold
   /// `UInt32.max - tieRank`. Never 0 for a tie rank below `UInt32.max`, so 0 can mean
   /// "nothing yet".
   @inline(__always)
   static func orderKey(_ score: Double, _ tieRank: Int32) -> UInt128 {
-    let bits = (score + 0.0).bitPattern
+    var bits = score.bitPattern
+    // NaN sorts as minus infinity, -0.0 as +0.0 (selects, not branches).
+    bits = bits & ~(1 << 63) > 0x7FF0_0000_0000_0000 ? 0xFFF0_0000_0000_0000 : bits
+    bits = bits == 1 << 63 ? 0 : bits
     // Negative: flip every bit (larger magnitude = smaller); positive: set the sign bit.
-    let ordered = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+    let negative = UInt64(bitPattern: Int64(bitPattern: bits) >> 63)
+    let ordered = bits ^ (negative | 1 << 63)
     return UInt128(ordered) << 64 | UInt128(UInt32.max &- UInt32(bitPattern: tieRank))
   }
 
@@ -393,9 +420,9 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// The slots, copied first if this session value shares them with another (the
   /// session was copied): call before writing to them.
   @inline(__always)
-  mutating func uniqueSlots() -> EngineSlots {
+  mutating func uniqueSlots() -> SlotsView {
     if !isKnownUniquelyReferenced(&slots) { slots = slots.copy() }
-    return slots
+    return slots.view
   }
 
   /// Refreshes every instance whose cached relevance may have changed by `context.now`.
@@ -428,7 +455,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// watch: a window is watched from the moment it is active with a percentile at or
   /// above the threshold until it stops being active or is replaced. `s` is `slots`,
   /// already unique.
-  mutating func refreshRelevance(_ i: Int, _ s: EngineSlots) {
+  mutating func refreshRelevance(_ i: Int, _ s: SlotsView) {
     let nowMs = context.now
     let now = Instant(milliseconds: nowMs)
     let slot = s.slots + i
@@ -454,7 +481,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     if active {
       if high && slot.pointee.watchStart == Int64.min {
         slot.pointee.watchStart = slot.pointee.tracker.windowStart?.milliseconds ?? nowMs
-        slot.pointee.watchVisits = 0
+        slot.pointee.watchVisitsBase = candidateVisits(i, s)
         slot.pointee.surfacedAfter = -1
         s.addWatched(i)
       }
@@ -479,11 +506,12 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
 
   /// Ends instance `i`'s watched window, if any, and tells the observer. `s` is
   /// `slots`, already unique.
-  mutating func closeWindow(_ i: Int, _ s: EngineSlots) {
+  mutating func closeWindow(_ i: Int, _ s: SlotsView) {
     let slot = s.slots + i
     guard slot.pointee.watchStart != Int64.min else { return }
     observer.windowClosed(
-      instance: Int32(i), start: slot.pointee.watchStart, visits: slot.pointee.watchVisits,
+      instance: Int32(i), start: slot.pointee.watchStart,
+      visits: candidateVisits(i, s) &- slot.pointee.watchVisitsBase,
       surfacedAfter: slot.pointee.surfacedAfter >= 0 ? slot.pointee.surfacedAfter : nil)
     slot.pointee.watchStart = Int64.min
     s.removeWatched(i)
