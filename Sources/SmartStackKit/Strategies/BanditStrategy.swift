@@ -10,8 +10,9 @@
 /// whether what it showed was used.
 ///
 /// The Beta draws come from `ZigguratNormal.beta(_:_:using:)`: Gamma variates by
-/// Marsaglia–Tsang driven by a 256-layer ziggurat normal, about 4 outputs and no
-/// transcendental function per draw when both shapes are at least 1. The Gamma constants of
+/// Marsaglia–Tsang driven by a 256-layer ziggurat normal: when both shapes are at least 1,
+/// about 4.1 outputs per draw and no transcendental function on 5 draws in 6 (the others
+/// take the squeeze's logarithmic test); about 18 ns per draw. The Gamma constants of
 /// each (instance, bucket) are kept as `GammaShape`s and refreshed only when an outcome
 /// changes that arm's counts, so a visit computes no square root. Results (scores, shown
 /// instances, hit rates) differ from versions before this sampler, which drew
