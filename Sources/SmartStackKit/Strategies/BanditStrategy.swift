@@ -5,8 +5,20 @@
 /// showed that instance in that bucket, as revealed by `.outcome` events (a tap is a
 /// visit whose shown instance the person then used). At a visit, the score of each
 /// candidate is an independent draw from `Beta(prior-alpha + taps, prior-beta + misses)`
-/// for the visit's bucket, from the strategy's own seeded stream, drawn in instance
-/// order. It never sees donations' content: only whether what it showed was used.
+/// for the visit's bucket, from the strategy's own seeded stream (xoshiro256** seeded with
+/// `StrategySetup.seed`), drawn in instance order. It never sees donations' content: only
+/// whether what it showed was used.
+///
+/// The Beta draws come from `ZigguratNormal.beta(_:_:using:)`: Gamma variates by
+/// Marsaglia–Tsang driven by a 256-layer ziggurat normal: when both shapes are at least 1,
+/// about 4.1 outputs per draw and no transcendental function on 5 draws in 6 (the others
+/// take the squeeze's logarithmic test); about 18 ns per draw. The Gamma constants of
+/// each (instance, bucket) are kept as `GammaShape`s and refreshed only when an outcome
+/// changes that arm's counts, so a visit computes no square root. Results (scores, shown
+/// instances, hit rates) differ from versions before this sampler, which drew
+/// `nextBeta(_:_:)` (Box–Muller normals): same definition, different random draws.
+///
+/// - Complexity: `rank` is O(instances), one Beta draw per candidate; `observe` is O(1).
 public struct BanditStrategy: RankingStrategy {
   public static let name = "bandit"
   public static let summary = "Thompson sampling per instance and hour bucket, learning from taps only"
@@ -17,11 +29,39 @@ public struct BanditStrategy: RankingStrategy {
     StrategyParameterSpec("prior-alpha", default: 1, range: 0.001...1000, help: "Beta prior successes"),
     StrategyParameterSpec("prior-beta", default: 1, range: 0.001...1000, help: "Beta prior failures"),
   ]
+
+  /// One (instance, bucket): its counts and its Beta(alpha + taps, beta + misses), ready
+  /// to draw from.
+  struct Arm: Sendable {
+    var success: GammaShape
+    var failure: GammaShape
+    var taps = 0.0
+    var misses = 0.0
+
+    init(alpha: Double, beta: Double) {
+      success = GammaShape(alpha)
+      failure = GammaShape(beta)
+    }
+
+    /// Counts one revealed visit and refreshes the shape it changed.
+    mutating func record(tapped: Bool, alpha: Double, beta: Double) {
+      if tapped {
+        taps += 1
+        success = GammaShape(alpha + taps)
+      } else {
+        misses += 1
+        failure = GammaShape(beta + misses)
+      }
+    }
+  }
+
   let buckets: Int
   let alpha: Double
   let beta: Double
-  var taps: [Double] = []
-  var misses: [Double] = []
+  /// The ziggurat tables, built once per strategy value and shared by its copies.
+  let normal = ZigguratNormal()
+  /// Index `instance * buckets + bucket`.
+  var arms: [Arm] = []
   var rng = Xoshiro256StarStar(seed: 0)
 
   public init(parameters: StrategyParameters) throws {
@@ -34,8 +74,7 @@ public struct BanditStrategy: RankingStrategy {
   }
 
   public mutating func begin(_ setup: StrategySetup) {
-    taps = Array(repeating: 0, count: setup.instanceCount * buckets)
-    misses = taps
+    arms = Array(repeating: Arm(alpha: alpha, beta: beta), count: setup.instanceCount * buckets)
     rng = Xoshiro256StarStar(seed: setup.seed)
   }
 
@@ -44,15 +83,24 @@ public struct BanditStrategy: RankingStrategy {
   public mutating func observe(_ event: ObservedEvent, context: StackContext) {
     guard case .outcome(let feedback) = event, feedback.shown >= 0 else { return }
     let k = Int(feedback.shown) * buckets + bucket(feedback.hourOfDay)
-    if feedback.tapped { taps[k] += 1 } else { misses[k] += 1 }
+    arms[k].record(tapped: feedback.tapped, alpha: alpha, beta: beta)
   }
 
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let b = bucket(context.hourOfDay)
-    for i in 0..<context.instanceCount where context.isCandidate(i) {
-      let k = i * buckets + b
-      ranking.scores[i] = rng.nextBeta(alpha + taps[k], beta + misses[k])
+    let stride = buckets
+    let n = context.instanceCount
+    let normal = normal
+    var rng = rng
+    arms.withUnsafeBufferPointer { arms in
+      ranking.scores.withUnsafeMutableBufferPointer { scores in
+        for i in 0..<n where context.isCandidate(i) {
+          let arm = arms[i * stride + b]
+          scores[i] = normal.beta(arm.success, arm.failure, using: &rng)
+        }
+      }
     }
+    self.rng = rng
     ranking.rule = "Thompson draw"
   }
 }
