@@ -77,9 +77,8 @@ public enum Replay {
         let targets = target >= 0 ? person.matched(target) : []
         let outcome = session.visit(at: t, hasTarget: target >= 0, targets: targets)
         if S.observesOutcomes && outcome.shown >= 0 {
-          let context = session.context
           var feedback = VisitFeedback(
-            visitTime: t, hourOfDay: context.hourOfDay, hourOfWeek: context.hourOfWeek,
+            visitTime: t, hourOfDay: session.context.hourOfDay, hourOfWeek: session.context.hourOfWeek,
             shown: outcome.shown, tapped: false)
           if outcome.isHit {
             feedback.tapped = true

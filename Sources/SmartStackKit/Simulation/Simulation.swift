@@ -168,9 +168,10 @@ public enum Simulation {
         }
       }
       if S.observesOutcomes && outcome.shown >= 0 {
-        let c = session.context
         session.reveal(
-          VisitFeedback(visitTime: t, hourOfDay: c.hourOfDay, hourOfWeek: c.hourOfWeek, shown: outcome.shown, tapped: tapped),
+          VisitFeedback(
+            visitTime: t, hourOfDay: session.context.hourOfDay, hourOfWeek: session.context.hourOfWeek,
+            shown: outcome.shown, tapped: tapped),
           at: t)
       }
       v += 1
