@@ -24,11 +24,12 @@
 /// Usage in time order (the engine's and `smartstack relevance`'s pattern): record every
 /// score, in date order, as its entry arrives (or all of them up front), and ask for
 /// percentiles with non-decreasing `now`. A record then costs O(1) amortised; a score
-/// entering or leaving the population O(1) (O(n) in a population of more than 256); a
-/// percentile O(n) with a small constant (every score compared, eight at a time, in
-/// SIMD registers: about 20 ns for 60 scores), or O(log n) above 256 scores. Out-of-order
-/// records and decreasing `now` are handled correctly too, at the price of finding that
-/// key's population again (O(log n + n), plus O(n log n) above 256 scores).
+/// entering the population O(1) (O(n) in a population of more than 256 scores), one
+/// leaving a window O(n); a percentile O(n) with a small constant (every score compared,
+/// eight at a time, in SIMD registers: about 20 ns for 60 scores in a release build), or
+/// O(log n) above 256 scores. Out-of-order records and decreasing `now` are handled
+/// correctly too, at the price of finding that key's population again (O(log n + n),
+/// plus O(n log n) above 256 scores).
 ///
 /// A value type: copies are independent. The storage is shared between copies until one
 /// of them mutates (copy-on-write, one uniqueness check per mutating call).
