@@ -103,8 +103,15 @@ public struct StackFeatures: Sendable {
   /// True when candidate `a` is ranked before `b` given `scores` (the engine's order).
   @inline(__always)
   public func precedes(_ a: Int, _ b: Int, scores: [Double]) -> Bool {
-    let sa = scores[a].isNaN ? -Double.infinity : scores[a]
-    let sb = scores[b].isNaN ? -Double.infinity : scores[b]
+    precedes(a, score: scores[a], b, score: scores[b])
+  }
+
+  /// True when candidate `a` with score `scoreA` is ranked before `b` with `scoreB`:
+  /// the higher score (NaN counts as minus infinity), then `tieBreakPrecedes`.
+  @inline(__always)
+  public func precedes(_ a: Int, score scoreA: Double, _ b: Int, score scoreB: Double) -> Bool {
+    let sa = scoreA.isNaN ? -Double.infinity : scoreA
+    let sb = scoreB.isNaN ? -Double.infinity : scoreB
     if sa != sb { return sa > sb }
     return tieBreakPrecedes(a, b)
   }

@@ -322,24 +322,18 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
         do {
           let tie = slots.view.tieRank
           let count = min(n, scores.count, available.count, slots.view.count)
-          // The best target; with none, a key nothing precedes.
-          var bestTarget = -1
-          var bestScore = Double.infinity
-          var bestTie = Int32.min
+          // `orderKey` packs (score, tie rank) so that a larger key comes first, and
+          // everything below compares keys: no branches on the data. The best target is
+          // the largest key among the candidate targets; with none, a key nothing
+          // exceeds.
+          var bestKey: UInt128 = 0
           for t in targets {
             let i = Int(t)
             guard i >= 0 && i < count && available[i] else { continue }
-            let s = Self.sortScore(scores[i])
-            let r = tie[i]
-            if bestTarget < 0 || s > bestScore || (s == bestScore && r < bestTie) {
-              bestTarget = i
-              bestScore = s
-              bestTie = r
-            }
+            bestKey = max(bestKey, Self.orderKey(scores[i], tie[i]))
           }
-          // The rest in integers, without branches: `orderKey` packs (score, tie rank)
-          // so that a larger key comes first.
-          let bestKey = bestTarget >= 0 ? Self.orderKey(bestScore, bestTie) : UInt128.max
+          let hasTarget = bestKey != 0
+          if !hasTarget { bestKey = UInt128.max }
           // The top is the largest key; its low bits name its tie rank, hence the
           // instance (`tieOrder`), so the loop keeps no index.
           var topKey: UInt128 = 0
@@ -357,14 +351,14 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
           }
           let top =
             topKey == 0 ? -1 : Int(slots.view.tieOrder[Int(UInt32.max &- UInt32(truncatingIfNeeded: topKey))])
-          return (top, candidates, bestTarget >= 0 ? preceding &+ 1 : 0)
+          return (top, candidates, hasTarget ? preceding &+ 1 : 0)
         }
       }
     }
   }
 
   /// `(score, tieRank)` as one unsigned integer that orders like the engine: a higher
-  /// score first (NaN as minus infinity, `sortScore`), then a smaller tie rank. The score
+  /// score first (NaN as minus infinity, as in `StackFeatures.precedes`), then a smaller tie rank. The score
   /// becomes the high 64 bits by the usual order-preserving map of IEEE doubles (NaN
   /// first replaced by minus infinity and `-0.0` by `+0.0`, which compares equal to it);
   /// the low bits hold
@@ -380,12 +374,6 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     let negative = UInt64(bitPattern: Int64(bitPattern: bits) >> 63)
     let ordered = bits ^ (negative | 1 << 63)
     return UInt128(ordered) << 64 | UInt128(UInt32.max &- UInt32(bitPattern: tieRank))
-  }
-
-  /// A score as the engine orders it: NaN counts as minus infinity.
-  @inline(__always)
-  static func sortScore(_ score: Double) -> Double {
-    score.isNaN ? -Double.infinity : score
   }
 
   /// Every candidate's score to 0, every other to minus infinity.

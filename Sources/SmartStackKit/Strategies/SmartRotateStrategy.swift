@@ -103,14 +103,7 @@ public struct SmartRotateStrategy: RankingStrategy {
             continue
           }
           scores[i] = utility[i]
-          // `f.precedes(i, best, scores:)` on the buffer.
-          if best < 0 {
-            best = i
-          } else {
-            let si = scores[i].isNaN ? -Double.infinity : scores[i]
-            let sb = scores[best].isNaN ? -Double.infinity : scores[best]
-            if si > sb || (si == sb && f.tieBreakPrecedes(i, best)) { best = i }
-          }
+          if best < 0 || f.precedes(i, score: scores[i], best, score: scores[best]) { best = i }
         }
       }
     }
