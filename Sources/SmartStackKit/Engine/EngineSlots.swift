@@ -28,7 +28,7 @@ struct InstanceSlot {
 
 /// Raw pointers into an `EngineSlots`' memory: every instance's `InstanceSlot`, the two
 /// short lists a visit walks (instances with a top-percentile window, instances with a
-/// watched window) and the tie-break order.
+/// watched window), the tie-break order and the last decision's order keys.
 ///
 /// A trivial value: passing it costs no reference counting. Valid while the owning
 /// `EngineSlots` is alive; write through it only after the owner was made unique
@@ -53,6 +53,9 @@ struct SlotsView {
   let tieRank: UnsafeMutablePointer<Int32>
   /// The inverse permutation: `tieOrder[k]` is the instance at tie-break position `k`.
   let tieOrder: UnsafeMutablePointer<Int32>
+  /// The last ranked visit's order keys (`StackSession.orderKey`), 0 for instances
+  /// that were not candidates: what a reused decision ranks targets by.
+  let orderKeys: UnsafeMutablePointer<UInt128>
 
   /// How many entries of `high` are in use.
   var highCount: Int {
@@ -153,6 +156,7 @@ final class EngineSlots: @unchecked Sendable {
       view.tieOrder[Int(kindOrder[i])] = Int32(truncatingIfNeeded: i)
     }
     view.listCounts.initialize(repeating: 0, count: 2)
+    view.orderKeys.initialize(repeating: 0, count: max(1, count))
   }
 
   /// A copy with the same contents in new buffers.
@@ -165,6 +169,7 @@ final class EngineSlots: @unchecked Sendable {
     view.tieRank.initialize(from: o.tieRank, count: o.count)
     view.tieOrder.initialize(from: o.tieOrder, count: o.count)
     view.listCounts.initialize(from: o.listCounts, count: 2)
+    view.orderKeys.initialize(from: o.orderKeys, count: max(1, o.count))
   }
 
   private static func allocate(_ count: Int) -> SlotsView {
@@ -172,7 +177,8 @@ final class EngineSlots: @unchecked Sendable {
     return SlotsView(
       count: count, slots: .allocate(capacity: capacity), high: .allocate(capacity: capacity),
       watched: .allocate(capacity: capacity), listCounts: .allocate(capacity: 2),
-      tieRank: .allocate(capacity: capacity), tieOrder: .allocate(capacity: capacity))
+      tieRank: .allocate(capacity: capacity), tieOrder: .allocate(capacity: capacity),
+      orderKeys: .allocate(capacity: capacity))
   }
 
   func copy() -> EngineSlots { EngineSlots(copying: self) }
@@ -185,5 +191,6 @@ final class EngineSlots: @unchecked Sendable {
     view.listCounts.deallocate()
     view.tieRank.deallocate()
     view.tieOrder.deallocate()
+    view.orderKeys.deallocate()
   }
 }

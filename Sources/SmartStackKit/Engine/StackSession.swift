@@ -56,6 +56,21 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   // `clockValidFrom ..< clockValidUntil` (one local hour within one offset interval).
   var clockValidFrom = Int64.max
   var clockValidUntil = Int64.min
+  // Decision reuse (`RankingInputs`): the strategy's declaration, read once, and the
+  // last ranked visit's decision with the inputs it was made for.
+  let rankingInputs: RankingInputs
+  /// False when the strategy ranks at every visit (`.everyVisit`, or `usesTarget`).
+  let reusesDecisions: Bool
+  /// The last decision may be reused: nothing it depends on changed since.
+  var decisionReusable = false
+  var lastTop = -1
+  var lastCandidates = 0
+  var lastShown: Int32 = -1
+  var lastHourOfDay = 0
+  var lastHourOfWeek = 0
+  var lastDayIndex: Int64 = 0
+  /// Visits that reused the last decision (for tests and profiling).
+  var reusedDecisionCount = 0
 
   public init(
     person: Int32, instances: [WidgetInstance], strategy: Strategy, observer: Observer,
@@ -91,6 +106,8 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     slots = EngineSlots(keys: keys, kindOrder: context.features.kindOrder)
     sharedNormaliserKeys = Set(keys).count < keys.count
     self.strategy.begin(StrategySetup(instances: instances, seed: strategySeed))
+    rankingInputs = self.strategy.rankingInputs
+    reusesDecisions = !Strategy.usesTarget && !rankingInputs.contains(.everyVisit)
     self.observer.beginPerson(person, instances: instances)
   }
 
@@ -106,6 +123,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   public mutating func setAvailable(_ i: Int, _ available: Bool) {
     guard context.features.available[i] != available else { return }
     context.features.available[i] = available
+    decisionReusable = false
     let s = uniqueSlots()
     if available {
       s.slots[i].candidateSince = visitCount
@@ -214,6 +232,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     }
     context.features.totalDonations &+= 1
     context.features.lastDonatedInstance = matched.first ?? -1
+    decisionReusable = false
     strategy.observe(.donation(kind: kind, instances: matched), context: context)
   }
 
@@ -221,6 +240,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   public mutating func reveal(_ feedback: VisitFeedback, at time: Int64) {
     guard Strategy.observesOutcomes else { return }
     advanceClock(to: time)
+    decisionReusable = false
     strategy.observe(.outcome(feedback), context: context)
   }
 
@@ -235,31 +255,44 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     advanceClock(to: time)
     let n = instances.count
     if hasRelevance && time >= nextRelevanceRefresh { refreshDueRelevance() }
-    resetScores()
-    ranking.rule = "score"
-    if Strategy.usesTarget { context.target = targets }
-    strategy.rank(context, into: &ranking)
-    if Strategy.usesTarget { context.target = [] }
+    let top: Int
+    let candidates: Int
+    let targetRank: Int
+    if case .rank = policy, decisionReusable, lastDecisionApplies() {
+      // Nothing the strategy's scores depend on changed: the last decision stands
+      // (`ranking` still holds its scores and rule).
+      (top, candidates, targetRank) = reusedDecision(targets: targets)
+      reusedDecisionCount &+= 1
+    } else {
+      resetScores()
+      ranking.rule = "score"
+      if Strategy.usesTarget { context.target = targets }
+      strategy.rank(context, into: &ranking)
+      if Strategy.usesTarget { context.target = [] }
 
-    // The stack's own rules may override the strategy: a pinned (swiped) instance, or no
-    // rotation at all. The override is expressed as a score, so ranks stay consistent.
-    let current = Int(context.shown)
-    switch policy {
-    case .rank:
-      break
-    case .forced(let i):
-      if i >= 0 && Int(i) < n && context.features.available[Int(i)] {
-        ranking.scores[Int(i)] = .infinity
-        ranking.rule = "manual swipe pin"
+      // The stack's own rules may override the strategy: a pinned (swiped) instance, or
+      // no rotation at all. The override is expressed as a score, so ranks stay
+      // consistent.
+      var overridden = false
+      switch policy {
+      case .rank:
+        break
+      case .forced(let i):
+        if i >= 0 && Int(i) < n && context.features.available[Int(i)] {
+          ranking.scores[Int(i)] = .infinity
+          ranking.rule = "manual swipe pin"
+          overridden = true
+        }
+      case .noRotation(let rule):
+        let current = Int(context.shown)
+        if current >= 0 && context.features.available[current] {
+          ranking.scores[current] = .infinity
+          ranking.rule = rule
+          overridden = true
+        }
       }
-    case .noRotation(let rule):
-      if current >= 0 && context.features.available[current] {
-        ranking.scores[current] = .infinity
-        ranking.rule = rule
-      }
+      (top, candidates, targetRank) = decide(targets: targets, remember: reusesDecisions && !overridden)
     }
-
-    let (top, candidates, targetRank) = decide(targets: targets)
 
     // Relevance situation at the visit: candidates with an active window at or above
     // the threshold (`isHigh`), and the watched windows' visits.
@@ -305,7 +338,9 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
 
   /// The top candidate (-1 when there is none), the number of candidates, and the
   /// 1-based rank of the best-ranked target among the candidates (0 when no target is a
-  /// candidate), for the scores in `ranking`.
+  /// candidate), for the scores in `ranking`. With `remember`, the decision is kept for
+  /// reuse (`reusedDecision(targets:)`): each instance's order key, the top, the count
+  /// and the inputs it was made for.
   ///
   /// Candidates are ordered by score (NaN as minus infinity), then by
   /// `slots.view.tieRank` (the `tieBreakPrecedes` order as one integer). One pass over the
@@ -315,13 +350,19 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   ///
   /// - Complexity: O(n + t) for n instances and t targets.
   @inline(__always)
-  func decide(targets: ArraySlice<Int32>) -> (top: Int, candidates: Int, targetRank: Int) {
+  mutating func decide(targets: ArraySlice<Int32>, remember: Bool) -> (top: Int, candidates: Int, targetRank: Int) {
     let n = instances.count
-    return ranking.scores.withUnsafeBufferPointer { scores in
-      context.features.available.withUnsafeBufferPointer { available in
-        do {
-          let tie = slots.view.tieRank
-          let count = min(n, scores.count, available.count, slots.view.count)
+    // Where the keys go: the slots' buffer when remembering, else nowhere (a stride-0
+    // scratch slot).
+    var scratch: UInt128 = 0
+    let view = remember ? uniqueSlots() : slots.view
+    let decision = withUnsafeMutablePointer(to: &scratch) { scratch in
+      let keys = remember ? view.orderKeys : scratch
+      let keyStride = remember ? 1 : 0
+      return ranking.scores.withUnsafeBufferPointer { scores in
+        context.features.available.withUnsafeBufferPointer { available in
+          let tie = view.tieRank
+          let count = min(n, scores.count, available.count, view.count)
           // `orderKey` packs (score, tie rank) so that a larger key comes first, and
           // everything below compares keys: no branches on the data. The best target is
           // the largest key among the candidate targets; with none, a key nothing
@@ -344,17 +385,65 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
           while i < count {
             let isCandidate = a[i]
             let key = isCandidate ? Self.orderKey(s[i], tie[i]) : 0
+            keys[i &* keyStride] = key
             topKey = max(topKey, key)
             candidates &+= isCandidate ? 1 : 0
             preceding &+= key > bestKey ? 1 : 0
             i &+= 1
           }
           let top =
-            topKey == 0 ? -1 : Int(slots.view.tieOrder[Int(UInt32.max &- UInt32(truncatingIfNeeded: topKey))])
+            topKey == 0 ? -1 : Int(view.tieOrder[Int(UInt32.max &- UInt32(truncatingIfNeeded: topKey))])
           return (top, candidates, hasTarget ? preceding &+ 1 : 0)
         }
       }
     }
+    decisionReusable = remember
+    if remember {
+      lastTop = decision.0
+      lastCandidates = decision.1
+      lastShown = context.shown
+      lastHourOfDay = context.hourOfDay
+      lastHourOfWeek = context.hourOfWeek
+      lastDayIndex = context.dayIndex
+    }
+    return decision
+  }
+
+  /// True when the inputs the strategy declared (`rankingInputs`) have the values the
+  /// last decision was made for. Changes that arrive as events (donations, outcomes,
+  /// relevance, candidates) clear `decisionReusable` instead.
+  @inline(__always)
+  func lastDecisionApplies() -> Bool {
+    let inputs = rankingInputs
+    return (!inputs.contains(.shown) || context.shown == lastShown)
+      && (!inputs.contains(.hourOfDay) || context.hourOfDay == lastHourOfDay)
+      && (!inputs.contains(.hourOfWeek) || context.hourOfWeek == lastHourOfWeek)
+      && (!inputs.contains(.dayIndex) || context.dayIndex == lastDayIndex)
+  }
+
+  /// `decide(targets:remember:)`'s result for the remembered decision: the same top and
+  /// candidates, and the best target's rank from the remembered order keys.
+  ///
+  /// - Complexity: O(t) for t targets, plus O(n) when one of them is a candidate.
+  @inline(__always)
+  func reusedDecision(targets: ArraySlice<Int32>) -> (top: Int, candidates: Int, targetRank: Int) {
+    let view = slots.view
+    let keys = view.orderKeys
+    let count = view.count
+    var bestKey: UInt128 = 0
+    for t in targets {
+      let i = Int(t)
+      guard i >= 0 && i < count else { continue }
+      bestKey = max(bestKey, keys[i])
+    }
+    guard bestKey != 0 else { return (lastTop, lastCandidates, 0) }
+    var preceding = 0
+    var i = 0
+    while i < count {
+      preceding &+= keys[i] > bestKey ? 1 : 0
+      i &+= 1
+    }
+    return (lastTop, lastCandidates, preceding &+ 1)
   }
 
   /// `(score, tieRank)` as one unsigned integer that orders like the engine: a higher
@@ -434,6 +523,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
 
   /// Forces a refresh of every instance at the next visit (the clock went backwards).
   mutating func invalidateRelevanceCache() {
+    decisionReusable = false
     let s = uniqueSlots()
     for i in 0..<s.count { s.slots[i].validUntil = Int64.min }
     nextRelevanceRefresh = Int64.min
@@ -460,6 +550,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       break
     }
     context.features.relevance[i] = state
+    if rankingInputs.contains(.relevance) { decisionReusable = false }
     context.features.percentile[i] = percentile
     let high = active && percentile >= options.relevanceThreshold
     if high != slot.pointee.isHigh {

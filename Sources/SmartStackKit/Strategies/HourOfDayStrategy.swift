@@ -7,6 +7,8 @@ public struct HourOfDayStrategy: RankingStrategy {
   public static let summary = "the candidate with the most earlier donations in the visit's local hour"
   public static let observesOutcomes = false
   public init(parameters: StrategyParameters) {}
+  /// Donation counts of the visit's local hour.
+  public var rankingInputs: RankingInputs { [.hourOfDay] }
   @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let f = context.features

@@ -26,6 +26,10 @@ public struct HourOfWeekStrategy: RankingStrategy {
     halfLife = parameters["half-life-days"] * 86_400_000
   }
 
+  /// Without decay, donation counts of the visit's local hour of week; with decay the
+  /// scores change with `now`, so at every visit.
+  public var rankingInputs: RankingInputs { halfLife > 0 ? .all : [.hourOfWeek] }
+
   public mutating func begin(_ setup: StrategySetup) {
     weight = Array(repeating: 0, count: setup.instanceCount * 168)
     updated = Array(repeating: 0, count: setup.instanceCount * 168)

@@ -26,6 +26,9 @@ public struct MarkovStrategy: RankingStrategy {
     countSelf = parameters["self-transitions"] == 1
   }
 
+  /// Transitions and the last donated instance change only with donations.
+  public var rankingInputs: RankingInputs { [] }
+
   public mutating func begin(_ setup: StrategySetup) {
     n = setup.instanceCount
     transitions = Array(repeating: 0, count: n * n)

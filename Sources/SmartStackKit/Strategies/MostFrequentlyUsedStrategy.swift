@@ -7,6 +7,8 @@ public struct MostFrequentlyUsedStrategy: RankingStrategy {
   public static let summary = "the candidate with the most earlier donations"
   public static let observesOutcomes = false
   public init(parameters: StrategyParameters) {}
+  /// Donation counts only: a decision stands until the next donation.
+  public var rankingInputs: RankingInputs { [] }
   @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let f = context.features

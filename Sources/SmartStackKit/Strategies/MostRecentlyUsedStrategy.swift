@@ -8,6 +8,8 @@ public struct MostRecentlyUsedStrategy: RankingStrategy {
   public static let summary = "the candidate donated most recently"
   public static let observesOutcomes = false
   public init(parameters: StrategyParameters) {}
+  /// Last donations only: a decision stands until the next donation.
+  public var rankingInputs: RankingInputs { [] }
   @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let f = context.features

@@ -41,6 +41,11 @@ public protocol RankingStrategy: Sendable {
   /// visit; results are the same either way.
   static var observesOutcomes: Bool { get }
 
+  /// What `rank` reads besides the donation features, so that the engine can reuse the
+  /// previous visit's decision while none of it changed (see `RankingInputs`). The
+  /// default, `.all`, ranks at every visit.
+  var rankingInputs: RankingInputs { get }
+
   /// Creates the strategy from validated parameters (every spec has a value).
   init(parameters: StrategyParameters) throws
 
@@ -60,8 +65,46 @@ extension RankingStrategy {
   public static var parameterSpecs: [StrategyParameterSpec] { [] }
   public static var usesTarget: Bool { false }
   public static var observesOutcomes: Bool { true }
+  public var rankingInputs: RankingInputs { .all }
   public mutating func begin(_ setup: StrategySetup) {}
   public mutating func observe(_ event: ObservedEvent, context: StackContext) {}
+}
+
+/// What a strategy's scores may depend on, besides what every strategy may read: the
+/// donation features (`StackFeatures` counts, last donations, `totalDonations`,
+/// `lastDonatedInstance`), the candidates, and the strategy's own state as changed by
+/// `observe` of donations and outcomes.
+///
+/// A strategy that declares inputs promises that `rank` is a function of those and of
+/// the declared ones only, and that it consumes no randomness and changes no state of
+/// its own. The engine then reuses the last decision (scores, rule, top and order) at a
+/// visit where nothing it depends on has changed since that decision, which is
+/// identical to ranking afresh. It ranks afresh after every donation, every outcome
+/// delivered to `observe`, every change of the candidates and every visit under a stack
+/// rule (a pin or no rotation), and for strategies with `usesTarget`.
+///
+/// The `Engine decision reuse` tests compare every built-in strategy's declaration with
+/// ranking at every visit, over random event streams.
+public struct RankingInputs: OptionSet, Sendable, Hashable {
+  public let rawValue: UInt32
+  public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+  /// Relevance states and percentiles (`StackFeatures.relevance`, `.percentile`), and
+  /// the strategy's own state as changed by `observe(.relevance)`.
+  public static let relevance = RankingInputs(rawValue: 1 << 0)
+  /// `StackContext.shown` and `shownSince`.
+  public static let shown = RankingInputs(rawValue: 1 << 1)
+  /// `StackContext.hourOfDay`.
+  public static let hourOfDay = RankingInputs(rawValue: 1 << 2)
+  /// `StackContext.hourOfWeek`.
+  public static let hourOfWeek = RankingInputs(rawValue: 1 << 3)
+  /// `StackContext.dayIndex`.
+  public static let dayIndex = RankingInputs(rawValue: 1 << 4)
+  /// Anything that may change at every visit: `StackContext.now`, randomness, state
+  /// that `rank` itself changes. Never reused.
+  public static let everyVisit = RankingInputs(rawValue: 1 << 5)
+  /// Everything: rank at every visit (the default).
+  public static let all: RankingInputs = [.relevance, .shown, .hourOfDay, .hourOfWeek, .dayIndex, .everyVisit]
 }
 
 /// What the engine tells a strategy about one person before the first event.

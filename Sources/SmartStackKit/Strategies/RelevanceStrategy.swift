@@ -15,6 +15,8 @@ public struct RelevanceStrategy: RankingStrategy {
   public static let summary = "the active window with the highest normalised relevance; never rotates to suppressed"
   public static let observesOutcomes = false
   public init(parameters: StrategyParameters) {}
+  /// Relevance states and percentiles, and the instance shown before the visit.
+  public var rankingInputs: RankingInputs { [.relevance, .shown] }
   @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let f = context.features

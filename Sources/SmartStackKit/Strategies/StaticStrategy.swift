@@ -9,6 +9,8 @@ public struct StaticStrategy: RankingStrategy {
   public static let summary = "the manual stack order: the first candidate is always shown (no rotation)"
   public static let observesOutcomes = false
   public init(parameters: StrategyParameters) {}
+  /// The manual order only: a decision stands until the candidates change.
+  public var rankingInputs: RankingInputs { [] }
   @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     ranking.setCandidateScores(context) { i in -Double(i) }

@@ -18,75 +18,21 @@ private struct AwkwardScores: RankingStrategy {
   }
 }
 
-/// Everything observable of a run: each visit's decision and each closed window.
-private struct Transcript: OutcomeObserver, Equatable {
-  var lines: [String] = []
-  mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
-    lines.append(
-      "v \(o.time) shown \(o.shown) rank \(o.targetRank) of \(o.candidateCount) "
-        + "crit \(o.relevanceCritical) hon \(o.relevanceHonoured) state \(o.shownState.name)")
-  }
-  mutating func windowClosed(instance: Int32, start: Int64, visits: Int, surfacedAfter: Int64?) {
-    lines.append("w \(instance) \(start) \(visits) \(surfacedAfter.map(String.init) ?? "-")")
-  }
-}
-
-/// One random event of a person's run.
-private enum Event {
-  case entry(Int, RelevanceEntry)
-  case visit(Int64, [Int32])
-  case donation(Int64, [Int32])
-  case available(Int, Bool)
-}
-
 /// The engine's private state (`EngineSlots`: tie-break ranks, relevance slots, watched
 /// windows) against definitions computed from scratch.
 @Suite("Engine state")
 struct EngineStateTests {
   let instances = (0..<6).map { WidgetInstance(id: "i\($0)", kind: ["B", "A", "C", "A", "B", "D"][$0]) }
 
-  fileprivate func events(seed: UInt64, count: Int) -> [Event] {
-    var rng = SplitMix64(seed: seed)
-    var t: Int64 = 1_772_409_600_000
-    var out: [Event] = []
-    for _ in 0..<count {
-      // Equal instants are frequent: the tie rules and the event order matter.
-      t += Int64(rng.nextInt(below: 4)) * 600_000
-      let pick = { (n: Int) -> [Int32] in (0..<(1 + rng.nextInt(below: 2))).map { _ in Int32(rng.nextInt(below: n)) } }
-      switch rng.nextInt(below: 10) {
-      case 0..<2:
-        let duration = [0, 600_000, 1_800_000, 7_200_000][rng.nextInt(below: 4)]
-        let relevance: Relevance? =
-          rng.nextInt(below: 6) == 0
-          ? nil : Relevance(score: Double(rng.nextInt(below: 7)) - 2, durationMilliseconds: Int64(duration))
-        out.append(.entry(rng.nextInt(below: 6), RelevanceEntry(date: Instant(milliseconds: t), relevance: relevance)))
-      case 2..<6:
-        out.append(.visit(t, rng.nextInt(below: 3) == 0 ? [] : pick(6)))
-      case 6..<9:
-        out.append(.donation(t, rng.nextInt(below: 5) == 0 ? [] : pick(6)))
-      default:
-        out.append(.available(rng.nextInt(below: 6), rng.nextInt(below: 3) != 0))
-      }
-    }
-    return out
+  fileprivate func events(seed: UInt64, count: Int) -> [EngineTestEvent] {
+    EngineTestEvent.stream(seed: seed, count: count)
   }
 
-  fileprivate func apply<S, O>(_ events: ArraySlice<Event>, to session: inout StackSession<S, O>) {
-    for event in events {
-      switch event {
-      case .entry(let i, let entry): session.relevanceEntry(instance: i, entry: entry)
-      case .visit(let t, let targets): session.visit(at: t, hasTarget: !targets.isEmpty, targets: targets[...])
-      case .donation(let t, let matched): session.donation(at: t, kind: 0, matched: matched[...])
-      case .available(let i, let on): session.setAvailable(i, on)
-      }
-    }
-  }
-
-  fileprivate func session(_ seed: UInt64) -> StackSession<AwkwardScores, Transcript> {
+  fileprivate func session(_ seed: UInt64) -> StackSession<AwkwardScores, EngineTranscript> {
     var options = EngineOptions()
     options.relevanceThreshold = 0.5
     var s = StackSession(
-      person: 0, instances: instances, strategy: AwkwardScores(parameters: .none), observer: Transcript(),
+      person: 0, instances: instances, strategy: AwkwardScores(parameters: .none), observer: EngineTranscript(),
       zone: .utc, options: options, strategySeed: seed)
     for i in 0..<instances.count where i % 3 != 2 { s.makeAvailable(i) }
     return s
@@ -97,7 +43,7 @@ struct EngineStateTests {
   @Test func theTieRankIsTheTieBreakOrderAfterAnyDonations() {
     for seed in 0..<200 {
       var s = session(UInt64(seed))
-      apply(events(seed: UInt64(seed), count: 120)[...], to: &s)
+      events(seed: UInt64(seed), count: 120).apply(to: &s)
       let features = s.context.features
       let byRank = (0..<instances.count).sorted { s.slots.view.tieRank[$0] < s.slots.view.tieRank[$1] }
       let byRule = (0..<instances.count).sorted { features.tieBreakPrecedes($0, $1) }
@@ -113,11 +59,11 @@ struct EngineStateTests {
     for seed in 0..<200 {
       var s = session(UInt64(seed))
       for event in events(seed: UInt64(seed) &+ 1000, count: 150) {
-        guard case .visit(let t, let targets) = event else {
-          apply([event][...], to: &s)
+        guard case .visit(let t, let targets, let policy) = event else {
+          event.apply(to: &s)
           continue
         }
-        let outcome = s.visit(at: t, hasTarget: !targets.isEmpty, targets: targets[...])
+        let outcome = s.visit(at: t, hasTarget: !targets.isEmpty, targets: targets[...], policy: policy)
         let f = s.context.features
         let scores = s.ranking.scores
         let order = (0..<instances.count).filter { f.available[$0] }.sorted { f.precedes($0, $1, scores: scores) }
@@ -137,20 +83,20 @@ struct EngineStateTests {
       let all = events(seed: UInt64(seed), count: 200)
       let other = events(seed: UInt64(seed) &+ 5000, count: 80)
       var original = session(UInt64(seed))
-      apply(all[..<100], to: &original)
+      all[..<100].apply(to: &original)
       var copy = original
-      apply(other[...], to: &copy)  // the copy diverges first
-      apply(all[100...], to: &original)
+      other[...].apply(to: &copy)  // the copy diverges first
+      all[100...].apply(to: &original)
       original.finish(at: 0)
 
       var alone = session(UInt64(seed))
-      apply(all[...], to: &alone)
+      all[...].apply(to: &alone)
       alone.finish(at: 0)
       #expect(original.finishedObserver() == alone.finishedObserver(), "seed \(seed)")
 
       var copyAlone = session(UInt64(seed))
-      apply(all[..<100], to: &copyAlone)
-      apply(other[...], to: &copyAlone)
+      all[..<100].apply(to: &copyAlone)
+      other[...].apply(to: &copyAlone)
       copy.finish(at: 0)
       copyAlone.finish(at: 0)
       #expect(copy.finishedObserver() == copyAlone.finishedObserver(), "seed \(seed)")
