@@ -252,6 +252,22 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   public mutating func visit(
     at time: Int64, hasTarget: Bool, targets: ArraySlice<Int32>, policy: VisitPolicy = .rank
   ) -> VisitOutcome {
+    targets.withUnsafeBufferPointer { buffer in
+      visit(at: time, hasTarget: hasTarget, targetBuffer: buffer, targets: targets, policy: policy)
+    }
+  }
+
+  /// `visit(at:hasTarget:targets:policy:)` with the targets read from `targetBuffer`;
+  /// `targets` (the same instances, or empty) is what the strategy (with `usesTarget`)
+  /// and the outcome get. The drivers pass an empty `targets` when neither needs them
+  /// (`OutcomeObserver.observesTargets`): building a slice of the plan's arrays costs a
+  /// reference-count increment and decrement at every visit.
+  @discardableResult
+  @inline(__always)
+  mutating func visit(
+    at time: Int64, hasTarget: Bool, targetBuffer: UnsafeBufferPointer<Int32>, targets: ArraySlice<Int32>,
+    policy: VisitPolicy
+  ) -> VisitOutcome {
     advanceClock(to: time)
     let n = instances.count
     if hasRelevance && time >= nextRelevanceRefresh { refreshDueRelevance() }
@@ -261,7 +277,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     if case .rank = policy, decisionReusable, lastDecisionApplies() {
       // Nothing the strategy's scores depend on changed: the last decision stands
       // (`ranking` still holds its scores and rule).
-      (top, candidates, targetRank) = reusedDecision(targets: targets)
+      (top, candidates, targetRank) = reusedDecision(targets: targetBuffer)
       reusedDecisionCount &+= 1
     } else {
       resetScores()
@@ -291,7 +307,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
           overridden = true
         }
       }
-      (top, candidates, targetRank) = decide(targets: targets, remember: reusesDecisions && !overridden)
+      (top, candidates, targetRank) = decide(targets: targetBuffer, remember: reusesDecisions && !overridden)
     }
 
     // Relevance situation at the visit: candidates with an active window at or above
@@ -350,7 +366,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   ///
   /// - Complexity: O(n + t) for n instances and t targets.
   @inline(__always)
-  mutating func decide(targets: ArraySlice<Int32>, remember: Bool) -> (top: Int, candidates: Int, targetRank: Int) {
+  mutating func decide(targets: UnsafeBufferPointer<Int32>, remember: Bool) -> (top: Int, candidates: Int, targetRank: Int) {
     let n = instances.count
     // Where the keys go: the slots' buffer when remembering, else nowhere (a stride-0
     // scratch slot).
@@ -426,7 +442,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   ///
   /// - Complexity: O(t) for t targets, plus O(n) when one of them is a candidate.
   @inline(__always)
-  func reusedDecision(targets: ArraySlice<Int32>) -> (top: Int, candidates: Int, targetRank: Int) {
+  func reusedDecision(targets: UnsafeBufferPointer<Int32>) -> (top: Int, candidates: Int, targetRank: Int) {
     let view = slots.view
     let keys = view.orderKeys
     let count = view.count

@@ -42,6 +42,10 @@ public struct VisitOutcome: Sendable {
 /// person. Observers are generic parameters of the engine, so feeding them costs no
 /// dynamic dispatch.
 public protocol OutcomeObserver: Sendable {
+  /// False when `observe` never reads `VisitOutcome.targets` (default true): drivers may
+  /// then leave it empty, which saves reference counting at every visit. `hasTarget`
+  /// and `targetRank` are always filled.
+  static var observesTargets: Bool { get }
   /// Called before the person's first event.
   mutating func beginPerson(_ person: Int32, instances: [WidgetInstance])
   /// One scored visit. `scores` are the strategy's scores (indexed by instance).
@@ -56,6 +60,7 @@ public protocol OutcomeObserver: Sendable {
 }
 
 extension OutcomeObserver {
+  public static var observesTargets: Bool { true }
   public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {}
   public mutating func windowClosed(instance: Int32, start: Int64, visits: Int, surfacedAfter: Int64?) {}
   public mutating func endPerson(_ person: Int32) {}
@@ -63,6 +68,7 @@ extension OutcomeObserver {
 
 /// Two observers fed together (compose more by nesting).
 public struct ObserverPair<A: OutcomeObserver, B: OutcomeObserver>: OutcomeObserver {
+  public static var observesTargets: Bool { A.observesTargets || B.observesTargets }
   public var first: A
   public var second: B
   public init(_ first: A, _ second: B) {

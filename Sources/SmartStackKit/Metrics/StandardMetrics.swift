@@ -3,6 +3,8 @@
 ///
 /// Memory: O(people + days + windows); per visit O(1).
 public struct StandardMetrics: OutcomeObserver {
+  /// Only `hasTarget` and `targetRank` are counted.
+  public static let observesTargets = false
   /// Counts per person, in the order people were run.
   public private(set) var perPerson: [MetricCounts] = []
   /// Gini coefficient of each person's exposure counts (visits shown per instance that
@@ -17,7 +19,14 @@ public struct StandardMetrics: OutcomeObserver {
 
   var current = MetricCounts()
   var currentDay = MetricCounts()
+  /// Visits shown per instance, up to the start of the current run of the same shown
+  /// instance (`exposedInstance` since visit `exposedSince`): written when the shown
+  /// instance changes instead of at every visit.
   var exposure: [Int] = []
+  var exposedInstance: Int32 = -1
+  var exposedSince = 0
+  /// The person's visits so far.
+  var personVisits = 0
   var everCandidate: [Bool] = []
   /// How many of `everCandidate` are true: once all are, visits skip the scan.
   var everCandidateCount = 0
@@ -28,6 +37,9 @@ public struct StandardMetrics: OutcomeObserver {
   public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
     current = MetricCounts()
     exposure = Array(repeating: 0, count: instances.count)
+    exposedInstance = -1
+    exposedSince = 0
+    personVisits = 0
     everCandidate = Array(repeating: false, count: instances.count)
     everCandidateCount = 0
     lastDay = Int64.min
@@ -77,7 +89,8 @@ public struct StandardMetrics: OutcomeObserver {
     currentDay.suppressionViolations &+= (o.rotated && suppressed) ? 1 : 0
     currentDay.relevanceVisits &+= o.relevanceCritical ? 1 : 0
     currentDay.relevanceHonoured &+= (o.relevanceCritical && o.relevanceHonoured) ? 1 : 0
-    if o.shown >= 0 { exposure[Int(o.shown)] &+= 1 }
+    if o.shown != exposedInstance { closeExposure(at: personVisits, next: o.shown) }
+    personVisits &+= 1
     if everCandidateCount < everCandidate.count {
       for i in 0..<everCandidate.count where !everCandidate[i] && features.available[i] {
         everCandidate[i] = true
@@ -95,8 +108,17 @@ public struct StandardMetrics: OutcomeObserver {
     }
   }
 
+  /// Credits the visits since `exposedSince` to `exposedInstance` (none when it is -1)
+  /// and starts a run of `next` at visit `visit`.
+  mutating func closeExposure(at visit: Int, next: Int32) {
+    if exposedInstance >= 0 { exposure[Int(exposedInstance)] &+= visit &- exposedSince }
+    exposedInstance = next
+    exposedSince = visit
+  }
+
   public mutating func endPerson(_ person: Int32) {
     flushDay()
+    closeExposure(at: personVisits, next: -1)
     perPerson.append(current)
     var counts: [Int] = []
     for i in 0..<exposure.count where everCandidate[i] { counts.append(exposure[i]) }

@@ -63,8 +63,9 @@ public enum Replay {
       let te = e < entryCount ? person.entries[e].date.milliseconds : Int64.max
       let tv = v < visitCount ? person.visitTimes[v] : Int64.max
       let td = d < donationCount ? person.donationTimes[d] : Int64.max
-      let tt = tapHead < tapTimes.count ? tapTimes[tapHead] : Int64.max
-      let tm = missHead < missTimes.count ? missTimes[missHead] : Int64.max
+      // The reveal queues stay empty without `observesOutcomes`: not even looked at.
+      let tt = S.observesOutcomes && tapHead < tapTimes.count ? tapTimes[tapHead] : Int64.max
+      let tm = S.observesOutcomes && missHead < missTimes.count ? missTimes[missHead] : Int64.max
       let tr = min(tt, tm)
       let t = min(te, tv, td, tr)
       if t == Int64.max { break }
@@ -74,8 +75,18 @@ public enum Replay {
         e += 1
       } else if tv == t {
         let target = Int(person.visitTarget[v])
-        let targets = target >= 0 ? person.matched(target) : []
-        let outcome = session.visit(at: t, hasTarget: target >= 0, targets: targets)
+        let outcome: VisitOutcome
+        if S.usesTarget || O.observesTargets {
+          outcome = session.visit(at: t, hasTarget: target >= 0, targets: target >= 0 ? person.matched(target) : [])
+        } else {
+          // No slice of the plan's arrays (see `StackSession.visit(at:hasTarget:targetBuffer:targets:policy:)`).
+          outcome = person.matches.withUnsafeBufferPointer { matches in
+            let range = target >= 0 ? Int(person.matchStart[target])..<Int(person.matchStart[target + 1]) : 0..<0
+            return session.visit(
+              at: t, hasTarget: target >= 0, targetBuffer: UnsafeBufferPointer(rebasing: matches[range]),
+              targets: [], policy: .rank)
+          }
+        }
         if S.observesOutcomes && outcome.shown >= 0 {
           var feedback = VisitFeedback(
             visitTime: t, hourOfDay: session.context.hourOfDay, hourOfWeek: session.context.hourOfWeek,
