@@ -66,6 +66,7 @@ public enum Bench {
         let total = lanes[k].totals()
         report.strategies[k].visits = total.visits
         report.strategies[k].hitRate = total.hitRate
+        report.strategies[k].reusedDecisions = lanes[k].reusedDecisions()
       }
       lanes.removeAll()
     }
@@ -118,6 +119,8 @@ extension Duration {
 struct BenchLane {
   let run: (ReplayPlan.Person, Int) -> Void
   let totals: () -> MetricCounts
+  /// Visits so far that reused the previous decision.
+  let reusedDecisions: () -> Int
 }
 
 /// Builds a lane in the strategy's concrete type (see `StrategyChoice.open(_:)`).
@@ -131,7 +134,8 @@ struct BenchLaneMaker: StrategyTypeVisitor {
       seed: StreamSeed.derive(workload.seed, 3, StreamSeed.stableHash(descriptor.description)))
     return BenchLane(
       run: { person, index in state.run(person, index: index) },
-      totals: { state.totals() })
+      totals: { state.totals() },
+      reusedDecisions: { state.reusedDecisions })
   }
 }
 
@@ -141,6 +145,7 @@ final class BenchLaneState<S: RankingStrategy> {
   let horizon: Int64
   let seed: UInt64
   var observer = StandardMetrics()
+  var reusedDecisions = 0
 
   init(prototype: S, horizon: Int64, seed: UInt64) {
     self.prototype = prototype
@@ -157,6 +162,7 @@ final class BenchLaneState<S: RankingStrategy> {
       observer: consume observer, zone: .utc, options: EngineOptions(),
       strategySeed: StreamSeed.derive(seed, UInt64(truncatingIfNeeded: index)))
     Replay.run(person, horizon: horizon, session: &session)
+    reusedDecisions += session.reusedDecisionCount
     self.observer = session.finishedObserver()
   }
 

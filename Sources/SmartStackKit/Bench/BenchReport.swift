@@ -27,6 +27,11 @@ public struct BenchReport: Sendable {
     /// Pooled hit rate, a check that the workload means something (and is the same
     /// from run to run).
     public var hitRate = Double.nan
+    /// Visits that reused the previous decision (`RankingStrategy.rankingInputs`), in one
+    /// pass.
+    public var reusedDecisions = 0
+    /// `reusedDecisions / visits`.
+    public var reusedFraction: Double { visits > 0 ? Double(reusedDecisions) / Double(visits) : 0 }
   }
 
   /// One ingest measurement.
@@ -151,6 +156,7 @@ extension BenchReport {
             "seconds": .number(Self.rounded(s.seconds, 4)),
             "cpu_seconds": .number(Self.rounded(s.cpuSeconds, 4)),
             "hit_rate": .number(Self.rounded(s.hitRate, 6)),
+            "reused_fraction": .number(Self.rounded(s.reusedFraction, 4)),
           ]))
     }
     let missed = targets.filter { !$0.met }.map { JSONNode(.string($0.what)) }
@@ -212,12 +218,14 @@ extension BenchReport {
       + "generating them took \(fixed(generationSeconds, 3)) s (excluded)\n\n"
     let nameWidth = max(16, (strategies.map(\.name.count).max() ?? 0) + 2)
     out += pad("strategy", nameWidth) + pad("visits/s", 12, right: true) + pad("events/s", 12, right: true)
-    out += pad("ns/decision", 13, right: true) + pad("hit rate", 10, right: true) + "  target\n"
+    out += pad("ns/decision", 13, right: true) + pad("hit rate", 10, right: true) + pad("reused", 8, right: true)
+    out += "  target\n"
     for s in strategies {
       var line = pad(s.name, nameWidth) + pad(millions(visitsPerSecond(s)), 12, right: true)
       line += pad(millions(eventsPerSecond(s)), 12, right: true)
       line += pad(fixed(nanosecondsPerDecision(s), 1), 13, right: true)
       line += pad(fixed(s.hitRate, 4), 10, right: true)
+      line += pad(fixed(s.reusedFraction * 100, 0) + " %", 8, right: true)
       if let t = targets.first(where: { $0.what == "\(s.name) visits/s" }) {
         line += "  >= \(millions(t.minimum)): " + (t.met ? "met" : "MISSED")
       }

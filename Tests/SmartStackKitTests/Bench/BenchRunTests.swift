@@ -23,6 +23,10 @@ struct BenchRunTests {
     #expect(a.strategies.map(\.name) == ["mfu", "bandit", "oracle"])
     #expect(a.strategies.map(\.visits) == [a.visits, a.visits, a.visits])
     #expect(a.strategies.map(\.hitRate) == b.strategies.map(\.hitRate))
+    // mfu reuses decisions between donations; bandit and the oracle never do.
+    #expect(a.strategies.map(\.reusedDecisions) == b.strategies.map(\.reusedDecisions))
+    #expect(a.strategies[0].reusedFraction > 0.3 && a.strategies[0].reusedFraction < 1)
+    #expect(a.strategies[1].reusedDecisions == 0 && a.strategies[2].reusedDecisions == 0)
     #expect(a.strategies.allSatisfy { $0.seconds > 0 && $0.seconds.isFinite && $0.hitRate >= 0 })
     // The oracle sees the target: it is an upper bound.
     #expect(a.strategies[2].hitRate >= a.strategies[0].hitRate)

@@ -25,7 +25,7 @@ struct StandardMetricsTests {
     for seed in 0..<60 {
       let parameters = try StrategyParameters(specs: [], given: [], strategy: "random")
       var session = StackSession(
-        person: 0, instances: instances, strategy: try RandomStrategy(parameters: parameters),
+        person: 0, instances: instances, strategy: RandomStrategy(parameters: parameters),
         observer: ObserverPair(StandardMetrics(), ExposureRecorder()), zone: .utc, options: EngineOptions(),
         strategySeed: UInt64(seed))
       for i in 0..<instances.count where i % 2 == 0 { session.makeAvailable(i) }
