@@ -75,23 +75,27 @@ public enum Replay {
         e += 1
       } else if tv == t {
         let target = Int(person.visitTarget[v])
-        let outcome: VisitOutcome
+        let shown: Int32
+        let isHit: Bool
         if S.usesTarget || O.observesTargets {
-          outcome = session.visit(at: t, hasTarget: target >= 0, targets: target >= 0 ? person.matched(target) : [])
+          let outcome = session.visit(at: t, hasTarget: target >= 0, targets: target >= 0 ? person.matched(target) : [])
+          (shown, isHit) = (outcome.shown, outcome.isHit)
         } else {
-          // No slice of the plan's arrays (see `StackSession.visit(at:hasTarget:targetBuffer:targets:policy:)`).
-          outcome = person.matches.withUnsafeBufferPointer { matches in
+          // No slice of the plan's arrays (see `StackSession.visit(at:hasTarget:targetBuffer:targets:policy:)`);
+          // the closure returns plain values, so no outcome goes through generic code.
+          (shown, isHit) = person.matches.withUnsafeBufferPointer { matches in
             let range = target >= 0 ? Int(person.matchStart[target])..<Int(person.matchStart[target + 1]) : 0..<0
-            return session.visit(
+            let outcome = session.visit(
               at: t, hasTarget: target >= 0, targetBuffer: UnsafeBufferPointer(rebasing: matches[range]),
               targets: [], policy: .rank)
+            return (outcome.shown, outcome.isHit)
           }
         }
-        if S.observesOutcomes && outcome.shown >= 0 {
+        if S.observesOutcomes && shown >= 0 {
           var feedback = VisitFeedback(
             visitTime: t, hourOfDay: session.context.hourOfDay, hourOfWeek: session.context.hourOfWeek,
-            shown: outcome.shown, tapped: false)
-          if outcome.isHit {
+            shown: shown, tapped: false)
+          if isHit {
             feedback.tapped = true
             tapTimes.append(person.donationTimes[target])
             taps.append(feedback)
