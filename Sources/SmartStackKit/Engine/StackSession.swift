@@ -104,7 +104,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       }
     }
     slots = EngineSlots(keys: keys, kindOrder: context.features.kindOrder)
-    sharedNormaliserKeys = Set(keys).count < keys.count
+    sharedNormaliserKeys = kinds.count < keys.count && options.normaliserScope == .kind
     self.strategy.begin(StrategySetup(instances: instances, seed: strategySeed))
     rankingInputs = self.strategy.rankingInputs
     reusesDecisions = !Strategy.usesTarget && !rankingInputs.contains(.everyVisit)
