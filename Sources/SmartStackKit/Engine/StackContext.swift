@@ -72,10 +72,11 @@ public struct StackFeatures: Sendable {
     lastDonatedInstance = -1
     relevance = Array(repeating: .none, count: n)
     percentile = Array(repeating: .nan, count: n)
-    // Each name's bytes once (not per comparison: a session starts per person).
-    let names = instances.map { Array($0.kind.utf8) }
+    // Byte order of the names, compared in place (a session starts per person: no copies).
     let sortedKinds = instances.indices.sorted {
-      names[$0].lexicographicallyPrecedes(names[$1]) || (names[$0] == names[$1] && $0 < $1)
+      let a = instances[$0].kind.utf8
+      let b = instances[$1].kind.utf8
+      return a.lexicographicallyPrecedes(b) || (a.elementsEqual(b) && $0 < $1)
     }
     var order = Array(repeating: Int32(0), count: n)
     for (rank, i) in sortedKinds.enumerated() { order[i] = Int32(rank) }
