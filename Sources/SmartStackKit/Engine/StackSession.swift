@@ -217,6 +217,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
 
   /// The person donated: `kind` is the log's kind id, `matched` the stack instances the
   /// donation matches (DESIGN.md §4 matching).
+  @inline(__always)
   public mutating func donation(at time: Int64, kind: Int32, matched: ArraySlice<Int32>) {
     advanceClock(to: time)
     let hod = context.hourOfDay
