@@ -202,7 +202,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     s.slots[i].tracker.apply(entry)
     if let relevance = entry.relevance {
       let key = s.slots[i].key
-      normaliser.record(score: relevance.score, at: entry.date, key: key)
+      normaliser.record(score: relevance.score, at: entry.date, key: key, storageIsUnique: ())
       // A new non-nil entry ends the window it replaces and may open a new one.
       closeWindow(i, s)
       if sharedNormaliserKeys {
@@ -512,10 +512,18 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   // MARK: - Relevance bookkeeping
 
   /// The slots, copied first if this session value shares them with another (the
-  /// session was copied): call before writing to them.
+  /// session was copied): call before writing to them, and before changing the
+  /// normaliser.
+  ///
+  /// The slots and the normaliser's storage are shared only by copies of the session
+  /// (neither is reachable from outside), so they are copied together: once the slots
+  /// are unique, so is the normaliser, whose calls then skip their own check.
   @inline(__always)
   mutating func uniqueSlots() -> SlotsView {
-    if !isKnownUniquelyReferenced(&slots) { slots = slots.copy() }
+    if !isKnownUniquelyReferenced(&slots) {
+      slots = slots.copy()
+      normaliser.makeStorageUnique()
+    }
     return slots.view
   }
 
@@ -560,9 +568,9 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     switch state {
     case .active(let score):
       active = true
-      percentile = normaliser.percentile(of: score, at: now, key: slot.pointee.key) ?? .nan
+      percentile = normaliser.percentile(of: score, at: now, key: slot.pointee.key, storageIsUnique: ()) ?? .nan
     case .suppressed(let score):
-      percentile = normaliser.percentile(of: score, at: now, key: slot.pointee.key) ?? .nan
+      percentile = normaliser.percentile(of: score, at: now, key: slot.pointee.key, storageIsUnique: ()) ?? .nan
     case .none, .expired:
       break
     }

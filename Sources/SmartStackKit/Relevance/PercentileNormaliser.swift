@@ -85,9 +85,16 @@ public struct PercentileNormaliser: Sendable {
   /// - Complexity: O(1) amortised when dates arrive in non-decreasing order per key;
   ///   O(n) for an out-of-order date.
   public mutating func record(score: Double, at date: Instant, key: Int) {
+    makeUnique()
+    record(score: score, at: date, key: key, storageIsUnique: ())
+  }
+
+  /// `record(score:at:key:)` for a caller that knows this value's storage is not shared
+  /// (`makeStorageUnique()` since the value was last copied): no uniqueness check.
+  @inline(__always)
+  mutating func record(score: Double, at date: Instant, key: Int, storageIsUnique: Void) {
     precondition(key >= 0, "PercentileNormaliser keys are dense indices >= 0")
     if score.isNaN { return }
-    makeUnique()
     if key >= storage.count { storage.addBuckets(through: key) }
     storage.bucket(key).pointee.record(score: score, at: date.milliseconds)
   }
@@ -104,8 +111,15 @@ public struct PercentileNormaliser: Sendable {
   ///   O(n log n) above 256 scores, when `now` went backwards or a record arrived out of
   ///   order.
   public mutating func percentile(of s: Double, at now: Instant, key: Int) -> Double? {
-    guard key >= 0, key < storage.count, !s.isNaN else { return nil }
     makeUnique()
+    return percentile(of: s, at: now, key: key, storageIsUnique: ())
+  }
+
+  /// `percentile(of:at:key:)` for a caller that knows this value's storage is not shared
+  /// (`makeStorageUnique()` since the value was last copied): no uniqueness check.
+  @inline(__always)
+  mutating func percentile(of s: Double, at now: Instant, key: Int, storageIsUnique: Void) -> Double? {
+    guard key >= 0, key < storage.count, !s.isNaN else { return nil }
     let bucket = storage.bucket(key)
     bucket.pointee.advance(to: now.milliseconds, windowMilliseconds: windowMilliseconds)
     return bucket.pointee.percentile(of: s)
@@ -121,5 +135,10 @@ public struct PercentileNormaliser: Sendable {
   @inline(__always)
   private mutating func makeUnique() {
     if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+  }
+
+  /// Gives this value storage of its own (a copy), shared with no other value.
+  mutating func makeStorageUnique() {
+    storage = storage.copy()
   }
 }
