@@ -123,13 +123,7 @@ extension PercentileNormaliser {
 
     /// The index of the first record dated after `date` (`count` if none is). O(log n).
     func firstRecord(after date: Int64) -> Int {
-      var low = 0
-      var high = count
-      while low < high {
-        let mid = low &+ (high &- low) / 2
-        if dates[mid] <= date { low = mid &+ 1 } else { high = mid }
-      }
-      return low
+      Self.upperBound(date, in: dates, count: count)
     }
 
     // MARK: - Population
@@ -267,7 +261,8 @@ extension PercentileNormaliser {
     }
 
     /// The first index whose element is `> value` in ascending `a[0..<n]`. O(log n).
-    static func upperBound(_ value: Double, in a: UnsafePointer<Double>, count n: Int) -> Int {
+    @inline(__always)
+    static func upperBound<T: Comparable>(_ value: T, in a: UnsafePointer<T>, count n: Int) -> Int {
       var low = 0
       var high = n
       while low < high {

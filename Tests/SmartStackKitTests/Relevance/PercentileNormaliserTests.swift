@@ -165,6 +165,14 @@ struct PercentileNormaliserTests: RelevanceFixtures {
     _ records: [(date: Int64, score: Double, key: Int)], of s: Double, at now: Int64, key: Int,
     windowDays: Int?
   ) -> Double? {
+    referenceCount(records, of: s, at: now, key: key, windowDays: windowDays).percentile
+  }
+
+  /// `reference(_:of:at:key:windowDays:)` with the population size it counted.
+  static func referenceCount(
+    _ records: [(date: Int64, score: Double, key: Int)], of s: Double, at now: Int64, key: Int,
+    windowDays: Int?
+  ) -> (percentile: Double?, count: Int) {
     var below = 0
     var equal = 0
     var count = 0
@@ -173,7 +181,7 @@ struct PercentileNormaliserTests: RelevanceFixtures {
       count += 1
       if r.score < s { below += 1 } else if r.score == s { equal += 1 }
     }
-    return count == 0 ? nil : (Double(below) + 0.5 * Double(equal)) / Double(count)
+    return (count == 0 ? nil : (Double(below) + 0.5 * Double(equal)) / Double(count), count)
   }
 
   @Test func agreesWithABruteForceCountOnRandomHistories() {
@@ -290,16 +298,9 @@ extension PercentileNormaliserTests {
 
     mutating func percentile(of s: Double, at now: Int64, key: Int) -> Double? {
       guard key >= 0, key < keyCount, !s.isNaN else { return nil }
-      var below = 0
-      var equal = 0
-      var count = 0
-      for r in records where r.key == key && r.date <= now {
-        if let days = windowDays, r.date <= now - Int64(days) * 86_400_000 { continue }
-        count += 1
-        if r.score < s { below += 1 } else if r.score == s { equal += 1 }
-      }
-      lastCounts[key] = count
-      return count == 0 ? nil : (Double(below) + 0.5 * Double(equal)) / Double(count)
+      let answer = PercentileNormaliserTests.referenceCount(records, of: s, at: now, key: key, windowDays: windowDays)
+      lastCounts[key] = answer.count
+      return answer.percentile
     }
 
     func populationCount(key: Int) -> Int {
