@@ -24,6 +24,23 @@ struct ImportCommand: ParsableCommand {
         smartstack replay --log lsapp.csv --visits lsapp-visits.csv
       """,
     subcommands: [ImportLSAppCommand.self, ImportAppEventsCommand.self])
+
+  /// The formats, as the subcommands name them.
+  static var formatNames: [String] {
+    configuration.subcommands.map { $0._commandName }
+  }
+
+  /// The usage problem of `smartstack ARGUMENTS` when they name `import` with a format
+  /// that does not exist, else nil. Checked before parsing (`SmartStack.main()`): each
+  /// format is a subcommand, and for an unknown one ArgumentParser says only
+  /// "2 unexpected arguments".
+  static func unknownFormatProblem(_ arguments: [String]) -> String? {
+    guard arguments.count >= 2, arguments[0] == configuration.commandName else { return nil }
+    let format = arguments[1]
+    if format.hasPrefix("-") || format == "help" || formatNames.contains(format) { return nil }
+    return "unknown dataset format '\(format)': use \(formatNames.joined(separator: " or ")),"
+      + " e.g. 'smartstack import lsapp FILE --out LOG'"
+  }
 }
 
 /// The options every import format takes.

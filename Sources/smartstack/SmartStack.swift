@@ -17,4 +17,15 @@ struct SmartStack: AsyncParsableCommand {
       MergeCommand.self, BenchCommand.self,
     ]
   )
+
+  /// ArgumentParser's entry point, after one check it cannot word well itself.
+  static func main() async {
+    if let problem = ImportCommand.unknownFormatProblem(Array(CommandLine.arguments.dropFirst())) {
+      StandardError.write(
+        "Error: \(problem)\nUsage: smartstack import <subcommand>\n"
+          + "  See 'smartstack import --help' for more information.")
+      exit(withError: Exit.usage)
+    }
+    await main(nil)
+  }
 }

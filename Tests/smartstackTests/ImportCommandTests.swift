@@ -388,8 +388,10 @@ struct ImportCommandTests {
         "unknown time zone 'Mars/Base'"
       ),
       (
-        ["import", "nosuch", "lsapp.tsv", "--out", "o.csv"], "Usage: smartstack import <subcommand>"
+        ["import", "nosuch", "lsapp.tsv", "--out", "o.csv"],
+        "unknown dataset format 'nosuch': use lsapp or app-events"
       ),
+      (["import", "lsapp"], "Missing expected argument '<input>'"),
       (["import", "lsapp", "lsapp.tsv"], "--out"),
       (
         ["import", "lsapp", "lsapp.tsv", "--out", "o.csv", "--max-expanded-bytes", "2T"],
