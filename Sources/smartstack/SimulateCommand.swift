@@ -147,30 +147,50 @@ struct SimulateCommand: AsyncParsableCommand {
     }
   }
 
-  /// explain.csv rows of replicate 0 for one strategy.
+  /// explain.csv rows of replicate 0 for one strategy (specialised for built-in
+  /// strategies, like the main runs: `StrategyChoice.open(_:)`).
   func explanation(_ scenario: Scenario, choice: StrategyChoice, seed: UInt64, options: SimulationOptions, header: Bool) -> String {
-    func open<S: RankingStrategy>(_ prototype: S) -> String {
-      var emitter: LogEmitter? = nil
-      let (observer, _) = Simulation.run(
-        scenario, strategy: prototype, descriptor: choice.descriptor, replicate: 0, seed: seed,
-        options: options, observer: ExplainObserver(strategy: choice.descriptor.label, personNames: (0..<scenario.personCount).map(scenario.personName)),
-        emitter: &emitter)
-      let text = observer.csv.text
-      guard !header, let newline = text.firstIndex(of: "\n") else { return text }
-      return String(text[text.index(after: newline)...])
-    }
-    return open(choice.prototype)
+    let text = choice.open(
+      ExplainedSimulation(scenario: scenario, descriptor: choice.descriptor, seed: seed, options: options))
+    guard !header, let newline = text.firstIndex(of: "\n") else { return text }
+    return String(text[text.index(after: newline)...])
   }
 
-  /// The logs of replicate 0 under one strategy.
+  /// The logs of replicate 0 under one strategy (specialised for built-in strategies).
   func emitted(_ scenario: Scenario, choice: StrategyChoice, seed: UInt64, options: SimulationOptions) -> LogEmitter {
-    func open<S: RankingStrategy>(_ prototype: S) -> LogEmitter {
-      var emitter: LogEmitter? = LogEmitter()
-      _ = Simulation.run(
-        scenario, strategy: prototype, descriptor: choice.descriptor, replicate: 0, seed: seed,
-        options: options, observer: StandardMetrics(), emitter: &emitter)
-      return emitter!
-    }
-    return open(choice.prototype)
+    choice.open(EmittedSimulation(scenario: scenario, descriptor: choice.descriptor, seed: seed, options: options))
+  }
+}
+
+/// Replicate 0 of a scenario with `ExplainObserver`, in the strategy's concrete type:
+/// the explain.csv text.
+struct ExplainedSimulation: StrategyTypeVisitor {
+  let scenario: Scenario
+  let descriptor: StrategyDescriptor
+  let seed: UInt64
+  let options: SimulationOptions
+  func visit<S: RankingStrategy>(_ prototype: S) -> String {
+    var emitter: LogEmitter? = nil
+    let observer = ExplainObserver(
+      strategy: descriptor.label, personNames: (0..<scenario.personCount).map(scenario.personName))
+    let (explained, _) = Simulation.run(
+      scenario, strategy: prototype, descriptor: descriptor, replicate: 0, seed: seed,
+      options: options, observer: observer, emitter: &emitter)
+    return explained.csv.text
+  }
+}
+
+/// Replicate 0 of a scenario with a `LogEmitter`, in the strategy's concrete type.
+struct EmittedSimulation: StrategyTypeVisitor {
+  let scenario: Scenario
+  let descriptor: StrategyDescriptor
+  let seed: UInt64
+  let options: SimulationOptions
+  func visit<S: RankingStrategy>(_ prototype: S) -> LogEmitter {
+    var emitter: LogEmitter? = LogEmitter()
+    _ = Simulation.run(
+      scenario, strategy: prototype, descriptor: descriptor, replicate: 0, seed: seed,
+      options: options, observer: StandardMetrics(), emitter: &emitter)
+    return emitter!
   }
 }
