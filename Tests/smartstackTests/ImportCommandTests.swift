@@ -2,33 +2,19 @@ import Foundation
 import SmartStackKit
 import Testing
 
-/// Hand-written LSApp-style rows in America/New_York around the 2018-03-11 DST change
-/// (the same fixture as the library's importer tests).
-private let lsappText = """
-  user_id\tsession_id\ttimestamp\tapp_name\tevent_type
-  1\t10\t2018-03-11 01:58:00\tGmail\tOpened
-  1\t10\t2018-03-11 01:59:30\tGmail\tUser Interaction
-  1\t10\t2018-03-11 03:01:00\tGmail\tClosed
-  1\t11\t2018-03-11 02:30:00\tMaps\tOpened
-  1\t11\t2018-03-11 03:40:00\tMaps\tClosed
-  2\t10\t2018-03-11 09:00:00\tChrome\tBroken
-  2\t10\t2018-03-11 09:00:05\tChrome\tOpened
-  2\t10\t2018-03-11 09:05:00\tChrome\tClosed
-  2\t12\t2018-03-12 08:00:00\tGmail\tUser Interaction
-  2\t12\t2018-03-12 08:00:10\tGoogle Maps\tOpened
+/// The bytes of `Tests/Fixtures/importers/NAME`: fixtures shared with the library's
+/// importer tests (`ImporterFixtures`, where they are described).
+private func fixture(_ name: String) -> Data {
+  let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/importers/\(name)")
+  return try! Data(contentsOf: url)
+}
 
-  """
-
-/// `gzip -9 -n` and `tar ... | gzip -9 -n` of `lsappText`, made once with GNU gzip 1.12
-/// and GNU tar 1.34.
-private let lsappGzip = Data(
-  base64Encoded:
-    "H4sIAAAAAAACA3XQQQ+CIBjG8TN9Cr6AGy/mphzr4Dq0Tp0dy3fFUmBAbX37cGma6Y3Dj+c/eHh0laqJR++V0d0xqBZ9kK0l0tpKyxYJPlGHKrwsboAAI5xBnrA0AaAMRJYLxkjZStWQk0WN9aIqRDqoc6zSgw7o5CXE7L9PRbzyXd03xn9W4UfxONmpo7R+kobZ1HZE/RKf94ooOrS/ORMfvHPmjnqNZQPrk0ssm6yNUT4yTlneR1c+ZdnHVGnMtUE6ffUb5DLZkMgBAAA="
-)!
-private let lsappTarGzip = Data(
-  base64Encoded:
-    "H4sIAAAAAAACA+3SsW6DMBQFUFb3K/wDqWwDgTA2Q9Sh6tQZocZqUcC2sBOpf99HQwqlZGyX3LMYWZd3ZcuNr5y7D/4U/R1B1knytZL5KjIpIhkrkqXn/WxNW1xE/+DoQ9VxHt2oo9ddWe+Z197X1vSfoW41XUrrGD2N0lStZvqkTSjDh9N3kknBlJD5SsQrKbmQRZoXQrBdW9UNe3ba6P1ialPEl9QLtfJHE3RXvQaq/Z2PC/rle+q2sf48Vf5IKRrZp54q5yfVcjYqGUPDJDXv21CiD23fO0sHfujsQZtrsfQSGyqXYulk2liqxpjiIh9Kr1zKcp6qdta+NZpPTx0BAAAAAAAAAAAAAAAAAAAAAMDN+QSYmvhFACgAAA=="
-)!
+/// LSApp-style rows in America/New_York around the 2018-03-11 DST change, plain,
+/// gzipped and in a tar inside gzip.
+private let lsappText = String(decoding: fixture("lsapp.tsv"), as: UTF8.self)
+private let lsappGzip = fixture("lsapp.tsv.gz")
+private let lsappTarGzip = fixture("lsapp.tar.gz")
 
 private let expectedDonations = """
   timestamp,user,kind,intent,parameters
@@ -48,19 +34,7 @@ private let expectedVisits = """
 
   """
 
-private let appEventsText = """
-  timestamp,user,app,event
-  2026-03-02T07:00:00Z,alice,,unlock
-  2026-03-02T07:00:01Z,alice,com.android.launcher3,open
-  2026-03-02T07:00:05Z,alice,com.android.systemui,resume
-  2026-03-02T07:00:10Z,alice,com.whatsapp,open
-  2026-03-02T07:02:00Z,alice,com.whatsapp,pause
-  2026-03-02T07:02:01Z,alice,com.android.launcher3,pause
-  2026-03-02 08:30:00,bob,com.spotify,RESUME
-  2026-03-02T08:31:00+01:00,bob,com.android.systemui,home
-  2026-03-02T09:00:00Z,,com.whatsapp,Open
-
-  """
+private let appEventsText = String(decoding: fixture("app-events.csv"), as: UTF8.self)
 
 @Suite("smartstack import")
 struct ImportCommandTests {

@@ -6,19 +6,7 @@ import Testing
 struct AppEventsImporterTests {
   private static let berlin = ZoneRules(identifier: "Europe/Berlin")!
 
-  static let text = """
-    timestamp,user,app,event
-    2026-03-02T07:00:00Z,alice,,unlock
-    2026-03-02T07:00:01Z,alice,com.android.launcher3,open
-    2026-03-02T07:00:05Z,alice,com.android.systemui,resume
-    2026-03-02T07:00:10Z,alice,com.whatsapp,open
-    2026-03-02T07:02:00Z,alice,com.whatsapp,pause
-    2026-03-02T07:02:01Z,alice,com.android.launcher3,pause
-    2026-03-02 08:30:00,bob,com.spotify,RESUME
-    2026-03-02T08:31:00+01:00,bob,com.android.systemui,home
-    2026-03-02T09:00:00Z,,com.whatsapp,Open
-
-    """
+  static let text = ImporterFixtures.appEventsText
 
   private func read(_ text: String, _ importer: AppEventsImporter) throws -> ImportResult {
     try Array(text.utf8).withUnsafeBufferPointer { try importer.read($0, file: "e.csv") }

@@ -3,37 +3,35 @@ import Foundation
 @testable import SmartStackKit
 
 /// Small hand-written fixtures for the importer tests. The compressed ones were made once
-/// on Linux with GNU gzip 1.12 and GNU tar 1.34 (commands beside each) and are stored as
-/// base64; no third-party data is involved.
+/// on Linux with GNU gzip 1.12 and GNU tar 1.34 (commands beside each); those the
+/// command-line tests use too are files in `Tests/Fixtures/importers`, the others are
+/// stored here as base64. No third-party data is involved.
 enum ImporterFixtures {
   /// An LSApp-style TSV with every event type, two users whose session ids overlap, a
   /// Broken row, and naive New York times around the 2018-03-11 spring-forward gap
   /// (02:00 EST -> 03:00 EDT; 02:30 does not exist and is read as 02:30 EST).
-  static let lsappText = """
-    user_id\tsession_id\ttimestamp\tapp_name\tevent_type
-    1\t10\t2018-03-11 01:58:00\tGmail\tOpened
-    1\t10\t2018-03-11 01:59:30\tGmail\tUser Interaction
-    1\t10\t2018-03-11 03:01:00\tGmail\tClosed
-    1\t11\t2018-03-11 02:30:00\tMaps\tOpened
-    1\t11\t2018-03-11 03:40:00\tMaps\tClosed
-    2\t10\t2018-03-11 09:00:00\tChrome\tBroken
-    2\t10\t2018-03-11 09:00:05\tChrome\tOpened
-    2\t10\t2018-03-11 09:05:00\tChrome\tClosed
-    2\t12\t2018-03-12 08:00:00\tGmail\tUser Interaction
-    2\t12\t2018-03-12 08:00:10\tGoogle Maps\tOpened
+  /// `Tests/Fixtures/importers/lsapp.tsv`, shared with the command-line tests.
+  static let lsappText = String(decoding: file("lsapp.tsv"), as: UTF8.self)
 
-    """
-
-  /// `gzip -9 -n -c lsapp.tsv` of `lsappText` (one member, one dynamic-Huffman block).
-  static let lsappGzip = base64(
-    "H4sIAAAAAAACA3XQQQ+CIBjG8TN9Cr6AGy/mphzr4Dq0Tp0dy3fFUmBAbX37cGma6Y3Dj+c/eHh0laqJR++V0d0xqBZ9kK0l0tpKyxYJPlGHKrwsboAAI5xBnrA0AaAMRJYLxkjZStWQk0WN9aIqRDqoc6zSgw7o5CXE7L9PRbzyXd03xn9W4UfxONmpo7R+kobZ1HZE/RKf94ooOrS/ORMfvHPmjnqNZQPrk0ssm6yNUT4yTlneR1c+ZdnHVGnMtUE6ffUb5DLZkMgBAAA="
-  )
+  /// `gzip -9 -n -c lsapp.tsv` (one member, one dynamic-Huffman block):
+  /// `Tests/Fixtures/importers/lsapp.tsv.gz`.
+  static let lsappGzip = file("lsapp.tsv.gz")
 
   /// `tar --owner=0 --group=0 --numeric-owner --mtime='2018-01-01 00:00:00' -cf - lsapp.tsv
-  /// | gzip -9 -n` (GNU tar format, one member `lsapp.tsv`).
-  static let lsappTarGzip = base64(
-    "H4sIAAAAAAACA+3SsW6DMBQFUFb3K/wDqWwDgTA2Q9Sh6tQZocZqUcC2sBOpf99HQwqlZGyX3LMYWZd3ZcuNr5y7D/4U/R1B1knytZL5KjIpIhkrkqXn/WxNW1xE/+DoQ9VxHt2oo9ddWe+Z197X1vSfoW41XUrrGD2N0lStZvqkTSjDh9N3kknBlJD5SsQrKbmQRZoXQrBdW9UNe3ba6P1ialPEl9QLtfJHE3RXvQaq/Z2PC/rle+q2sf48Vf5IKRrZp54q5yfVcjYqGUPDJDXv21CiD23fO0sHfujsQZtrsfQSGyqXYulk2liqxpjiIh9Kr1zKcp6qdta+NZpPTx0BAAAAAAAAAAAAAAAAAAAAAMDN+QSYmvhFACgAAA=="
-  )
+  /// | gzip -9 -n` (GNU tar format, one member `lsapp.tsv`): `Tests/Fixtures/importers/lsapp.tar.gz`.
+  static let lsappTarGzip = file("lsapp.tar.gz")
+
+  /// Foreground-app events with launcher and system apps, a naive time, an offset and a
+  /// row without user: `Tests/Fixtures/importers/app-events.csv`.
+  static let appEventsText = String(decoding: file("app-events.csv"), as: UTF8.self)
+
+  /// The bytes of `Tests/Fixtures/importers/NAME`.
+  static func file(_ name: String) -> [UInt8] {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/importers/\(name)")
+    return [UInt8](try! Data(contentsOf: url))
+  }
 
   /// `tar --format=pax ... --sort=name -cf - paxdir | gzip -9 -n`: a folder holding
   /// `._lsapp.tsv` (a resource fork, 4 bytes `junk`), `README.txt` (`not data\n`) and, in a
