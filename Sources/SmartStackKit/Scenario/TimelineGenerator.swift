@@ -53,46 +53,15 @@ enum TimelineGenerator {
     var timeline = IntendedTimeline()
     switch spec {
     case .calendar(let calendar):
-      let lead = milliseconds(minutes: calendar.leadMinutes)
-      for item in calendar.schedule {
-        let length = milliseconds(minutes: item.minutes)
-        for s in occurrences(item, zone: zone, from: start - lead - length, to: scheduledEnd + lead)
-        where s + length > start {
-          timeline.append(
-            RelevanceEntry(
-              date: Instant(milliseconds: s - lead),
-              relevance: Relevance(score: calendar.score, durationMilliseconds: lead + length)),
-            live: false)
-          timeline.events.append(
-            RelevantEvent(
-              app: app, start: s - lead, end: s + length,
-              wantProbability: calendar.wantProbability))
-        }
-      }
+      scheduled(
+        calendar.schedule, leadMinutes: calendar.leadMinutes, updateMinutes: 0, score: calendar.score,
+        wantProbability: calendar.wantProbability, app: app, zone: zone, start: start,
+        scheduledEnd: scheduledEnd, into: &timeline)
     case .sports(let sports):
-      let lead = milliseconds(minutes: sports.leadMinutes)
-      let step = milliseconds(minutes: sports.updateMinutes)
-      for item in sports.schedule {
-        let length = milliseconds(minutes: item.minutes)
-        for s in occurrences(item, zone: zone, from: start - lead - length, to: scheduledEnd + lead)
-        where s + length > start {
-          timeline.append(
-            RelevanceEntry(
-              date: Instant(milliseconds: s - lead),
-              relevance: Relevance(score: sports.score, durationMilliseconds: lead + length)),
-            live: false)
-          if step > 0 {
-            var update = s + step
-            while update < s + length {
-              timeline.append(RelevanceEntry(date: Instant(milliseconds: update)), live: true)
-              update += step
-            }
-          }
-          timeline.events.append(
-            RelevantEvent(
-              app: app, start: s - lead, end: s + length, wantProbability: sports.wantProbability))
-        }
-      }
+      scheduled(
+        sports.schedule, leadMinutes: sports.leadMinutes, updateMinutes: sports.updateMinutes,
+        score: sports.score, wantProbability: sports.wantProbability, app: app, zone: zone,
+        start: start, scheduledEnd: scheduledEnd, into: &timeline)
     case .weather(let weather):
       let duration = milliseconds(minutes: weather.alertMinutes)
       poisson(perDay: weather.alertsPerDay, start: start, end: end, using: &random) { t, random in
@@ -168,6 +137,40 @@ enum TimelineGenerator {
   static func milliseconds(minutes: Double) -> Int64 {
     let ms = (minutes * Double(Instant.millisecondsPerMinute)).rounded()
     return ms.isFinite && ms > 0 ? Int64(min(ms, 1e15)) : 0
+  }
+
+  /// The entries and events of scheduled items (calendar and sports timelines): for each
+  /// occurrence `s` of an item of `minutes` overlapping `start...`, an entry at `s - lead`
+  /// with `score` for `lead + minutes`, then (with `updateMinutes > 0`) a nil "live" entry
+  /// every `updateMinutes` after `s` while the item lasts, then the relevant event
+  /// `s - lead ..< s + minutes`.
+  static func scheduled(
+    _ schedule: [ScheduleItem], leadMinutes: Double, updateMinutes: Double, score: Double,
+    wantProbability: Double, app: Int32, zone: ZoneRules, start: Int64, scheduledEnd: Int64,
+    into timeline: inout IntendedTimeline
+  ) {
+    let lead = milliseconds(minutes: leadMinutes)
+    let step = milliseconds(minutes: updateMinutes)
+    for item in schedule {
+      let length = milliseconds(minutes: item.minutes)
+      for s in occurrences(item, zone: zone, from: start - lead - length, to: scheduledEnd + lead)
+      where s + length > start {
+        timeline.append(
+          RelevanceEntry(
+            date: Instant(milliseconds: s - lead),
+            relevance: Relevance(score: score, durationMilliseconds: lead + length)),
+          live: false)
+        if step > 0 {
+          var update = s + step
+          while update < s + length {
+            timeline.append(RelevanceEntry(date: Instant(milliseconds: update)), live: true)
+            update += step
+          }
+        }
+        timeline.events.append(
+          RelevantEvent(app: app, start: s - lead, end: s + length, wantProbability: wantProbability))
+      }
+    }
   }
 
   /// Start instants (epoch ms, ascending) of `item`'s occurrences in `[from, to)`.
