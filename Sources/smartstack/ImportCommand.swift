@@ -25,9 +25,9 @@ struct ImportCommand: ParsableCommand {
       """,
     subcommands: [ImportLSAppCommand.self, ImportAppEventsCommand.self])
 
-  /// The formats, as the subcommands name them.
+  /// The formats, as the subcommands name them (each sets its `commandName`).
   static var formatNames: [String] {
-    configuration.subcommands.map { $0._commandName }
+    configuration.subcommands.compactMap { $0.configuration.commandName }
   }
 
   /// The usage problem of `smartstack ARGUMENTS` when they name `import` with a format
