@@ -147,55 +147,25 @@ struct SimulateCommand: AsyncParsableCommand {
     }
   }
 
-  /// explain.csv rows of replicate 0 for one strategy (specialised for built-in
-  /// strategies, like the main runs: `StrategyChoice.open(_:)`).
+  /// explain.csv rows of replicate 0 for one strategy.
   func explanation(_ scenario: Scenario, choice: StrategyChoice, seed: UInt64, options: SimulationOptions, header: Bool) -> String {
-    let replicate = ReplicateZero(scenario: scenario, descriptor: choice.descriptor, seed: seed, options: options)
-    let text = choice.open(ExplainedSimulation(replicate: replicate))
+    var emitter: LogEmitter? = nil
+    let observer = ExplainObserver(
+      strategy: choice.descriptor.label, personNames: (0..<scenario.personCount).map(scenario.personName))
+    let text = Simulation.run(
+      scenario, choice: choice, replicate: 0, seed: seed, options: options, observer: observer,
+      emitter: &emitter
+    ).observer.csv.text
     guard !header, let newline = text.firstIndex(of: "\n") else { return text }
     return String(text[text.index(after: newline)...])
   }
 
-  /// The logs of replicate 0 under one strategy (specialised for built-in strategies).
+  /// The logs of replicate 0 under one strategy.
   func emitted(_ scenario: Scenario, choice: StrategyChoice, seed: UInt64, options: SimulationOptions) -> LogEmitter {
-    let replicate = ReplicateZero(scenario: scenario, descriptor: choice.descriptor, seed: seed, options: options)
-    return choice.open(EmittedSimulation(replicate: replicate))
-  }
-}
-
-/// Replicate 0 of a scenario under one strategy, for the side outputs.
-struct ReplicateZero {
-  let scenario: Scenario
-  let descriptor: StrategyDescriptor
-  let seed: UInt64
-  let options: SimulationOptions
-
-  func run<S: RankingStrategy, O: OutcomeObserver>(_ prototype: S, observer: O, emitter: inout LogEmitter?) -> O {
-    Simulation.run(
-      scenario, strategy: prototype, descriptor: descriptor, replicate: 0, seed: seed,
-      options: options, observer: observer, emitter: &emitter
-    ).observer
-  }
-}
-
-/// Replicate 0 with `ExplainObserver`, in the strategy's concrete type: explain.csv.
-struct ExplainedSimulation: StrategyTypeVisitor {
-  let replicate: ReplicateZero
-  func visit<S: RankingStrategy>(_ prototype: S) -> String {
-    var emitter: LogEmitter? = nil
-    let scenario = replicate.scenario
-    let observer = ExplainObserver(
-      strategy: replicate.descriptor.label, personNames: (0..<scenario.personCount).map(scenario.personName))
-    return replicate.run(prototype, observer: observer, emitter: &emitter).csv.text
-  }
-}
-
-/// Replicate 0 with a `LogEmitter`, in the strategy's concrete type.
-struct EmittedSimulation: StrategyTypeVisitor {
-  let replicate: ReplicateZero
-  func visit<S: RankingStrategy>(_ prototype: S) -> LogEmitter {
     var emitter: LogEmitter? = LogEmitter()
-    _ = replicate.run(prototype, observer: StandardMetrics(), emitter: &emitter)
+    _ = Simulation.run(
+      scenario, choice: choice, replicate: 0, seed: seed, options: options,
+      observer: StandardMetrics(), emitter: &emitter)
     return emitter!
   }
 }

@@ -52,13 +52,14 @@ public enum Replay {
     var misses: [VisitFeedback] = []
     var missHead = 0
     if S.observesOutcomes {
-      // At most one reveal per visit: room for all of them up front, so the queues never
-      // grow by copying (doubling a queue of 40-byte feedbacks cost ~1.5 % of a run).
+      // At most one reveal per visit, in one queue or the other: room for all of them up
+      // front, so the queues never grow by copying (doubling a queue of 40-byte feedbacks
+      // cost ~1.5 % of a run).
       let visits = person.visitTimes.count
       missTimes.reserveCapacity(visits)
       misses.reserveCapacity(visits)
-      tapTimes.reserveCapacity(min(visits, person.donationTimes.count))
-      taps.reserveCapacity(min(visits, person.donationTimes.count))
+      tapTimes.reserveCapacity(visits)
+      taps.reserveCapacity(visits)
     }
 
     var e = 0

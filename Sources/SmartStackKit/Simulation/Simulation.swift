@@ -56,16 +56,34 @@ public enum Simulation {
     return (observer, counts)
   }
 
+  /// `run(_:strategy:descriptor:replicate:seed:options:observer:emitter:)` for a chosen
+  /// strategy, opened once in its concrete type (`StrategyChoice.open(_:)`), so built-in
+  /// strategies run specialised code whatever the observer.
+  public static func run<O: OutcomeObserver>(
+    _ scenario: Scenario, choice: StrategyChoice, replicate: Int, seed: UInt64,
+    options: SimulationOptions, observer: O, emitter: inout LogEmitter?
+  ) -> (observer: O, counts: SimulationCounts) {
+    let result = choice.open(
+      ChosenSimulation(
+        scenario: scenario, descriptor: choice.descriptor, replicate: replicate, seed: seed,
+        options: options, observer: observer, emitter: emitter))
+    emitter = result.emitter
+    return (result.observer, result.counts)
+  }
+
   /// Runs one chosen strategy with the standard metrics (specialised for built-in
   /// strategies: `StrategyChoice.open(_:)`).
   public static func run(
     _ scenario: Scenario, choice: StrategyChoice, replicate: Int, seed: UInt64,
     options: SimulationOptions
   ) -> RunMetrics {
-    choice.open(
-      StandardSimulation(
-        scenario: scenario, descriptor: choice.descriptor, replicate: replicate, seed: seed,
-        options: options))
+    var emitter: LogEmitter? = nil
+    let (metrics, counts) = run(
+      scenario, choice: choice, replicate: replicate, seed: seed, options: options,
+      observer: StandardMetrics(), emitter: &emitter)
+    var result = RunMetrics(metrics)
+    result.simulation = counts
+    return result
   }
 
   /// Simulates one person through `session` and finishes it.
@@ -202,20 +220,21 @@ extension RotationLimit {
   }
 }
 
-/// `Simulation.run(_:choice:replicate:seed:options:)` in a strategy's concrete type.
-struct StandardSimulation: StrategyTypeVisitor {
+/// `Simulation.run(_:choice:replicate:seed:options:observer:emitter:)` in a strategy's
+/// concrete type.
+struct ChosenSimulation<Observer: OutcomeObserver>: StrategyTypeVisitor {
   let scenario: Scenario
   let descriptor: StrategyDescriptor
   let replicate: Int
   let seed: UInt64
   let options: SimulationOptions
-  func visit<S: RankingStrategy>(_ prototype: S) -> RunMetrics {
-    var emitter: LogEmitter? = nil
-    let (metrics, counts) = Simulation.run(
+  let observer: Observer
+  let emitter: LogEmitter?
+  func visit<S: RankingStrategy>(_ prototype: S) -> (observer: Observer, counts: SimulationCounts, emitter: LogEmitter?) {
+    var emitter = emitter
+    let (observer, counts) = Simulation.run(
       scenario, strategy: prototype, descriptor: descriptor, replicate: replicate, seed: seed,
-      options: options, observer: StandardMetrics(), emitter: &emitter)
-    var result = RunMetrics(metrics)
-    result.simulation = counts
-    return result
+      options: options, observer: observer, emitter: &emitter)
+    return (observer, counts, emitter)
   }
 }

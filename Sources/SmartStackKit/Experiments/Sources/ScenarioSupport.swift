@@ -26,26 +26,10 @@ public struct ScenarioSource: ExperimentSource {
     _ choice: StrategyChoice, replicate: Int, seed: UInt64, runID: String
   ) -> (metrics: RunMetrics, trace: TraceRecorder?) {
     let recorder = TraceRecorder(runID: runID, personNames: (0..<scenario.personCount).map(scenario.personName))
-    return choice.open(
-      TracedSimulation(
-        scenario: scenario, descriptor: choice.descriptor, replicate: replicate, seed: seed,
-        options: options, recorder: recorder))
-  }
-}
-
-/// A traced simulation in a strategy's concrete type.
-struct TracedSimulation: StrategyTypeVisitor {
-  let scenario: Scenario
-  let descriptor: StrategyDescriptor
-  let replicate: Int
-  let seed: UInt64
-  let options: SimulationOptions
-  let recorder: TraceRecorder
-  func visit<S: RankingStrategy>(_ prototype: S) -> (metrics: RunMetrics, trace: TraceRecorder?) {
     var emitter: LogEmitter? = nil
     let (observers, counts) = Simulation.run(
-      scenario, strategy: prototype, descriptor: descriptor, replicate: replicate, seed: seed,
-      options: options, observer: ObserverPair(StandardMetrics(), recorder), emitter: &emitter)
+      scenario, choice: choice, replicate: replicate, seed: seed, options: options,
+      observer: ObserverPair(StandardMetrics(), recorder), emitter: &emitter)
     var metrics = RunMetrics(observers.first)
     metrics.simulation = counts
     return (metrics, observers.second)
