@@ -26,6 +26,44 @@ struct SmartStack: AsyncParsableCommand {
           + "  See 'smartstack import --help' for more information.")
       exit(withError: Exit.usage)
     }
-    await main(nil)
+    // ArgumentParser's own `main` reports a `ValidationError` thrown by `run()` with the
+    // root's usage ("smartstack <subcommand>"); report it with the usage of the command
+    // that ran. Every other error goes to ArgumentParser as before.
+    let command: ParsableCommand
+    do {
+      command = try await asyncParseAsRoot(nil)
+    } catch {
+      exit(withError: error)
+    }
+    do {
+      if var asyncCommand = command as? AsyncParsableCommand {
+        try await asyncCommand.run()
+      } else {
+        var command = command
+        try command.run()
+      }
+    } catch let error as ValidationError {
+      let path = commandPath(to: type(of: command)) ?? ["smartstack"]
+      let usage = usageString(for: type(of: command)).replacingOccurrences(of: "\n", with: "\n       ")
+      StandardError.write(
+        "Error: \(error.message)\nUsage: \(usage)\n"
+          + "  See '\(path.joined(separator: " ")) --help' for more information.")
+      exit(withError: Exit.usage)
+    } catch {
+      exit(withError: error)
+    }
+  }
+
+  /// The command names from the root to `target` ("smartstack", "import", "lsapp"), or nil
+  /// when `target` is not in the tree below `root`.
+  static func commandPath(
+    to target: ParsableCommand.Type, from root: ParsableCommand.Type = SmartStack.self
+  ) -> [String]? {
+    let name = root.configuration.commandName ?? String(describing: root)
+    if ObjectIdentifier(root) == ObjectIdentifier(target) { return [name] }
+    for child in root.configuration.subcommands {
+      if let path = commandPath(to: target, from: child) { return [name] + path }
+    }
+    return nil
   }
 }

@@ -392,6 +392,10 @@ struct ImportCommandTests {
       let r = try CLI.run(arguments, in: folder)
       #expect(r.status == 64, "\(arguments)")
       #expect(r.stderr.contains(message), "\(arguments): \(r.stderr)")
+      // The usage of the command that ran, whether parsing or running found the problem.
+      if arguments.count > 2, ["lsapp", "app-events"].contains(arguments[1]) {
+        #expect(r.stderr.contains("Usage: smartstack import \(arguments[1]) "), "\(arguments): \(r.stderr)")
+      }
     }
     #expect(!exists("o.csv", in: folder))
   }

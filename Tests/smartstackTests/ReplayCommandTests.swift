@@ -128,6 +128,9 @@ struct ReplayCommandTests {
     var r = try CLI.run(["replay", "--log", "hand.csv", "--strategy", "mfuu"], in: dir)
     #expect(r.status == 64)
     #expect(r.stderr.contains("unknown strategy 'mfuu' (did you mean 'mfu'?)"))
+    // Found while running, not while parsing: still the usage of `replay`, not of the root.
+    #expect(r.stderr.contains("\nUsage: smartstack replay "))
+    #expect(r.stderr.contains("See 'smartstack replay --help' for more information."))
     r = try CLI.run(["replay", "--log", "hand.csv", "--stack", "top:3"], in: dir)
     #expect(r.status == 64)
     #expect(r.stderr.contains("--warmup-days"))

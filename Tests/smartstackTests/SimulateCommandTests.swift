@@ -91,6 +91,7 @@ struct SimulateCommandTests {
     r = try CLI.run(["simulate", "--scenario", "mini.json", "--strategy", "oracel"], in: dir)
     #expect(r.status == 64)
     #expect(r.stderr.contains("did you mean 'oracle'?"))
+    #expect(r.stderr.contains("\nUsage: smartstack simulate "))
     r = try CLI.run(["simulate", "--scenario", "mini.json", "--days", "0"], in: dir)
     #expect(r.status == 64)
   }
