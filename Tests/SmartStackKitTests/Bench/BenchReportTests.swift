@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SmartStackKit
@@ -5,7 +6,9 @@ import Testing
 @Suite("Bench report")
 struct BenchReportTests {
   /// A report with hand-picked numbers: 1,000 visits, 500 donations, 500 entries.
-  func report(mfuSeconds: Double = 0.0001, csvSeconds: Double = 0.5) -> BenchReport {
+  /// `wallFactor` stretches every wall-clock time (the core shared with other processes)
+  /// and leaves the CPU times alone.
+  func report(mfuSeconds: Double = 0.0001, csvSeconds: Double = 0.5, wallFactor: Double = 1) -> BenchReport {
     var r = BenchReport(workload: BenchWorkload(people: 2, days: 1, ingestRows: 1_000_000), repetitions: 1)
     r.machine = BenchMachine(cpu: "Test CPU", cores: 2, coresAllowed: 1)
     r.visits = 1_000
@@ -13,11 +16,14 @@ struct BenchReportTests {
     r.entries = 500
     r.generationSeconds = 0.25
     r.strategies = [
-      BenchReport.StrategyResult(name: "mfu", visits: 1_000, seconds: mfuSeconds, cpuSeconds: mfuSeconds, hitRate: 0.25),
-      BenchReport.StrategyResult(name: "bandit", visits: 1_000, seconds: 0.002, cpuSeconds: 0.002, hitRate: 0.1),
+      BenchReport.StrategyResult(
+        name: "mfu", visits: 1_000, seconds: mfuSeconds * wallFactor, cpuSeconds: mfuSeconds, hitRate: 0.25),
+      BenchReport.StrategyResult(
+        name: "bandit", visits: 1_000, seconds: 0.002 * wallFactor, cpuSeconds: 0.002, hitRate: 0.1),
     ]
-    r.csv = BenchReport.IngestResult(rows: 1_000_000, bytes: 64_000_000, seconds: csvSeconds, cpuSeconds: csvSeconds)
-    r.jsonl = BenchReport.IngestResult(rows: 1_000_000, bytes: 128_000_000, seconds: 0.64, cpuSeconds: 0.64)
+    r.csv = BenchReport.IngestResult(
+      rows: 1_000_000, bytes: 64_000_000, seconds: csvSeconds * wallFactor, cpuSeconds: csvSeconds)
+    r.jsonl = BenchReport.IngestResult(rows: 1_000_000, bytes: 128_000_000, seconds: 0.64 * wallFactor, cpuSeconds: 0.64)
     r.peakRSSBytes = 123_456_789
     r.simulationPeakRSSBytes = 20_000_000
     return r
@@ -88,8 +94,38 @@ struct BenchReportTests {
     let slow = report(mfuSeconds: 0.00031, csvSeconds: 2)
     #expect(
       try slow.regressions(againstBaseline: baseline(r), file: "b.json", factor: 3) == [
-        "mfu: 3.23 M visits/s is more than 3x slower than the baseline's 10.00 M visits/s",
-        "CSV ingest: 32.00 MB/s is more than 3x slower than the baseline's 128.00 MB/s",
+        "mfu: 3.23 M visits/s (CPU time) is more than 3x slower than the baseline's 10.00 M visits/s",
+        "CSV ingest: 32.00 MB/s (CPU time) is more than 3x slower than the baseline's 128.00 MB/s",
+      ])
+  }
+
+  /// A run that shared its core (wall time 5x, CPU time unchanged) is no regression; one
+  /// whose CPU time grew is, even when its wall time did not.
+  @Test func theCheckComparesCPUTimeNotWallTime() throws {
+    let r = report()
+    #expect(try report(wallFactor: 5).regressions(againstBaseline: baseline(r), file: "b.json", factor: 3).isEmpty)
+    var slow = report(mfuSeconds: 0.00031)
+    slow.strategies[0].seconds = 0.0001
+    #expect(
+      try slow.regressions(againstBaseline: baseline(r), file: "b.json", factor: 3) == [
+        "mfu: 3.23 M visits/s (CPU time) is more than 3x slower than the baseline's 10.00 M visits/s"
+      ])
+  }
+
+  /// A baseline without CPU times (or the visit count) is compared by wall-clock rates.
+  @Test func aBaselineWithoutCPUTimesIsComparedByWallClock() throws {
+    var text = String(decoding: baseline(report()), as: UTF8.self)
+    for key in ["\"cpu_seconds\"", "\"ingest_cpu_seconds\"", "\"ingest_jsonl_cpu_seconds\""] {
+      text = text.replacingOccurrences(of: key, with: "\"unused_\(key.dropFirst())")
+    }
+    let bytes = Array(text.utf8)
+    #expect(try report().regressions(againstBaseline: bytes, file: "b.json", factor: 3).isEmpty)
+    #expect(
+      try report(wallFactor: 5).regressions(againstBaseline: bytes, file: "b.json", factor: 3) == [
+        "mfu: 2.00 M visits/s is more than 3x slower than the baseline's 10.00 M visits/s",
+        "bandit: 0.10 M visits/s is more than 3x slower than the baseline's 0.50 M visits/s",
+        "CSV ingest: 25.60 MB/s is more than 3x slower than the baseline's 128.00 MB/s",
+        "JSON Lines ingest: 40.00 MB/s is more than 3x slower than the baseline's 200.00 MB/s",
       ])
   }
 
