@@ -58,13 +58,17 @@ struct BenchCommandTests {
     let first = try CLI.run(tiny + ["--json"])
     #expect(first.status == 0)
     func baseline(scaledBy factor: Double) throws -> String {
-      // Every rate in the baseline multiplied by `factor`.
+      // Every rate in the baseline multiplied by `factor`: the wall-clock rates, and the
+      // CPU-time rates through their CPU seconds (divided by `factor`).
       var text = first.stdout
-      for key in ["visits_per_s", "ingest_mb_per_s", "ingest_jsonl_mb_per_s"] {
-        let pattern = try NSRegularExpression(pattern: "\"\(key)\": ([0-9.e+]+)")
+      for (key, multiplier) in [
+        ("visits_per_s", factor), ("ingest_mb_per_s", factor), ("ingest_jsonl_mb_per_s", factor),
+        ("cpu_seconds", 1 / factor), ("ingest_cpu_seconds", 1 / factor), ("ingest_jsonl_cpu_seconds", 1 / factor),
+      ] {
+        let pattern = try NSRegularExpression(pattern: "\"\(key)\": ([0-9.e+-]+)")
         for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
           let range = Range(match.range(at: 1), in: text)!
-          text.replaceSubrange(range, with: NumberFormat.format(Double(text[range])! * factor))
+          text.replaceSubrange(range, with: NumberFormat.format(Double(text[range])! * multiplier))
         }
       }
       return try CLI.write(text, to: "baseline-\(factor).json", in: folder)

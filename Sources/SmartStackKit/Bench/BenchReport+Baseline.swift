@@ -51,8 +51,9 @@ extension BenchReport {
       }
     }
     /// Compares this run's `amount` per second with the baseline's: per CPU second when
-    /// the baseline has both `baselineAmount` and `baselineCPU`, else by the wall-clock
-    /// rate `rateKey` of `object`.
+    /// the baseline has a positive `baselineAmount` and `baselineCPU` (a tiny run's MB and
+    /// CPU seconds can round to 0 in the JSON), else by the wall-clock rate `rateKey` of
+    /// `object`.
     func check(
       _ what: String, _ unit: String, scale: Double, amount: Double, cpuSeconds: Double, wallSeconds: Double,
       baselineAmount: JSONItem?, baselineCPU: JSONItem?, object: JSONObjectItem, rateKey: String
@@ -60,10 +61,9 @@ extension BenchReport {
       let baseline: Double
       let measured: Double
       let clock: String
-      if let a = baselineAmount, let c = baselineCPU {
-        guard let amountBase = json.requireDouble(a, in: 0...Double.infinity),
-          let cpuBase = json.requireDouble(c, in: 0...Double.infinity), cpuBase > 0
-        else { return }
+      if let a = baselineAmount, let c = baselineCPU, let amountBase = json.requireDouble(a, in: 0...Double.infinity),
+        let cpuBase = json.requireDouble(c, in: 0...Double.infinity), amountBase > 0, cpuBase > 0
+      {
         baseline = amountBase / cpuBase
         measured = amount / cpuSeconds
         clock = " (CPU time)"
