@@ -18,7 +18,9 @@ struct RelevanceCommand: ParsableCommand {
       Timeline file: {"instances": [{"id": "card", "kind": "RecentPurchases", "entries": \
       [{"date": "2026-01-05T09:00:00Z", "relevance": {"score": 10, "duration": 3600}}]}]}. \
       `kind` defaults to the id, a missing or null `relevance` changes nothing, and \
-      `duration` is in seconds (default 0: until the next entry with relevance).
+      `duration` is in seconds (default 0: until the next entry with relevance). An \
+      instance with a `user` is one person's timeline (as `simulate --emit-log` writes \
+      them): choose whose with --user.
       """)
 
   /// How scores are pooled for the percentile.
@@ -50,6 +52,9 @@ struct RelevanceCommand: ParsableCommand {
     help: "IANA time zone for timestamps without Z or an offset, in the file and in --from/--to.")
   var timezone: String = "UTC"
 
+  @Option(help: "Whose timelines to evaluate in a file with per-person instances (\"user\"): every person's and this user's own.")
+  var user: String?
+
   @Option(help: "Write the CSV atomically to this file instead of standard output.")
   var out: String?
 
@@ -64,7 +69,14 @@ struct RelevanceCommand: ParsableCommand {
     let zone = try zoneRules()
     let grid = try grid(zone: zone)
     try reportingErrors {
-      let file = try TimelineFile.read(path: timeline, timeZone: zone)
+      var file = try TimelineFile.read(path: timeline, timeZone: zone)
+      if let user {
+        file = file.timelines(ofUser: user)
+      } else if let personal = file.instances.first(where: { $0.user != nil }) {
+        throw ValidationError(
+          "\(timeline) has per-person timelines (e.g. instance '\(personal.id)' of user '\(personal.user ?? "")'): "
+            + "choose whose with --user")
+      }
       guard let rows = grid.rowCount(instances: file.instances.count),
         rows <= RelevanceGrid.maximumRows
       else {

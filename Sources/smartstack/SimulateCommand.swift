@@ -35,7 +35,7 @@ struct SimulateCommand: AsyncParsableCommand {
   @Option(help: "Output folder (created if needed).")
   var out: String = "reports/simulate"
 
-  @Option(name: .customLong("emit-log"), help: "Also write the simulated donation log, visit log and stack of replicate 0 (first strategy) into this folder.")
+  @Option(name: .customLong("emit-log"), help: "Also write the simulated donation log, visit log, stack and delivered relevance timelines of replicate 0 (first strategy) into this folder.")
   var emitLog: String?
 
   @Option(name: .customLong("emit-format"), help: "Format of the emitted donation log: csv or jsonl.")
@@ -131,6 +131,7 @@ struct SimulateCommand: AsyncParsableCommand {
           try FileIO.writeAtomically(log.csvText(), to: emitLog + "/donations.csv")
         }
         try FileIO.writeAtomically(emitter.visitLogCSV, to: emitLog + "/visits.csv")
+        try FileIO.writeAtomically(emitter.timelines.jsonText(), to: emitLog + "/timelines.json")
         try FileIO.writeAtomically(
           StackSpec(file: "stack.json", instances: scenario.stackInstances, catalog: scenario.catalog).jsonText(),
           to: emitLog + "/stack.json")
@@ -141,7 +142,7 @@ struct SimulateCommand: AsyncParsableCommand {
       var message = "simulated \(scenario.personCount) people × \(days ?? scenario.days) days × \(replicates) replicate(s); wrote \(out)/runs.csv, \(out)/daily.csv"
       if explain { message += ", \(out)/explain.csv" }
       if let emitLog {
-        message += "; logs in \(emitLog)/ (replay: smartstack replay --log \(emitLog)/donations.\(emitFormat) --visits \(emitLog)/visits.csv --stack \(emitLog)/stack.json --timezone \(scenario.zone.identifier) --horizon 0)"
+        message += "; logs in \(emitLog)/ (replay: smartstack replay --log \(emitLog)/donations.\(emitFormat) --visits \(emitLog)/visits.csv --stack \(emitLog)/stack.json --timelines \(emitLog)/timelines.json --timezone \(scenario.zone.identifier) --horizon 0)"
       }
       StandardError.write(message)
     }

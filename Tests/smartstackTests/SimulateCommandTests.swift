@@ -49,26 +49,45 @@ struct SimulateCommandTests {
   }
 
   /// The emitted world replayed with `--horizon 0` has the simulation's visits and
-  /// target visits (every want is acted on: open = 1).
-  @Test func anEmittedLogReplaysWithTheSameVisitsAndTargets() throws {
+  /// target visits (every want is acted on: open = 1), and with the emitted timelines the
+  /// same relevance situation at every visit: the visits with a high-relevance candidate
+  /// and the watched windows (which depend on the entries, not on what is shown).
+  @Test func anEmittedLogReplaysWithTheSameVisitsTargetsAndRelevance() throws {
     let dir = try CLI.temporaryFolder()
     try CLI.write(Self.scenario, to: "mini.json", in: dir)
     var r = try CLI.run(["simulate", "--scenario", "mini.json", "--strategy", "mfu", "--out", "sim", "--emit-log", "world"], in: dir)
     #expect(r.status == 0, "\(r.stderr)")
-    #expect(r.stderr.contains("smartstack replay --log world/donations.csv --visits world/visits.csv --stack world/stack.json --timezone Europe/Berlin --horizon 0"))
+    #expect(r.stderr.contains("smartstack replay --log world/donations.csv --visits world/visits.csv --stack world/stack.json --timelines world/timelines.json --timezone Europe/Berlin --horizon 0"))
     r = try CLI.run(
       ["replay", "--log", "world/donations.csv", "--visits", "world/visits.csv", "--stack", "world/stack.json",
-       "--timezone", "Europe/Berlin", "--horizon", "0", "--strategy", "mfu", "--out", "rep", "--quiet"], in: dir)
+       "--timelines", "world/timelines.json", "--timezone", "Europe/Berlin", "--horizon", "0", "--strategy", "mfu",
+       "--out", "rep", "--quiet"], in: dir)
     #expect(r.status == 0, "\(r.stderr)")
     func counts(_ path: String) throws -> [String] {
       let lines = try String(contentsOf: dir.appendingPathComponent(path), encoding: .utf8).split(separator: "\n")
       let header = lines[0].split(separator: ",").map(String.init)
       let row = lines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      return ["people", "visits", "target_visits"].map { row[header.firstIndex(of: $0)!] }
+      return ["people", "visits", "target_visits", "relevance_visits", "windows"].map { row[header.firstIndex(of: $0)!] }
     }
     let simulated = try counts("sim/runs.csv")
     #expect(Int(simulated[1])! > 100)
+    #expect(Int(simulated[3])! > 0 && Int(simulated[4])! > 0, "the scenario should have relevance to check: \(simulated)")
     #expect(try counts("rep/runs.csv") == simulated)
+    let timelines = try String(contentsOf: dir.appendingPathComponent("world/timelines.json"), encoding: .utf8)
+    #expect(timelines.contains(#""user": "p-1""#) && timelines.contains(#""user": "p-2""#))
+    // `relevance` reads the emitted file for one person, and asks whose without --user.
+    r = try CLI.run(
+      ["relevance", "world/timelines.json", "--from", "2026-03-02T00:00:00Z", "--to", "2026-03-06T00:00:00Z",
+       "--step", "3600", "--user", "p-1"], in: dir)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.hasPrefix("time,instance,state,score,percentile\n"))
+    #expect(r.stdout.contains(",active,"))
+    r = try CLI.run(
+      ["relevance", "world/timelines.json", "--from", "2026-03-02T00:00:00Z", "--to", "2026-03-03T00:00:00Z",
+       "--step", "3600"], in: dir)
+    #expect(r.status == 64)
+    #expect(r.stderr.contains("world/timelines.json has per-person timelines (e.g. instance '"))
+    #expect(r.stderr.contains("choose whose with --user"))
     // The JSON Lines form reads back to the same log.
     r = try CLI.run(["simulate", "--scenario", "mini.json", "--strategy", "mfu", "--out", "sim2", "--emit-log", "world2", "--emit-format", "jsonl", "--quiet"], in: dir)
     #expect(r.status == 0)

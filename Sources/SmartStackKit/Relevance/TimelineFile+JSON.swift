@@ -31,23 +31,47 @@ extension TimelineFile {
     }
     json.rejectUnknownKeys(top, allowed: ["instances"])
     var instances: [Instance] = []
-    // Only looked up, never iterated: the output order is the file order.
-    var firstIndexOfId: [String: Int] = [:]
+    // Only looked up, never iterated: the output order is the file order. The first
+    // instance of each id, and of each (id, user) pair.
+    var firstIndexOfId: [String: (index: Int, personal: Bool)] = [:]
+    var firstIndexOfPersonalId: [String: [String: Int]] = [:]
     for (index, item) in (json.requireArray(top, "instances") ?? []).enumerated() {
       guard let object = json.requireObject(item) else { continue }
-      json.rejectUnknownKeys(object, allowed: ["id", "kind", "entries"])
+      json.rejectUnknownKeys(object, allowed: ["id", "kind", "user", "entries"])
+      let user = json.optionalString(object, "user")
+      // A wrong `user` is reported by itself; the id is then not compared with others.
+      var userIsValid = user != nil || json.optional(object, "user") == nil
+      if let text = user, text.isEmpty, let userItem = object["user"] {
+        json.report("expected a non-empty user (or leave \"user\" out for every person's timeline)", at: userItem)
+        userIsValid = false
+      }
       var id = json.requireString(object, "id")
       if let text = id, let idItem = object["id"] {
+        let quoted = JSONEscaping.quoted(text)
         if text.isEmpty {
           json.report("expected a non-empty instance id", at: idItem)
           id = nil
-        } else if let first = firstIndexOfId[text] {
+        } else if !userIsValid {
+          id = nil
+        } else if let first = firstIndexOfId[text], first.personal != (user != nil) {
           json.report(
-            "duplicate instance id \(JSONEscaping.quoted(text)) (first used by instances[\(first)])",
+            "instance id \(quoted) is every person's in instances[\(first.personal ? index : first.index)] and "
+              + "one person's (\"user\") in instances[\(first.personal ? first.index : index)]: give it to every "
+              + "person or per person, not both",
             at: idItem)
           id = nil
+        } else if let user, let first = firstIndexOfPersonalId[text]?[user] {
+          json.report(
+            "duplicate instance id \(quoted) for user \(JSONEscaping.quoted(user)) (first used by instances[\(first)])",
+            at: idItem)
+          id = nil
+        } else if user == nil, let first = firstIndexOfId[text] {
+          json.report(
+            "duplicate instance id \(quoted) (first used by instances[\(first.index)])", at: idItem)
+          id = nil
         } else {
-          firstIndexOfId[text] = index
+          if firstIndexOfId[text] == nil { firstIndexOfId[text] = (index, user != nil) }
+          if let user { firstIndexOfPersonalId[text, default: [:]][user] = index }
         }
       }
       var kind = json.optionalString(object, "kind")
@@ -60,7 +84,7 @@ extension TimelineFile {
         entries = decodeEntries(entriesItem, &json, timeZone: timeZone)
       }
       if let id, let entries {
-        instances.append(Instance(id: id, kind: kind, entries: entries))
+        instances.append(Instance(id: id, kind: kind, entries: entries, user: user))
       }
     }
     try json.throwIfAny()

@@ -10,7 +10,12 @@
 ///    ]}
 /// ]}
 /// ```
-/// - `id` (required, non-empty, unique in the file) names the instance in outputs;
+/// - `id` (required, non-empty) names the instance in outputs; unique in the file, except
+///   that the same id may be given once per person with `user`;
+/// - `user` (optional, non-empty) makes the timeline one person's: replay applies it to
+///   that user's stack only (simulated people each receive their own entries, which
+///   `simulate --emit-log` writes this way). Without it the timeline is every person's.
+///   An id is either every person's or per person, not both;
 /// - `kind` (optional, non-empty when given) defaults to `id`; it groups instances for
 ///   `--scope kind`;
 /// - `entries` (required, may be empty), each with `date` (required, ISO 8601; a naive
@@ -31,11 +36,15 @@ public struct TimelineFile: Sendable, Hashable {
     public var kind: String
     /// The entries in file order (`RelevanceTimeline` sorts them stably by date).
     public var entries: [RelevanceEntry]
+    /// The person (donation-log `user`) whose stack this timeline belongs to; nil for
+    /// every person's.
+    public var user: String?
 
-    public init(id: String, kind: String? = nil, entries: [RelevanceEntry]) {
+    public init(id: String, kind: String? = nil, entries: [RelevanceEntry], user: String? = nil) {
       self.id = id
       self.kind = kind ?? id
       self.entries = entries
+      self.user = user
     }
   }
 
@@ -44,6 +53,23 @@ public struct TimelineFile: Sendable, Hashable {
 
   public init(instances: [Instance]) {
     self.instances = instances
+  }
+
+  /// True when some instance belongs to one person (`user` is set).
+  public var hasPersonalTimelines: Bool { instances.contains { $0.user != nil } }
+
+  /// The timelines that apply to `user`'s stack: every person's and `user`'s own, in file
+  /// order, with `user` cleared. Ids are then unique.
+  ///
+  /// - Complexity: O(instances + entries).
+  public func timelines(ofUser user: String) -> TimelineFile {
+    TimelineFile(
+      instances: instances.compactMap { instance in
+        guard instance.user == nil || instance.user == user else { return nil }
+        var own = instance
+        own.user = nil
+        return own
+      })
   }
 
   /// Dense kind indices: `indices[i]` is the index of instance `i`'s kind in `kinds`,

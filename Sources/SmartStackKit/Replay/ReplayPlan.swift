@@ -44,7 +44,8 @@ public struct ReplayPlan: Sendable {
   ///
   /// - Throws: `ReplayError` when the options contradict the input (e.g. `top:N`
   ///   without a warm-up, timeline ids that name no instance of a fixed stack).
-  /// - Complexity: O(D + V + E·P) for D donations, V visits, E entries, P people, plus
+  /// - Complexity: O(D + V + E·P + F) for D donations, V visits, E entries of every
+  ///   person's timelines, P people and F entries of one person's timelines (`user`), plus
   ///   the matching cost of each distinct (kind, intent, parameters) triple once.
   public init(log: DonationLog, options: ReplayOptions) throws {
     self.options = options
@@ -67,17 +68,38 @@ public struct ReplayPlan: Sendable {
       matcher = DonationMatcher(log: log, instances: spec.instances, catalog: spec.catalog)
     }
 
-    // Relevance entries in processing order: by date, ties in file order.
-    var timelineEntries: [(id: String, entry: RelevanceEntry, order: Int)] = []
+    // Relevance entries in processing order: by date, ties in file order. Every
+    // person's in `timelineEntries`; one person's (`user`) in `personalEntries[user]`
+    // (only looked up, never iterated).
+    typealias TimelineEntry = (id: String, entry: RelevanceEntry, order: Int)
+    var timelineEntries: [TimelineEntry] = []
+    var personalEntries: [String: [TimelineEntry]] = [:]
     if let timelines = options.timelines {
       var order = 0
+      var absentUsers: [String] = []
       for t in timelines.instances {
         for e in t.entries {
-          timelineEntries.append((t.id, e, order))
+          if let user = t.user {
+            personalEntries[user, default: []].append((t.id, e, order))
+          } else {
+            timelineEntries.append((t.id, e, order))
+          }
           order += 1
+        }
+        if let user = t.user, log.userNames.id(of: user) == nil, !absentUsers.contains(user) {
+          absentUsers.append(user)
         }
       }
       timelineEntries.sort { ($0.entry.date, $0.order) < ($1.entry.date, $1.order) }
+      // Each list is sorted by itself: the keys' order reaches nothing.
+      for user in personalEntries.keys {
+        personalEntries[user]!.sort { ($0.entry.date, $0.order) < ($1.entry.date, $1.order) }
+      }
+      if !absentUsers.isEmpty {
+        notes.append(
+          "the timelines of \(absentUsers.count) user(s) with no donation in the log are unused (e.g. "
+            + absentUsers.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + ")")
+      }
       switch options.stack {
       case .fixed(let spec):
         for t in timelines.instances where !spec.instances.contains(where: { $0.id == t.id }) {
@@ -204,11 +226,26 @@ public struct ReplayPlan: Sendable {
         p.visitTarget.append(hit ? Int32(d) : -1)
       }
 
-      // Relevance entries of this stack's instances.
-      for (id, entry, _) in timelineEntries {
-        if let i = p.instances.firstIndex(where: { $0.id == id }) {
+      // Relevance entries of this stack's instances: every person's merged with this
+      // person's own, by date, ties in file order.
+      let own = personalEntries[p.name] ?? []
+      var a = 0
+      var b = 0
+      while a < timelineEntries.count || b < own.count {
+        let next: TimelineEntry
+        if b == own.count
+          || (a < timelineEntries.count
+            && (timelineEntries[a].entry.date, timelineEntries[a].order) < (own[b].entry.date, own[b].order))
+        {
+          next = timelineEntries[a]
+          a += 1
+        } else {
+          next = own[b]
+          b += 1
+        }
+        if let i = p.instances.firstIndex(where: { $0.id == next.id }) {
           p.entryInstance.append(Int32(i))
-          p.entries.append(entry)
+          p.entries.append(next.entry)
         }
       }
       people.append(p)

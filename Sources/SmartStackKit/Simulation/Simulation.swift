@@ -34,7 +34,8 @@ public struct SimulationOptions: Sendable {
 /// off, the rotation limit): it measures what a perfect ranking could reach.
 public enum Simulation {
   /// Runs `prototype` over every person of replicate `replicate`, feeding `observer`.
-  /// `emitter`, when given, receives every donation and visit in the public formats.
+  /// `emitter`, when given, receives every donation, visit and delivered timeline entry
+  /// in the public formats.
   public static func run<S: RankingStrategy, O: OutcomeObserver>(
     _ scenario: Scenario, strategy prototype: S, descriptor: StrategyDescriptor,
     replicate: Int, seed: UInt64, options: SimulationOptions, observer: O,
@@ -93,6 +94,9 @@ public enum Simulation {
   ) {
     let stack = scenario.stack
     for i in 0..<person.stackCount { session.makeAvailable(i) }
+    emitter?.timelines(
+      person: person.name, instances: person.instances[0..<person.stackCount], entryInstance: person.entryInstance,
+      entries: person.entries)
     counts.reloadsRequested += person.reloads.requested
     counts.reloadsGranted += person.reloads.granted
     counts.reloadsRefused += person.reloads.refused
