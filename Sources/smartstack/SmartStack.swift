@@ -21,10 +21,7 @@ struct SmartStack: AsyncParsableCommand {
   /// ArgumentParser's entry point, after one check it cannot word well itself.
   static func main() async {
     if let problem = ImportCommand.unknownFormatProblem(Array(CommandLine.arguments.dropFirst())) {
-      StandardError.write(
-        "Error: \(problem)\nUsage: smartstack import <subcommand>\n"
-          + "  See 'smartstack import --help' for more information.")
-      exit(withError: Exit.usage)
+      exitWithUsageError(problem, command: ImportCommand.self)
     }
     // ArgumentParser's own `main` reports a `ValidationError` thrown by `run()` with the
     // root's usage ("smartstack <subcommand>"); report it with the usage of the command
@@ -43,15 +40,21 @@ struct SmartStack: AsyncParsableCommand {
         try command.run()
       }
     } catch let error as ValidationError {
-      let path = commandPath(to: type(of: command)) ?? ["smartstack"]
-      let usage = usageString(for: type(of: command)).replacingOccurrences(of: "\n", with: "\n       ")
-      StandardError.write(
-        "Error: \(error.message)\nUsage: \(usage)\n"
-          + "  See '\(path.joined(separator: " ")) --help' for more information.")
-      exit(withError: Exit.usage)
+      exitWithUsageError(error.message, command: type(of: command))
     } catch {
       exit(withError: error)
     }
+  }
+
+  /// Writes `message` with the usage and help path of `command`, in ArgumentParser's
+  /// layout (`Error: …`, `Usage: smartstack replay …`, `  See 'smartstack replay --help' …`),
+  /// and exits with 64.
+  static func exitWithUsageError(_ message: String, command: ParsableCommand.Type) -> Never {
+    let path = commandPath(to: command) ?? ["smartstack"]
+    let usage = usageString(for: command).replacingOccurrences(of: "\n", with: "\n       ")
+    StandardError.write(
+      "Error: \(message)\nUsage: \(usage)\n  See '\(path.joined(separator: " ")) --help' for more information.")
+    exit(withError: Exit.usage)
   }
 
   /// The command names from the root to `target` ("smartstack", "import", "lsapp"), or nil
