@@ -74,7 +74,7 @@ struct SimulateCommandTests {
     #expect(Int(simulated[3])! > 0 && Int(simulated[4])! > 0, "the scenario should have relevance to check: \(simulated)")
     #expect(try counts("rep/runs.csv") == simulated)
     let timelines = try String(contentsOf: dir.appendingPathComponent("world/timelines.json"), encoding: .utf8)
-    #expect(timelines.contains(#""user": "p-1""#) && timelines.contains(#""user": "p-2""#))
+    #expect(timelines.contains(#""user":"p-1""#) && timelines.contains(#""user":"p-2""#))
     // `relevance` reads the emitted file for one person, and asks whose without --user.
     r = try CLI.run(
       ["relevance", "world/timelines.json", "--from", "2026-03-02T00:00:00Z", "--to", "2026-03-06T00:00:00Z",
