@@ -54,6 +54,9 @@ public struct StackFeatures: Sendable {
   public internal(set) var lastDonatedInstance: Int32
   /// Relevance state of each instance at `now` (`.none` without timelines).
   public internal(set) var relevance: [RelevanceState]
+  /// `relevance[i].kind`: the same states as one byte each, without their scores (for
+  /// table look-ups, see `RelevanceState.Kind`).
+  public internal(set) var relevanceKind: [RelevanceState.Kind]
   /// Normalised relevance of each instance's current window score (mid-rank percentile,
   /// DESIGN.md §4), or NaN when the state is `none` or `expired`.
   public internal(set) var percentile: [Double]
@@ -71,6 +74,7 @@ public struct StackFeatures: Sendable {
     totalDonations = 0
     lastDonatedInstance = -1
     relevance = Array(repeating: .none, count: n)
+    relevanceKind = Array(repeating: .none, count: n)
     percentile = Array(repeating: .nan, count: n)
     // Byte order of the names, compared in place (a session starts per person: no copies).
     let sortedKinds = instances.indices.sorted {

@@ -63,13 +63,18 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   let reusesDecisions: Bool
   /// The last decision may be reused: nothing it depends on changed since.
   var decisionReusable = false
+  /// The last decision's scores stand but a donation has since moved the tie-break
+  /// order (strategies with `scoresDependOnDonations == false`): the next reuse orders
+  /// them again.
+  var orderStale = false
   var lastTop = -1
   var lastCandidates = 0
   var lastShown: Int32 = -1
   var lastHourOfDay = 0
   var lastHourOfWeek = 0
   var lastDayIndex: Int64 = 0
-  /// Visits that reused the last decision (for tests and profiling).
+  /// Visits that reused the last decision's scores without calling `rank` (ordered
+  /// again when a donation moved the tie-break since; for tests and profiling).
   var reusedDecisionCount = 0
 
   public init(
@@ -233,7 +238,12 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     }
     context.features.totalDonations &+= 1
     context.features.lastDonatedInstance = matched.first ?? -1
-    decisionReusable = false
+    if Strategy.scoresDependOnDonations {
+      decisionReusable = false
+    } else if !matched.isEmpty {
+      // The scores stand; only the tie-break order moved.
+      orderStale = true
+    }
     strategy.observe(.donation(kind: kind, instances: matched), context: context)
   }
 
@@ -276,9 +286,14 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     let candidates: Int
     let targetRank: Int
     if case .rank = policy, decisionReusable, lastDecisionApplies() {
-      // Nothing the strategy's scores depend on changed: the last decision stands
-      // (`ranking` still holds its scores and rule).
-      (top, candidates, targetRank) = reusedDecision(targets: targetBuffer)
+      // Nothing the strategy's scores depend on changed: the last decision's scores
+      // stand (`ranking` still holds them and the rule), and so does its order unless
+      // a donation moved the tie-break since.
+      if orderStale {
+        (top, candidates, targetRank) = decide(targets: targetBuffer, remember: true)
+      } else {
+        (top, candidates, targetRank) = reusedDecision(targets: targetBuffer)
+      }
       reusedDecisionCount &+= 1
     } else {
       resetScores()
@@ -415,6 +430,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       }
     }
     decisionReusable = remember
+    orderStale = false
     if remember {
       lastTop = decision.0
       lastCandidates = decision.1
@@ -565,16 +581,22 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     let state = slot.pointee.tracker.state(at: now)
     var percentile = Double.nan
     var active = false
+    let kind: RelevanceState.Kind
     switch state {
     case .active(let score):
       active = true
+      kind = .active
       percentile = normaliser.percentile(of: score, at: now, key: slot.pointee.key, storageIsUnique: ()) ?? .nan
     case .suppressed(let score):
+      kind = .suppressed
       percentile = normaliser.percentile(of: score, at: now, key: slot.pointee.key, storageIsUnique: ()) ?? .nan
-    case .none, .expired:
-      break
+    case .none:
+      kind = .none
+    case .expired:
+      kind = .expired
     }
     context.features.relevance[i] = state
+    context.features.relevanceKind[i] = kind
     if rankingInputs.contains(.relevance) { decisionReusable = false }
     context.features.percentile[i] = percentile
     let high = active && percentile >= options.relevanceThreshold

@@ -95,6 +95,28 @@ public enum RelevanceState: Hashable, Sendable {
     }
   }
 
+  /// The case without its score, as one byte (`StackFeatures.relevanceKind`).
+  @inlinable
+  public var kind: Kind {
+    switch self {
+    case .none: .none
+    case .active: .active
+    case .suppressed: .suppressed
+    case .expired: .expired
+    }
+  }
+
+  /// The case of a `RelevanceState` without its score: `none` 0, `active` 1,
+  /// `suppressed` 2, `expired` 3. A strategy can index a small table with `rawValue`
+  /// instead of branching on the state, which mispredicts when states vary from one
+  /// instance to the next (`RelevanceStrategy` does).
+  public enum Kind: UInt8, Sendable, Hashable, CaseIterable {
+    case none = 0
+    case active = 1
+    case suppressed = 2
+    case expired = 3
+  }
+
   /// The score the state counts with: the window's score inside a window, `0` when
   /// expired, nil for `none`.
   @inlinable

@@ -46,6 +46,14 @@ public protocol RankingStrategy: Sendable {
   /// default, `.all`, ranks at every visit.
   var rankingInputs: RankingInputs { get }
 
+  /// False when `rank`'s scores depend neither on the donation features nor on anything
+  /// `observe` learns from donations (default true). Only read for strategies that
+  /// declare `rankingInputs`: after a donation the engine then keeps the last decision's
+  /// scores and only orders the candidates again (a donation can change the tie-break:
+  /// last donation, donation count) instead of calling `rank`. Results are the same
+  /// either way.
+  static var scoresDependOnDonations: Bool { get }
+
   /// Creates the strategy from validated parameters (every spec has a value).
   init(parameters: StrategyParameters) throws
 
@@ -66,6 +74,7 @@ extension RankingStrategy {
   public static var usesTarget: Bool { false }
   public static var observesOutcomes: Bool { true }
   public var rankingInputs: RankingInputs { .all }
+  public static var scoresDependOnDonations: Bool { true }
   public mutating func begin(_ setup: StrategySetup) {}
   public mutating func observe(_ event: ObservedEvent, context: StackContext) {}
 }
@@ -79,9 +88,11 @@ extension RankingStrategy {
 /// the declared ones only, and that it consumes no randomness and changes no state of
 /// its own. The engine then reuses the last decision (scores, rule, top and order) at a
 /// visit where nothing it depends on has changed since that decision, which is
-/// identical to ranking afresh. It ranks afresh after every donation, every outcome
-/// delivered to `observe`, every change of the candidates and every visit under a stack
-/// rule (a pin or no rotation), and for strategies with `usesTarget`.
+/// identical to ranking afresh. It ranks afresh after every donation (unless the
+/// strategy declares `scoresDependOnDonations == false`: then it orders the kept scores
+/// again), every outcome delivered to `observe`, every change of the candidates and
+/// every visit under a stack rule (a pin or no rotation), and for strategies with
+/// `usesTarget`.
 ///
 /// The `Engine decision reuse` tests compare every built-in strategy's declaration with
 /// ranking at every visit, over random event streams.

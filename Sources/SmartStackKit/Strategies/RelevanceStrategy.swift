@@ -14,25 +14,48 @@ public struct RelevanceStrategy: RankingStrategy {
   public static let name = "relevance"
   public static let summary = "the active window with the highest normalised relevance; never rotates to suppressed"
   public static let observesOutcomes = false
+  /// Scores never read donations: a donation only moves the tie-break order.
+  public static let scoresDependOnDonations = false
   public init(parameters: StrategyParameters) {}
   /// Relevance states and percentiles, and the instance shown before the visit.
   public var rankingInputs: RankingInputs { [.relevance, .shown] }
   @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let f = context.features
-    var anyActive = false
-    let shown = Int(context.shown)
-    ranking.setCandidateScores(context) { i in
-      switch f.relevance[i] {
-      case .active:
-        anyActive = true
-        return 2 + (f.percentile[i].isNaN ? 0 : f.percentile[i])
-      case .suppressed:
-        return i == shown ? -0.5 : -1
-      case .none, .expired:
-        return i == shown ? 1 : 0
+    let shown = context.shown
+    // The definition above as look-ups, without a branch on the state (which
+    // mispredicted on a fresh decision: the states of ten instances follow no pattern).
+    // `base[kind * 2 + isShown]`, then `activeMask[kind]`: all ones for `active`, which
+    // lets the percentile through (NaN counts as 0), else zero, which adds +0.0.
+    let table: Table = (
+      0, 1,  // none
+      2, 2,  // active (plus the percentile)
+      -1, -0.5,  // suppressed
+      0, 1,  // expired
+      0, ~0, 0, 0)
+    let anyActive = withUnsafeBytes(of: table) { t in
+      f.relevanceKind.withUnsafeBufferPointer { kinds in
+        f.percentile.withUnsafeBufferPointer { percentiles in
+          var seen: UInt64 = 0
+          let n = min(kinds.count, percentiles.count)
+          ranking.setCandidateScores(context) { i in
+            guard i < n else { return 0 }
+            let kind = Int(kinds[i].rawValue & 3)
+            let isShown = i == Int(shown) ? 1 : 0
+            let base = t.load(fromByteOffset: (kind &* 2 &+ isShown) &* 8, as: Double.self)
+            let activeMask = t.load(fromByteOffset: 64 &+ kind &* 8, as: UInt64.self)
+            let p = percentiles[i]
+            let numberMask = UInt64(bitPattern: 0 &- Int64(p == p ? 1 : 0))
+            seen |= activeMask
+            return base + Double(bitPattern: p.bitPattern & activeMask & numberMask)
+          }
+          return seen != 0
+        }
       }
     }
     ranking.rule = anyActive ? "highest active relevance" : "no active relevance: stay"
   }
+
+  /// Eight base scores (by `kind * 2 + isShown`) and four percentile masks (by kind).
+  typealias Table = (Double, Double, Double, Double, Double, Double, Double, Double, UInt64, UInt64, UInt64, UInt64)
 }

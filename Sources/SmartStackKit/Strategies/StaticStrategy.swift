@@ -8,6 +8,8 @@ public struct StaticStrategy: RankingStrategy {
   public static let name = "static"
   public static let summary = "the manual stack order: the first candidate is always shown (no rotation)"
   public static let observesOutcomes = false
+  /// Scores never read donations: a donation only moves the tie-break order.
+  public static let scoresDependOnDonations = false
   public init(parameters: StrategyParameters) {}
   /// The manual order only: a decision stands until the candidates change.
   public var rankingInputs: RankingInputs { [] }

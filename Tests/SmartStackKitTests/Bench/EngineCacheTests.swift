@@ -13,11 +13,11 @@ private struct ClockProbe: RankingStrategy {
   mutating func record(_ c: StackContext) { seen.append((c.now, c.hourOfDay, c.hourOfWeek, c.dayIndex)) }
 }
 
-/// Keeps each visit's relevance state and percentile of every instance.
+/// Keeps each visit's relevance state, its kind and percentile of every instance.
 private struct RelevanceProbe: OutcomeObserver {
-  var visits: [(time: Int64, states: [RelevanceState], percentiles: [Double])] = []
+  var visits: [(time: Int64, states: [RelevanceState], kinds: [RelevanceState.Kind], percentiles: [Double])] = []
   mutating func observe(_ outcome: VisitOutcome, scores: [Double], features: StackFeatures) {
-    visits.append((outcome.time, features.relevance, features.percentile))
+    visits.append((outcome.time, features.relevance, features.relevanceKind, features.percentile))
   }
 }
 
@@ -107,6 +107,7 @@ struct EngineCacheTests {
             let mine = entries.filter { $0.instance == i && $0.entry.date <= now }.map(\.entry)
             let state = RelevanceTimeline(mine).state(at: now)
             #expect(visit.states[i] == state, "seed \(seed) \(scope) \(window) visit at \(now) instance \(i)")
+            #expect(visit.kinds[i] == state.kind)
             var expected = Double.nan
             if let score = state.windowScore {
               let population = entries.filter { e in

@@ -92,13 +92,59 @@ struct DecisionReuseTests {
         ranking.setCandidateScores(context) { i in Double((i + context.hourOfDay) % 6) }
       }
     }
-    let strategy = HourBlind(parameters: .none)
+    #expect(differingSeeds(HourBlind(parameters: .none)) > 10)
+  }
+
+  /// Of 20 seeds, those where `strategy` with reuse decides otherwise than ranking at
+  /// every visit.
+  fileprivate func differingSeeds<S: RankingStrategy>(_ strategy: S) -> Int {
     var differing = 0
     for seed in 0..<20 {
       let (withReuse, _) = run(strategy, seed: UInt64(seed), options: options(seed))
       let (everyVisit, _) = run(EveryVisit(strategy), seed: UInt64(seed), options: options(seed))
       if withReuse != everyVisit { differing += 1 }
     }
-    #expect(differing > 10)
+    return differing
+  }
+
+  /// The same for `scoresDependOnDonations == false` declared by a strategy whose scores
+  /// do follow the donations: reusing its scores after a donation is caught.
+  @Test func aStrategyWhoseScoresFollowDonationsCannotDeclareOtherwise() throws {
+    struct DonationBlind: RankingStrategy {
+      static let name = "donation-blind"
+      static let summary = "test strategy: scores by donation count, declares they do not depend on donations"
+      static let scoresDependOnDonations = false
+      var rankingInputs: RankingInputs { [] }
+      init(parameters: StrategyParameters) {}
+      mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
+        ranking.setCandidateScores(context) { i in Double(context.features.donationCount[i] % 3) }
+      }
+    }
+    #expect(differingSeeds(DonationBlind(parameters: .none)) > 10)
+  }
+
+  /// Strategies whose scores ignore donations keep them across a donation and only
+  /// order them again: the decisions are those of ranking at every visit (checked
+  /// above), and more visits reuse scores than a declaration without it would.
+  @Test func scoresThatIgnoreDonationsAreKeptAcrossDonations() throws {
+    struct RelevanceReadingDonations: RankingStrategy {
+      static let name = "relevance-reading-donations"
+      static let summary = "test strategy: relevance, declared as if it depended on donations"
+      static let observesOutcomes = false
+      var base = RelevanceStrategy(parameters: .none)
+      var rankingInputs: RankingInputs { base.rankingInputs }
+      init(parameters: StrategyParameters) {}
+      mutating func rank(_ context: StackContext, into ranking: inout Ranking) { base.rank(context, into: &ranking) }
+    }
+    var kept = 0
+    var ranked = 0
+    for seed in 0..<20 {
+      let (keeping, keptCount) = run(RelevanceStrategy(parameters: .none), seed: UInt64(seed), options: options(seed))
+      let (reranking, rankedCount) = run(RelevanceReadingDonations(parameters: .none), seed: UInt64(seed), options: options(seed))
+      #expect(keeping == reranking, "seed \(seed)")
+      kept += keptCount
+      ranked += rankedCount
+    }
+    #expect(kept > ranked)
   }
 }

@@ -92,6 +92,51 @@ struct StrategyBehaviourTests {
     #expect(!suppressedShown)
   }
 
+  /// The relevance strategy scores by table look-ups; they equal its definition, bit for
+  /// bit, for every state, shown or not, any percentile (NaN counts as 0), and some
+  /// instances not candidates.
+  @Test func relevanceScoresFollowTheDefinition() {
+    let instances = (0..<6).map { WidgetInstance(id: "i\($0)", kind: "K\($0)") }
+    let states: [RelevanceState] = [.none, .active(score: 2), .suppressed(score: 0), .expired, .suppressed(score: -3)]
+    let percentiles: [Double] = [.nan, 0, 0.25, 0.5, 0.8125, 1]
+    var rng = SplitMix64(seed: 11)
+    for _ in 0..<500 {
+      var features = StackFeatures(instances: instances)
+      for i in instances.indices {
+        features.available[i] = rng.nextInt(below: 5) != 0
+        features.relevance[i] = states[rng.nextInt(below: states.count)]
+        features.relevanceKind[i] = features.relevance[i].kind
+        features.percentile[i] = percentiles[rng.nextInt(below: percentiles.count)]
+      }
+      let shown = Int32(rng.nextInt(below: instances.count + 1)) - 1
+      let context = StackContext(
+        now: 0, hourOfDay: 0, hourOfWeek: 0, dayIndex: 0, features: features, shown: shown,
+        shownSince: 0, target: [])
+      var ranking = Ranking(instanceCount: instances.count)
+      StackSession<RelevanceStrategy, LastVisit>.resetScores(&ranking.scores, available: features.available)
+      var strategy = RelevanceStrategy(parameters: .none)
+      strategy.rank(context, into: &ranking)
+      var anyActive = false
+      for i in instances.indices {
+        let p = features.percentile[i]
+        let expected: Double
+        if !features.available[i] {
+          expected = -.infinity
+        } else {
+          switch features.relevance[i] {
+          case .active:
+            anyActive = true
+            expected = 2 + (p.isNaN ? 0 : p)
+          case .suppressed: expected = i == Int(shown) ? -0.5 : -1
+          case .none, .expired: expected = i == Int(shown) ? 1 : 0
+          }
+        }
+        #expect(ranking.scores[i].bitPattern == expected.bitPattern, "instance \(i): \(ranking.scores[i]) != \(expected)")
+      }
+      #expect("\(ranking.rule)" == (anyActive ? "highest active relevance" : "no active relevance: stay"))
+    }
+  }
+
   /// Smart-rotate respects the minimum dwell and the hourly rotation limit, and
   /// developer mode lifts both.
   @Test func smartRotateHonoursDwellAndRateLimit() throws {
