@@ -61,6 +61,12 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   let rankingInputs: RankingInputs
   /// False when the strategy ranks at every visit (`.everyVisit`, or `usesTarget`).
   let reusesDecisions: Bool
+  /// The strategy rescores changed instances alone (`scoresArePerInstance`, with
+  /// declared inputs and at most `ChangedInstances.capacity` instances).
+  let rescoresInstances: Bool
+  /// Instances whose own inputs (relevance, being shown) changed since the last
+  /// decision, for `rescoresInstances`.
+  var changed = ChangedInstances()
   /// The last decision may be reused: nothing it depends on changed since.
   var decisionReusable = false
   /// The last decision's scores stand but a donation has since moved the tie-break
@@ -113,6 +119,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     self.strategy.begin(StrategySetup(instances: instances, seed: strategySeed))
     rankingInputs = self.strategy.rankingInputs
     reusesDecisions = !Strategy.usesTarget && !rankingInputs.contains(.everyVisit)
+    rescoresInstances = reusesDecisions && Strategy.scoresArePerInstance && n <= ChangedInstances.capacity
     self.observer.beginPerson(person, instances: instances)
   }
 
@@ -288,9 +295,17 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     if case .rank = policy, decisionReusable, lastDecisionApplies() {
       // Nothing the strategy's scores depend on changed: the last decision's scores
       // stand (`ranking` still holds them and the rule), and so does its order unless
-      // a donation moved the tie-break since.
+      // a donation moved the tie-break since; or, for a strategy that rescores
+      // instances, only some instances' own inputs changed.
+      if rescoresInstances && context.shown != lastShown {
+        if lastShown >= 0 { changed.insert(Int(lastShown)) }
+        if context.shown >= 0 { changed.insert(Int(context.shown)) }
+      }
+      if !changed.isEmpty { strategy.rescore(changed, context, into: &ranking) }
       if orderStale {
         (top, candidates, targetRank) = decide(targets: targetBuffer, remember: true)
+      } else if !changed.isEmpty {
+        (top, candidates, targetRank) = updatedDecision(targets: targetBuffer)
       } else {
         (top, candidates, targetRank) = reusedDecision(targets: targetBuffer)
       }
@@ -431,6 +446,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     }
     decisionReusable = remember
     orderStale = false
+    changed = ChangedInstances()
     if remember {
       lastTop = decision.0
       lastCandidates = decision.1
@@ -448,7 +464,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   @inline(__always)
   func lastDecisionApplies() -> Bool {
     let inputs = rankingInputs
-    return (!inputs.contains(.shown) || context.shown == lastShown)
+    return (!inputs.contains(.shown) || rescoresInstances || context.shown == lastShown)
       && (!inputs.contains(.hourOfDay) || context.hourOfDay == lastHourOfDay)
       && (!inputs.contains(.hourOfWeek) || context.hourOfWeek == lastHourOfWeek)
       && (!inputs.contains(.dayIndex) || context.dayIndex == lastDayIndex)
@@ -477,6 +493,43 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       i &+= 1
     }
     return (lastTop, lastCandidates, preceding &+ 1)
+  }
+
+  /// `decide(targets:remember: true)`'s result when only the instances in `changed`
+  /// have new scores since the remembered decision (`rescoresInstances`; candidates and
+  /// tie-break order as then): their order keys are replaced, the top is the larger of
+  /// the old top and the changed keys (all keys when the old top's own key fell), and
+  /// the target's rank is counted over the keys as in `reusedDecision(targets:)`.
+  ///
+  /// - Complexity: O(c) for c changed instances, plus O(n) when the top's key fell or a
+  ///   target is a candidate.
+  @inline(__always)
+  mutating func updatedDecision(targets: UnsafeBufferPointer<Int32>) -> (top: Int, candidates: Int, targetRank: Int) {
+    let view = uniqueSlots()
+    let keys = view.orderKeys
+    let count = view.count
+    var topKey: UInt128 = lastTop >= 0 ? keys[lastTop] : 0
+    var topFell = false
+    ranking.scores.withUnsafeBufferPointer { scores in
+      context.features.available.withUnsafeBufferPointer { available in
+        for i in changed where i < count && i < scores.count && i < available.count {
+          let key = available[i] ? Self.orderKey(scores[i], view.tieRank[i]) : 0
+          if i == lastTop && key < topKey { topFell = true }
+          keys[i] = key
+          topKey = max(topKey, key)
+        }
+      }
+    }
+    if topFell {
+      topKey = 0
+      for i in 0..<count { topKey = max(topKey, keys[i]) }
+    }
+    let top = topKey == 0 ? -1 : Int(view.tieOrder[Int(UInt32.max &- UInt32(truncatingIfNeeded: topKey))])
+    changed = ChangedInstances()
+    lastTop = top
+    lastShown = context.shown
+    let (_, candidates, targetRank) = reusedDecision(targets: targets)
+    return (top, candidates, targetRank)
   }
 
   /// `(score, tieRank)` as one unsigned integer that orders like the engine: a higher
@@ -597,7 +650,9 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     }
     context.features.relevance[i] = state
     context.features.relevanceKind[i] = kind
-    if rankingInputs.contains(.relevance) { decisionReusable = false }
+    if rankingInputs.contains(.relevance) {
+      if rescoresInstances { changed.insert(i) } else { decisionReusable = false }
+    }
     context.features.percentile[i] = percentile
     let high = active && percentile >= options.relevanceThreshold
     if high != slot.pointee.isHigh {

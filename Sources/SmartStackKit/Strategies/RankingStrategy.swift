@@ -54,6 +54,16 @@ public protocol RankingStrategy: Sendable {
   /// either way.
   static var scoresDependOnDonations: Bool { get }
 
+  /// True when the score of each candidate depends only on that instance's own
+  /// features (its donation counts and times, its relevance state and percentile), on
+  /// whether it is `context.shown`, on the clock inputs declared in `rankingInputs`, and
+  /// on what `observe(.relevance(instance:))` learnt about that instance alone (default
+  /// false). Only read for strategies that declare `rankingInputs`: after a relevance
+  /// change of some instances, or a change of the shown instance, the engine then calls
+  /// `rescore(_:_:into:)` for just those instances instead of `rank`, and updates its
+  /// order incrementally. Results are the same either way.
+  static var scoresArePerInstance: Bool { get }
+
   /// Creates the strategy from validated parameters (every spec has a value).
   init(parameters: StrategyParameters) throws
 
@@ -67,6 +77,14 @@ public protocol RankingStrategy: Sendable {
 
   /// Scores the candidates for a visit at `context.now`; see "How a ranking is decided".
   mutating func rank(_ context: StackContext, into ranking: inout Ranking)
+
+  /// For strategies with `scoresArePerInstance`: `ranking` holds the last decision's
+  /// scores and rule; leave it as `rank(context, into:)` would, given that only the
+  /// instances in `changed` can have other scores. The candidates are those of the last
+  /// decision; a changed instance that is not a candidate keeps its minus infinity. The
+  /// rule may depend on all candidates. The default sets every candidate's score to 0
+  /// and calls `rank`.
+  mutating func rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking)
 }
 
 extension RankingStrategy {
@@ -75,6 +93,11 @@ extension RankingStrategy {
   public static var observesOutcomes: Bool { true }
   public var rankingInputs: RankingInputs { .all }
   public static var scoresDependOnDonations: Bool { true }
+  public static var scoresArePerInstance: Bool { false }
+  public mutating func rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking) {
+    ranking.setCandidateScores(context) { _ in 0 }
+    rank(context, into: &ranking)
+  }
   public mutating func begin(_ setup: StrategySetup) {}
   public mutating func observe(_ event: ObservedEvent, context: StackContext) {}
 }

@@ -137,6 +137,65 @@ struct StrategyBehaviourTests {
     }
   }
 
+  /// `rescore` leaves the scores and rule `rank` gives when only the changed instances'
+  /// own inputs moved (relevance, being shown): `relevance`'s own version, and the
+  /// protocol's default (rank again) for `mfu`.
+  @Test func rescoringTheChangedInstancesEqualsRankingAgain() {
+    func check<S: RankingStrategy>(_ strategy: S, seed: UInt64) {
+      let instances = (0..<7).map { WidgetInstance(id: "i\($0)", kind: "K\($0)") }
+      let states: [RelevanceState] = [.none, .active(score: 2), .suppressed(score: 0), .expired]
+      let percentiles: [Double] = [.nan, 0, 0.25, 0.5, 1]
+      var rng = SplitMix64(seed: seed)
+      var features = StackFeatures(instances: instances)
+      func setRelevance(_ i: Int) {
+        features.relevance[i] = states[rng.nextInt(below: states.count)]
+        features.relevanceKind[i] = features.relevance[i].kind
+        features.percentile[i] = percentiles[rng.nextInt(below: percentiles.count)]
+      }
+      for i in instances.indices {
+        features.available[i] = rng.nextInt(below: 4) != 0
+        features.donationCount[i] = Int32(rng.nextInt(below: 3))
+        setRelevance(i)
+      }
+      func context(_ shown: Int32) -> StackContext {
+        StackContext(
+          now: 0, hourOfDay: 0, hourOfWeek: 0, dayIndex: 0, features: features, shown: shown, shownSince: 0,
+          target: [])
+      }
+      func ranked(_ shown: Int32) -> Ranking {
+        var ranking = Ranking(instanceCount: instances.count)
+        StackSession<S, LastVisit>.resetScores(&ranking.scores, available: features.available)
+        var s = strategy
+        s.rank(context(shown), into: &ranking)
+        return ranking
+      }
+      var shown = Int32(rng.nextInt(below: instances.count + 1)) - 1
+      var ranking = ranked(shown)
+      for _ in 0..<20 {
+        var changed = ChangedInstances()
+        for _ in 0..<rng.nextInt(below: 3) {
+          let i = rng.nextInt(below: instances.count)
+          setRelevance(i)
+          changed.insert(i)
+        }
+        if rng.nextInt(below: 3) == 0 {
+          if shown >= 0 { changed.insert(Int(shown)) }
+          shown = Int32(rng.nextInt(below: instances.count + 1)) - 1
+          if shown >= 0 { changed.insert(Int(shown)) }
+        }
+        var s = strategy
+        s.rescore(changed, context(shown), into: &ranking)
+        let expected = ranked(shown)
+        #expect(ranking.scores.map(\.bitPattern) == expected.scores.map(\.bitPattern), "\(S.name) seed \(seed)")
+        #expect("\(ranking.rule)" == "\(expected.rule)", "\(S.name) seed \(seed)")
+      }
+    }
+    for seed in 0..<100 as Range<UInt64> {
+      check(RelevanceStrategy(parameters: .none), seed: seed)
+      check(MostFrequentlyUsedStrategy(parameters: .none), seed: seed)
+    }
+  }
+
   /// Smart-rotate respects the minimum dwell and the hourly rotation limit, and
   /// developer mode lifts both.
   @Test func smartRotateHonoursDwellAndRateLimit() throws {

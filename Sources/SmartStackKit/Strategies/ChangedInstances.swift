@@ -1,0 +1,42 @@
+/// The instances whose own inputs changed since a strategy's last decision: what
+/// `RankingStrategy.rescore(_:_:into:)` is told to score again.
+///
+/// A set of instance indices below 64 kept as one bit each (`1 << i`), iterated in
+/// increasing index order. The engine passes one only to strategies with
+/// `scoresArePerInstance` and stacks of at most `ChangedInstances.capacity` instances.
+public struct ChangedInstances: Sequence, Sendable, Hashable {
+  /// The largest stack the engine rescores instance by instance (64).
+  public static let capacity = 64
+  /// Bit `i` set: instance `i` changed.
+  public var bits: UInt64
+
+  /// The set whose members are the set bits of `bits`.
+  @inlinable public init(bits: UInt64 = 0) { self.bits = bits }
+
+  /// True when no instance changed.
+  @inlinable public var isEmpty: Bool { bits == 0 }
+
+  /// True when instance `i` changed. O(1).
+  @inlinable public func contains(_ i: Int) -> Bool { i >= 0 && i < 64 && bits & (1 << UInt64(i)) != 0 }
+
+  /// Adds instance `i` (`0 <= i < 64`). O(1).
+  @inlinable @inline(__always)
+  public mutating func insert(_ i: Int) {
+    precondition(i >= 0 && i < 64, "ChangedInstances holds instance indices 0..<64")
+    bits |= 1 &<< UInt64(truncatingIfNeeded: i)
+  }
+
+  /// The members in increasing order.
+  public struct Iterator: IteratorProtocol {
+    @usableFromInline var remaining: UInt64
+    @inlinable init(_ bits: UInt64) { remaining = bits }
+    @inlinable public mutating func next() -> Int? {
+      guard remaining != 0 else { return nil }
+      let i = remaining.trailingZeroBitCount
+      remaining &= remaining &- 1
+      return i
+    }
+  }
+
+  @inlinable public func makeIterator() -> Iterator { Iterator(bits) }
+}
