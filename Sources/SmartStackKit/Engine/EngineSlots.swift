@@ -113,19 +113,28 @@ struct SlotsView {
   /// `i`'s key (one more donation, a later or equal last donation) and leaves the others'
   /// keys alone, so the order stays sorted.
   ///
+  /// With `movingKeys`, the remembered `orderKeys` follow: each instance passed moves
+  /// one place back (its key's tie part, `UInt32.max - tieRank`, one less) and `i` gets
+  /// its new tie part; keys of non-candidates (0) stay 0. The order of every other pair
+  /// of instances is unchanged, so only `i` can overtake anyone.
+  ///
   /// - Complexity: O(positions moved), at most O(n).
   @inline(__always)
-  func promote(_ i: Int, features: StackFeatures) {
+  func promote(_ i: Int, features: StackFeatures, movingKeys: Bool = false) {
     var position = Int(tieRank[i])
     while position > 0 {
       let before = Int(tieOrder[position &- 1])
       if !features.tieBreakPrecedes(i, before) { break }
       tieOrder[position] = Int32(truncatingIfNeeded: before)
       tieRank[before] = Int32(truncatingIfNeeded: position)
+      if movingKeys && orderKeys[before] != 0 { orderKeys[before] &-= 1 }
       position &-= 1
     }
     tieOrder[position] = Int32(truncatingIfNeeded: i)
     tieRank[i] = Int32(truncatingIfNeeded: position)
+    if movingKeys && orderKeys[i] != 0 {
+      orderKeys[i] = orderKeys[i] & ~UInt128(UInt32.max) | UInt128(UInt32.max &- UInt32(truncatingIfNeeded: position))
+    }
   }
 }
 

@@ -64,9 +64,15 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// The strategy rescores changed instances alone (`scoresArePerInstance`, with
   /// declared inputs and at most `ChangedInstances.capacity` instances).
   let rescoresInstances: Bool
-  /// Instances whose own inputs (relevance, being shown) changed since the last
-  /// decision, for `rescoresInstances`.
+  /// The remembered order keys are kept up to date through donations (declared
+  /// inputs and at most `ChangedInstances.capacity` instances).
+  let tracksKeys: Bool
+  /// Instances whose own inputs (relevance, donations, being shown) changed since the
+  /// last decision, for `rescoresInstances`: rescored at the next visit.
   var changed = ChangedInstances()
+  /// Instances whose order key `promote` moved in place since the last decision (their
+  /// scores stand): the next visit checks whether they overtook the top.
+  var retied = ChangedInstances()
   /// The last decision may be reused: nothing it depends on changed since.
   var decisionReusable = false
   /// The last decision's scores stand but a donation has since moved the tie-break
@@ -120,6 +126,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     rankingInputs = self.strategy.rankingInputs
     reusesDecisions = !Strategy.usesTarget && !rankingInputs.contains(.everyVisit)
     rescoresInstances = reusesDecisions && Strategy.scoresArePerInstance && n <= ChangedInstances.capacity
+    tracksKeys = reusesDecisions && n <= ChangedInstances.capacity
     self.observer.beginPerson(person, instances: instances)
   }
 
@@ -234,23 +241,28 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     advanceClock(to: time)
     let hod = context.hourOfDay
     let how = context.hourOfWeek
+    // The last decision survives a donation when the strategy's scores ignore
+    // donations, or when it rescores the matched instances alone; the remembered keys
+    // then follow the tie-break order as it moves.
+    let keepsDecision = decisionReusable && (!Strategy.scoresDependOnDonations || rescoresInstances)
+    let movingKeys = keepsDecision && tracksKeys
     if !matched.isEmpty {
       let s = uniqueSlots()
       for m in matched {
         let i = Int(m)
         precondition(i >= 0 && i < s.count, "donation matched instance \(i) of \(s.count)")
         context.features.recordDonation(instance: i, at: time, hourOfDay: hod, hourOfWeek: how)
-        s.promote(i, features: context.features)
+        s.promote(i, features: context.features, movingKeys: movingKeys)
+        if movingKeys {
+          if Strategy.scoresDependOnDonations { changed.insert(i) } else { retied.insert(i) }
+        }
       }
+      // Without moving keys, the kept scores are ordered again at the next visit.
+      if keepsDecision && !movingKeys { orderStale = true }
     }
     context.features.totalDonations &+= 1
     context.features.lastDonatedInstance = matched.first ?? -1
-    if Strategy.scoresDependOnDonations {
-      decisionReusable = false
-    } else if !matched.isEmpty {
-      // The scores stand; only the tie-break order moved.
-      orderStale = true
-    }
+    if !keepsDecision { decisionReusable = false }
     strategy.observe(.donation(kind: kind, instances: matched), context: context)
   }
 
@@ -304,7 +316,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       if !changed.isEmpty { strategy.rescore(changed, context, into: &ranking) }
       if orderStale {
         (top, candidates, targetRank) = decide(targets: targetBuffer, remember: true)
-      } else if !changed.isEmpty {
+      } else if !changed.isEmpty || !retied.isEmpty {
         (top, candidates, targetRank) = updatedDecision(targets: targetBuffer)
       } else {
         (top, candidates, targetRank) = reusedDecision(targets: targetBuffer)
@@ -447,6 +459,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     decisionReusable = remember
     orderStale = false
     changed = ChangedInstances()
+    retied = ChangedInstances()
     if remember {
       lastTop = decision.0
       lastCandidates = decision.1
@@ -496,10 +509,12 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   }
 
   /// `decide(targets:remember: true)`'s result when only the instances in `changed`
-  /// have new scores since the remembered decision (`rescoresInstances`; candidates and
-  /// tie-break order as then): their order keys are replaced, the top is the larger of
-  /// the old top and the changed keys (all keys when the old top's own key fell), and
-  /// the target's rank is counted over the keys as in `reusedDecision(targets:)`.
+  /// have new scores since the remembered decision, and those in `retied` keys that
+  /// `promote` moved (candidates as then; every other key unchanged or one tie place
+  /// back, which keeps their order): the changed keys are recomputed, the top is the
+  /// largest of the old top's key and the changed and retied keys (all keys when the
+  /// old top's own score fell), and the target's rank is counted over the keys as in
+  /// `reusedDecision(targets:)`.
   ///
   /// - Complexity: O(c) for c changed instances, plus O(n) when the top's key fell or a
   ///   target is a candidate.
@@ -508,24 +523,29 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     let view = uniqueSlots()
     let keys = view.orderKeys
     let count = view.count
-    var topKey: UInt128 = lastTop >= 0 ? keys[lastTop] : 0
+    // First every changed key (a retied instance may be among them: its moved key still
+    // holds its old score), then the largest of the top's and the changed and retied
+    // keys.
     var topFell = false
     ranking.scores.withUnsafeBufferPointer { scores in
       context.features.available.withUnsafeBufferPointer { available in
         for i in changed where i < count && i < scores.count && i < available.count {
           let key = available[i] ? Self.orderKey(scores[i], view.tieRank[i]) : 0
-          if i == lastTop && key < topKey { topFell = true }
+          if i == lastTop && key < keys[i] { topFell = true }
           keys[i] = key
-          topKey = max(topKey, key)
         }
       }
     }
+    var topKey: UInt128 = 0
     if topFell {
-      topKey = 0
       for i in 0..<count { topKey = max(topKey, keys[i]) }
+    } else {
+      if lastTop >= 0 { topKey = keys[lastTop] }
+      for i in ChangedInstances(bits: changed.bits | retied.bits) where i < count { topKey = max(topKey, keys[i]) }
     }
     let top = topKey == 0 ? -1 : Int(view.tieOrder[Int(UInt32.max &- UInt32(truncatingIfNeeded: topKey))])
     changed = ChangedInstances()
+    retied = ChangedInstances()
     lastTop = top
     lastShown = context.shown
     let (_, candidates, targetRank) = reusedDecision(targets: targets)

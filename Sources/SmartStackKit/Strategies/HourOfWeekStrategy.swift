@@ -48,14 +48,24 @@ public struct HourOfWeekStrategy: RankingStrategy {
     weight[k] == 0 ? 0 : weight[k] * exp2(-Double(now - updated[k]) / halfLife)
   }
 
+  /// Each score reads its own instance only (without decay the engine rescores the
+  /// instance a donation matched; with decay it ranks at every visit anyway).
+  public static let scoresArePerInstance = true
+
   @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
-    let h = context.hourOfWeek
-    ranking.setCandidateScores(context) { i in
-      halfLife > 0
-        ? decayed(i * 168 + h, to: context.now)
-        : Double(context.features.hourOfWeekCount[i &* 168 &+ h])
-    }
+    ranking.setCandidateScores(context) { i in score(i, context) }
     ranking.rule = "donations this hour of week"
+  }
+  @inline(__always)
+  public mutating func rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking) {
+    ranking.setScores(of: changed, context) { i in score(i, context) }
+  }
+  @inline(__always)
+  func score(_ i: Int, _ context: StackContext) -> Double {
+    let h = context.hourOfWeek
+    return halfLife > 0
+      ? decayed(i * 168 + h, to: context.now)
+      : Double(context.features.hourOfWeekCount[i &* 168 &+ h])
   }
 }

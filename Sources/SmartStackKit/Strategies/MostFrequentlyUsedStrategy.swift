@@ -9,10 +9,19 @@ public struct MostFrequentlyUsedStrategy: RankingStrategy {
   public init(parameters: StrategyParameters) {}
   /// Donation counts only: a decision stands until the next donation.
   public var rankingInputs: RankingInputs { [] }
+  /// Each score is its own instance's count: a donation rescores the instance it matched.
+  public static let scoresArePerInstance = true
   @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let f = context.features
-    ranking.setCandidateScores(context) { i in Double(f.donationCount[i]) }
+    ranking.setCandidateScores(context) { i in Self.score(i, f) }
     ranking.rule = "most donations"
   }
+  @inline(__always)
+  public mutating func rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking) {
+    let f = context.features
+    ranking.setScores(of: changed, context) { i in Self.score(i, f) }
+  }
+  @inline(__always)
+  static func score(_ i: Int, _ f: StackFeatures) -> Double { Double(f.donationCount[i]) }
 }

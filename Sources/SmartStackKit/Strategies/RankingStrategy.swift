@@ -57,11 +57,13 @@ public protocol RankingStrategy: Sendable {
   /// True when the score of each candidate depends only on that instance's own
   /// features (its donation counts and times, its relevance state and percentile), on
   /// whether it is `context.shown`, on the clock inputs declared in `rankingInputs`, and
-  /// on what `observe(.relevance(instance:))` learnt about that instance alone (default
-  /// false). Only read for strategies that declare `rankingInputs`: after a relevance
-  /// change of some instances, or a change of the shown instance, the engine then calls
-  /// `rescore(_:_:into:)` for just those instances instead of `rank`, and updates its
-  /// order incrementally. Results are the same either way.
+  /// on what `observe` learnt from events about that instance alone (a donation
+  /// matching it, its relevance entry), never on `totalDonations` or
+  /// `lastDonatedInstance` (default false). Only read for strategies that declare
+  /// `rankingInputs`: after a donation, a relevance change or a change of the shown
+  /// instance, the engine then calls `rescore(_:_:into:)` for just the instances
+  /// concerned instead of `rank`, and updates its order incrementally. Results are the
+  /// same either way.
   static var scoresArePerInstance: Bool { get }
 
   /// Creates the strategy from validated parameters (every spec has a value).
@@ -200,6 +202,17 @@ public struct Ranking: Sendable {
 
   public init(instanceCount: Int) {
     scores = Array(repeating: -Double.infinity, count: instanceCount)
+  }
+
+  /// Sets `scores[i] = score(i)` for every candidate `i` in `changed`, in index order
+  /// (for `RankingStrategy.rescore`); other instances keep their score.
+  @inline(__always)
+  public mutating func setScores(of changed: ChangedInstances, _ context: StackContext, _ score: (Int) -> Double) {
+    context.features.available.withUnsafeBufferPointer { available in
+      scores.withUnsafeMutableBufferPointer { s in
+        for i in changed where i < s.count && i < available.count && available[i] { s[i] = score(i) }
+      }
+    }
   }
 
   /// Sets `scores[i] = score(i)` for every candidate `i` of `context`, in index order;

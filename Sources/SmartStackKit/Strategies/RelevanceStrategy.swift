@@ -37,13 +37,7 @@ public struct RelevanceStrategy: RankingStrategy {
   public mutating func rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking) {
     let anyActive = Self.withScorer(context) { score in
       var ignored: UInt64 = 0
-      ranking.scores.withUnsafeMutableBufferPointer { scores in
-        context.features.available.withUnsafeBufferPointer { available in
-          for i in changed where i < scores.count && i < available.count && available[i] {
-            scores[i] = score(i, &ignored)
-          }
-        }
-      }
+      ranking.setScores(of: changed, context) { i in score(i, &ignored) }
       var seen: UInt8 = 0
       context.features.relevanceKind.withUnsafeBufferPointer { kinds in
         context.features.available.withUnsafeBufferPointer { available in

@@ -26,12 +26,28 @@ struct DecisionReuseTests {
   let instances = (0..<6).map { WidgetInstance(id: "i\($0)", kind: ["B", "A", "C", "A", "B", "D"][$0]) }
 
   /// Runs `strategy` over the events; returns the transcript and the reused visits.
-  fileprivate func run<S: RankingStrategy>(_ strategy: S, seed: UInt64, options: EngineOptions) -> (EngineTranscript, Int) {
+  /// `longChains`: only entries, ranked visits and donations (each instance at most
+  /// once), every instance a candidate, so that decisions are reused or updated many
+  /// times in a row, as in replay.
+  fileprivate func run<S: RankingStrategy>(
+    _ strategy: S, seed: UInt64, options: EngineOptions, longChains: Bool = false
+  ) -> (EngineTranscript, Int) {
     var s = StackSession(
       person: 0, instances: instances, strategy: strategy, observer: EngineTranscript(), zone: .utc,
       options: options, strategySeed: seed)
-    for i in 0..<instances.count where i % 3 != 2 { s.makeAvailable(i) }
-    EngineTestEvent.stream(seed: seed, count: 300).apply(to: &s)
+    for i in 0..<instances.count where longChains || i % 3 != 2 { s.makeAvailable(i) }
+    var events = EngineTestEvent.stream(seed: seed, count: 300)
+    if longChains {
+      events = events.compactMap { event in
+        switch event {
+        case .entry: event
+        case .visit(let t, let targets, _): .visit(t, targets, .rank)
+        case .donation(let t, let matched): .donation(t, Array(Set(matched)).sorted())
+        case .available, .swipe: nil
+        }
+      }
+    }
+    events.apply(to: &s)
     s.finish(at: 0)
     return (s.finishedObserver(), s.reusedDecisionCount)
   }
@@ -48,9 +64,11 @@ struct DecisionReuseTests {
     let parameters = try StrategyParameters(specs: S.parameterSpecs, given: given, strategy: S.name)
     let strategy = try S(parameters: parameters)
     var reused = 0
-    for seed in 0..<60 {
-      let (withReuse, count) = run(strategy, seed: UInt64(seed), options: options(seed))
-      let (everyVisit, never) = run(EveryVisit(strategy), seed: UInt64(seed), options: options(seed))
+    for seed in 0..<160 {
+      let longChains = seed >= 60
+      let (withReuse, count) = run(strategy, seed: UInt64(seed), options: options(seed), longChains: longChains)
+      let (everyVisit, never) = run(
+        EveryVisit(strategy), seed: UInt64(seed), options: options(seed), longChains: longChains)
       #expect(withReuse == everyVisit, "\(S.name) seed \(seed)")
       #expect(never == 0)
       reused += count

@@ -138,8 +138,9 @@ struct StrategyBehaviourTests {
   }
 
   /// `rescore` leaves the scores and rule `rank` gives when only the changed instances'
-  /// own inputs moved (relevance, being shown): `relevance`'s own version, and the
-  /// protocol's default (rank again) for `mfu`.
+  /// own inputs moved (relevance, donation counts and times, being shown): every
+  /// built-in that declares `scoresArePerInstance`, and the protocol's default (rank
+  /// again) for `static`.
   @Test func rescoringTheChangedInstancesEqualsRankingAgain() {
     func check<S: RankingStrategy>(_ strategy: S, seed: UInt64) {
       let instances = (0..<7).map { WidgetInstance(id: "i\($0)", kind: "K\($0)") }
@@ -147,15 +148,18 @@ struct StrategyBehaviourTests {
       let percentiles: [Double] = [.nan, 0, 0.25, 0.5, 1]
       var rng = SplitMix64(seed: seed)
       var features = StackFeatures(instances: instances)
-      func setRelevance(_ i: Int) {
+      func setOwnInputs(_ i: Int) {
         features.relevance[i] = states[rng.nextInt(below: states.count)]
         features.relevanceKind[i] = features.relevance[i].kind
         features.percentile[i] = percentiles[rng.nextInt(below: percentiles.count)]
+        features.donationCount[i] = Int32(rng.nextInt(below: 3))
+        features.lastDonation[i] = rng.nextInt(below: 3) == 0 ? Int64.min : Int64(rng.nextInt(below: 4))
+        features.hourOfDayCount[i * 24] = Int32(rng.nextInt(below: 3))
+        features.hourOfWeekCount[i * 168] = Int32(rng.nextInt(below: 3))
       }
       for i in instances.indices {
         features.available[i] = rng.nextInt(below: 4) != 0
-        features.donationCount[i] = Int32(rng.nextInt(below: 3))
-        setRelevance(i)
+        setOwnInputs(i)
       }
       func context(_ shown: Int32) -> StackContext {
         StackContext(
@@ -175,7 +179,7 @@ struct StrategyBehaviourTests {
         var changed = ChangedInstances()
         for _ in 0..<rng.nextInt(below: 3) {
           let i = rng.nextInt(below: instances.count)
-          setRelevance(i)
+          setOwnInputs(i)
           changed.insert(i)
         }
         if rng.nextInt(below: 3) == 0 {
@@ -193,6 +197,10 @@ struct StrategyBehaviourTests {
     for seed in 0..<100 as Range<UInt64> {
       check(RelevanceStrategy(parameters: .none), seed: seed)
       check(MostFrequentlyUsedStrategy(parameters: .none), seed: seed)
+      check(MostRecentlyUsedStrategy(parameters: .none), seed: seed)
+      check(HourOfDayStrategy(parameters: .none), seed: seed)
+      check(try! HourOfWeekStrategy(parameters: StrategyParameters(specs: HourOfWeekStrategy.parameterSpecs, given: [], strategy: "hour-of-week")), seed: seed)
+      check(StaticStrategy(parameters: .none), seed: seed)
     }
   }
 
