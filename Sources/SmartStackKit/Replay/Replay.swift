@@ -57,10 +57,12 @@ public enum Replay {
     let visitCount = person.visitTimes.count
     let donationCount = person.donationTimes.count
     var lastTime = Int64.min
+    // The next time of each input stream (`Int64.max` once it is used up), read again
+    // only when that stream advances.
+    var te = entryCount > 0 ? person.entries[0].date.milliseconds : Int64.max
+    var tv = visitCount > 0 ? person.visitTimes[0] : Int64.max
+    var td = donationCount > 0 ? person.donationTimes[0] : Int64.max
     while true {
-      let te = e < entryCount ? person.entries[e].date.milliseconds : Int64.max
-      let tv = v < visitCount ? person.visitTimes[v] : Int64.max
-      let td = d < donationCount ? person.donationTimes[d] : Int64.max
       // The reveal queues stay empty without `observesOutcomes`: not even looked at.
       let tt = S.observesOutcomes ? taps.nextTime : Int64.max
       let tm = S.observesOutcomes ? misses.nextTime : Int64.max
@@ -71,6 +73,7 @@ public enum Replay {
       if te == t {
         session.relevanceEntry(instance: Int(person.entryInstance[e]), entry: person.entries[e])
         e += 1
+        te = e < entryCount ? person.entries[e].date.milliseconds : Int64.max
       } else if tv == t {
         let target = Int(person.visitTarget[v])
         let shown: Int32
@@ -101,12 +104,14 @@ public enum Replay {
           }
         }
         v += 1
+        tv = v < visitCount ? person.visitTimes[v] : Int64.max
       } else if td == t {
         if !person.alwaysAvailable {
           for m in person.matched(d) { session.makeAvailable(Int(m)) }
         }
         session.donation(at: t, kind: person.donationKinds[d], matched: person.matched(d))
         d += 1
+        td = d < donationCount ? person.donationTimes[d] : Int64.max
       } else if tt <= tm {
         session.reveal(taps.pop(), at: t)
       } else {
