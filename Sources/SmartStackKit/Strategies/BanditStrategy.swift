@@ -70,6 +70,10 @@ public struct BanditStrategy: RankingStrategy {
   /// per strategy value and shared by its copies.
   let successes: GammaShapeTable
   let failures: GammaShapeTable
+  /// Shapes are prior + count, so with both priors at least 1 no arm's shape is ever
+  /// below 1 and `rank` draws with `ZigguratNormal.betaOfUnboostedShapes` (the same
+  /// draws as `beta`, without its shape tests).
+  let unboosted: Bool
   /// The ziggurat tables, built once per strategy value and shared by its copies.
   let normal = ZigguratNormal()
   /// Index `instance * buckets + bucket`.
@@ -85,6 +89,7 @@ public struct BanditStrategy: RankingStrategy {
     beta = parameters["prior-beta"]
     successes = GammaShapeTable(base: alpha, count: BanditStrategy.shapeTableCount)
     failures = GammaShapeTable(base: beta, count: BanditStrategy.shapeTableCount)
+    unboosted = alpha >= 1 && beta >= 1
   }
 
   public mutating func begin(_ setup: StrategySetup) {
@@ -108,15 +113,23 @@ public struct BanditStrategy: RankingStrategy {
     let stride = buckets
     let n = context.instanceCount
     let normal = normal
+    let unboosted = unboosted
     var rng = rng
     arms.withUnsafeBufferPointer { arms in
       ranking.scores.withUnsafeMutableBufferPointer { scores in
         // The closure reaches `rng` by address; a local copy keeps the generator's state
         // in registers across the candidates instead of a load and store per draw.
         var g = rng
-        for i in 0..<n where context.isCandidate(i) {
-          let arm = arms[i * stride + b]
-          scores[i] = normal.beta(arm.success, arm.failure, using: &g)
+        if unboosted {
+          for i in 0..<n where context.isCandidate(i) {
+            let arm = arms[i * stride + b]
+            scores[i] = normal.betaOfUnboostedShapes(arm.success, arm.failure, using: &g)
+          }
+        } else {
+          for i in 0..<n where context.isCandidate(i) {
+            let arm = arms[i * stride + b]
+            scores[i] = normal.beta(arm.success, arm.failure, using: &g)
+          }
         }
         rng = g
       }
