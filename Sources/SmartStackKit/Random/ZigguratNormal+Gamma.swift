@@ -59,6 +59,23 @@ extension ZigguratNormal {
     return ZigguratNormal.betaFromLogarithms(x, boostX, a, y, boostY, b)
   }
 
+  /// `beta(_:_:using:)` for shapes known to be at least 1: the same draws and the same
+  /// value, `X / (X + Y)`, without testing the shapes. A caller that knows no shape is
+  /// below 1 (the bandit with both priors at least 1: its shapes only grow) keeps the
+  /// boost and logarithm paths, and the shape loads they need, out of its loop.
+  ///
+  /// - Precondition: `!a.isBoosted && !b.isBoosted` (not checked: a shape below 1 gives
+  ///   a draw from the wrong distribution).
+  /// - Complexity: O(1) expected; about 4.1 outputs.
+  @inlinable @inline(__always)
+  public func betaOfUnboostedShapes<G: RandomNumberGenerator>(
+    _ a: GammaShape, _ b: GammaShape, using generator: inout G
+  ) -> Double {
+    let x = marsagliaTsang(d: a.d, c: a.c, using: &generator)
+    let y = marsagliaTsang(d: b.d, c: b.c, using: &generator)
+    return x / (x + y)
+  }
+
   /// `beta(_:_:using:)` when a shape is below 1: `1 / (1 + exp(log Y - log X))` with
   /// `log X = log(x) + log(boostX) / a` (just `log(x)` when `a >= 1`), the same for `Y`.
   @usableFromInline

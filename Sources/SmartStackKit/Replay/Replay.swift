@@ -43,24 +43,12 @@ public enum Replay {
       for i in 0..<person.instances.count { session.makeAvailable(i) }
     }
     // Pending outcome reveals: taps at donation times, misses at visit + horizon.
-    // Each queue is ascending by construction; both stay empty for strategies that
-    // ignore outcomes (`observesOutcomes == false`).
-    var tapTimes: [Int64] = []
-    var taps: [VisitFeedback] = []
-    var tapHead = 0
-    var missTimes: [Int64] = []
-    var misses: [VisitFeedback] = []
-    var missHead = 0
-    if S.observesOutcomes {
-      // At most one reveal per visit, in one queue or the other: room for all of them up
-      // front, so the queues never grow by copying (doubling a queue of 40-byte feedbacks
-      // cost ~1.5 % of a run).
-      let visits = person.visitTimes.count
-      missTimes.reserveCapacity(visits)
-      misses.reserveCapacity(visits)
-      tapTimes.reserveCapacity(visits)
-      taps.reserveCapacity(visits)
-    }
+    // Each queue is ascending by construction; at most one reveal per visit goes into
+    // one or the other, so each has room for the person's visits. Both stay empty (no
+    // room at all) for strategies that ignore outcomes (`observesOutcomes == false`).
+    let revealCapacity = S.observesOutcomes ? person.visitTimes.count : 0
+    var taps = RevealQueue(capacity: revealCapacity)
+    var misses = RevealQueue(capacity: revealCapacity)
 
     var e = 0
     var v = 0
@@ -69,13 +57,15 @@ public enum Replay {
     let visitCount = person.visitTimes.count
     let donationCount = person.donationTimes.count
     var lastTime = Int64.min
+    // The next time of each input stream (`Int64.max` once it is used up), read again
+    // only when that stream advances.
+    var te = entryCount > 0 ? person.entries[0].date.milliseconds : Int64.max
+    var tv = visitCount > 0 ? person.visitTimes[0] : Int64.max
+    var td = donationCount > 0 ? person.donationTimes[0] : Int64.max
     while true {
-      let te = e < entryCount ? person.entries[e].date.milliseconds : Int64.max
-      let tv = v < visitCount ? person.visitTimes[v] : Int64.max
-      let td = d < donationCount ? person.donationTimes[d] : Int64.max
       // The reveal queues stay empty without `observesOutcomes`: not even looked at.
-      let tt = S.observesOutcomes && tapHead < tapTimes.count ? tapTimes[tapHead] : Int64.max
-      let tm = S.observesOutcomes && missHead < missTimes.count ? missTimes[missHead] : Int64.max
+      let tt = S.observesOutcomes ? taps.nextTime : Int64.max
+      let tm = S.observesOutcomes ? misses.nextTime : Int64.max
       let tr = min(tt, tm)
       let t = min(te, tv, td, tr)
       if t == Int64.max { break }
@@ -83,6 +73,7 @@ public enum Replay {
       if te == t {
         session.relevanceEntry(instance: Int(person.entryInstance[e]), entry: person.entries[e])
         e += 1
+        te = e < entryCount ? person.entries[e].date.milliseconds : Int64.max
       } else if tv == t {
         let target = Int(person.visitTarget[v])
         let shown: Int32
@@ -107,26 +98,24 @@ public enum Replay {
             shown: shown, tapped: false)
           if isHit {
             feedback.tapped = true
-            tapTimes.append(person.donationTimes[target])
-            taps.append(feedback)
+            taps.push(feedback, at: person.donationTimes[target])
           } else {
-            missTimes.append(t &+ horizon)
-            misses.append(feedback)
+            misses.push(feedback, at: t &+ horizon)
           }
         }
         v += 1
+        tv = v < visitCount ? person.visitTimes[v] : Int64.max
       } else if td == t {
         if !person.alwaysAvailable {
           for m in person.matched(d) { session.makeAvailable(Int(m)) }
         }
         session.donation(at: t, kind: person.donationKinds[d], matched: person.matched(d))
         d += 1
+        td = d < donationCount ? person.donationTimes[d] : Int64.max
       } else if tt <= tm {
-        session.reveal(taps[tapHead], at: t)
-        tapHead += 1
+        session.reveal(taps.pop(), at: t)
       } else {
-        session.reveal(misses[missHead], at: t)
-        missHead += 1
+        session.reveal(misses.pop(), at: t)
       }
     }
     session.finish(at: lastTime)

@@ -74,6 +74,23 @@ struct BanditStrategyTests {
     }
   }
 
+  /// Shapes come from the strategy's tables for small counts and are computed beyond
+  /// them; both give the bits of `GammaShape(prior + count)`.
+  @Test func shapesFollowTheCountsInsideAndBeyondTheTables() throws {
+    var s = try session("bandit:buckets=1:prior-alpha=0.5:prior-beta=2.5")
+    let limit = BanditStrategy.shapeTableCount + 10
+    for n in 1...limit {
+      s.reveal(feedback(0, tapped: true, minutes: 0), at: start)
+      s.reveal(feedback(1, tapped: false, minutes: 0), at: start)
+      if n % 97 == 0 || n >= limit - 20 {
+        #expect(s.strategy.arms[0].success == GammaShape(0.5 + Double(n)), "taps \(n)")
+        #expect(s.strategy.arms[1].failure == GammaShape(2.5 + Double(n)), "misses \(n)")
+      }
+    }
+    #expect(s.strategy.arms[0].taps == limit && s.strategy.arms[1].misses == limit)
+    #expect(s.strategy.arms[0].failure == GammaShape(2.5) && s.strategy.arms[1].success == GammaShape(0.5))
+  }
+
   /// Tiny priors take the log-domain path: every score is in [0, 1], never NaN, over
   /// many seeds and hundreds of visits with outcomes.
   @Test func tinyPriorsNeverGiveNaN() throws {
