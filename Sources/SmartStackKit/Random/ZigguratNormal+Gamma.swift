@@ -64,13 +64,15 @@ extension ZigguratNormal {
   /// below 1 (the bandit with both priors at least 1: its shapes only grow) keeps the
   /// boost and logarithm paths, and the shape loads they need, out of its loop.
   ///
-  /// - Precondition: `!a.isBoosted && !b.isBoosted` (not checked: a shape below 1 gives
-  ///   a draw from the wrong distribution).
+  /// - Precondition: `!a.isBoosted && !b.isBoosted` (checked in debug builds only: a
+  ///   shape below 1 would give a draw from the wrong distribution). Internal for that
+  ///   reason: the bandit is its one caller and guarantees it.
   /// - Complexity: O(1) expected; about 4.1 outputs.
-  @inlinable @inline(__always)
-  public func betaOfUnboostedShapes<G: RandomNumberGenerator>(
+  @inline(__always)
+  func betaOfUnboostedShapes<G: RandomNumberGenerator>(
     _ a: GammaShape, _ b: GammaShape, using generator: inout G
   ) -> Double {
+    assert(!a.isBoosted && !b.isBoosted, "betaOfUnboostedShapes needs shapes of at least 1")
     let x = marsagliaTsang(d: a.d, c: a.c, using: &generator)
     let y = marsagliaTsang(d: b.d, c: b.c, using: &generator)
     return x / (x + y)
