@@ -119,7 +119,7 @@ extension Duration {
 struct BenchLane {
   let run: (ReplayPlan.Person, Int) -> Void
   let totals: () -> MetricCounts
-  /// Visits so far that reused the previous decision.
+  /// Visits so far decided without calling `rank` (`StackSession.reusedDecisionCount`).
   let reusedDecisions: () -> Int
 }
 

@@ -27,8 +27,9 @@ public struct BenchReport: Sendable {
     /// Pooled hit rate, a check that the workload means something (and is the same
     /// from run to run).
     public var hitRate = Double.nan
-    /// Visits that reused the previous decision (`RankingStrategy.rankingInputs`), in one
-    /// pass.
+    /// Visits decided without calling `rank`: the previous decision reused, or updated
+    /// for the instances whose own inputs changed (`RankingStrategy.rankingInputs`,
+    /// `scoresArePerInstance`), in one pass.
     public var reusedDecisions = 0
     /// `reusedDecisions / visits`.
     public var reusedFraction: Double { visits > 0 ? Double(reusedDecisions) / Double(visits) : 0 }
