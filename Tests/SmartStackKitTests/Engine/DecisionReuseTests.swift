@@ -24,14 +24,19 @@ private struct EveryVisit<S: RankingStrategy>: RankingStrategy {
 @Suite("Engine decision reuse")
 struct DecisionReuseTests {
   let instances = (0..<6).map { WidgetInstance(id: "i\($0)", kind: ["B", "A", "C", "A", "B", "D"][$0]) }
+  /// More than `ChangedInstances.capacity` instances: the engine neither rescores
+  /// instances nor moves remembered keys, and falls back to ranking afresh, or to
+  /// ordering kept scores again after a donation. The events touch the first six.
+  let manyInstances = (0..<70).map { WidgetInstance(id: "i\($0)", kind: ["B", "A", "C", "A", "B", "D", "E"][$0 % 7]) }
 
   /// Runs `strategy` over the events; returns the transcript and the reused visits.
   /// `longChains`: only entries, ranked visits and donations (each instance at most
   /// once), every instance a candidate, so that decisions are reused or updated many
   /// times in a row, as in replay.
   fileprivate func run<S: RankingStrategy>(
-    _ strategy: S, seed: UInt64, options: EngineOptions, longChains: Bool = false
+    _ strategy: S, seed: UInt64, options: EngineOptions, longChains: Bool = false, many: Bool = false
   ) -> (EngineTranscript, Int) {
+    let instances = many ? manyInstances : instances
     var s = StackSession(
       person: 0, instances: instances, strategy: strategy, observer: EngineTranscript(), zone: .utc,
       options: options, strategySeed: seed)
@@ -64,11 +69,15 @@ struct DecisionReuseTests {
     let parameters = try StrategyParameters(specs: S.parameterSpecs, given: given, strategy: S.name)
     let strategy = try S(parameters: parameters)
     var reused = 0
-    for seed in 0..<160 {
+    for seed in 0..<190 {
+      // 0..<60: every kind of event; 60..<160: long chains of reuse; 160..<190: long
+      // chains on a stack too large for per-instance rescoring.
       let longChains = seed >= 60
-      let (withReuse, count) = run(strategy, seed: UInt64(seed), options: options(seed), longChains: longChains)
+      let many = seed >= 160
+      let (withReuse, count) = run(
+        strategy, seed: UInt64(seed), options: options(seed), longChains: longChains, many: many)
       let (everyVisit, never) = run(
-        EveryVisit(strategy), seed: UInt64(seed), options: options(seed), longChains: longChains)
+        EveryVisit(strategy), seed: UInt64(seed), options: options(seed), longChains: longChains, many: many)
       #expect(withReuse == everyVisit, "\(S.name) seed \(seed)")
       #expect(never == 0)
       reused += count
