@@ -64,8 +64,9 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// The strategy rescores changed instances alone (`scoresArePerInstance`, with
   /// declared inputs and at most `ChangedInstances.capacity` instances).
   let rescoresInstances: Bool
-  /// The remembered order keys are kept up to date through donations (declared
-  /// inputs and at most `ChangedInstances.capacity` instances).
+  /// The remembered order keys can be kept up to date through donations (declared
+  /// inputs and at most `ChangedInstances.capacity` instances); past that size a
+  /// donation ends the last decision.
   let tracksKeys: Bool
   /// Instances whose own inputs (relevance, donations, being shown) changed since the
   /// last decision, for `rescoresInstances`: rescored at the next visit.
@@ -75,18 +76,14 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   var retied = ChangedInstances()
   /// The last decision may be reused: nothing it depends on changed since.
   var decisionReusable = false
-  /// The last decision's scores stand but a donation has since moved the tie-break
-  /// order (strategies with `scoresDependOnDonations == false`): the next reuse orders
-  /// them again.
-  var orderStale = false
   var lastTop = -1
   var lastCandidates = 0
   var lastShown: Int32 = -1
   var lastHourOfDay = 0
   var lastHourOfWeek = 0
   var lastDayIndex: Int64 = 0
-  /// Visits that reused the last decision's scores without calling `rank` (ordered
-  /// again when a donation moved the tie-break since; for tests and profiling).
+  /// Visits decided without calling `rank`: the last decision reused, or updated for the
+  /// instances in `changed` and `retied` (for tests and profiling).
   var reusedDecisionCount = 0
 
   public init(
@@ -244,21 +241,19 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     // The last decision survives a donation when the strategy's scores ignore
     // donations, or when it rescores the matched instances alone; the remembered keys
     // then follow the tie-break order as it moves.
-    let keepsDecision = decisionReusable && (!Strategy.scoresDependOnDonations || rescoresInstances)
-    let movingKeys = keepsDecision && tracksKeys
+    let keepsDecision =
+      decisionReusable && tracksKeys && (!Strategy.scoresDependOnDonations || rescoresInstances)
     if !matched.isEmpty {
       let s = uniqueSlots()
       for m in matched {
         let i = Int(m)
         precondition(i >= 0 && i < s.count, "donation matched instance \(i) of \(s.count)")
         context.features.recordDonation(instance: i, at: time, hourOfDay: hod, hourOfWeek: how)
-        s.promote(i, features: context.features, movingKeys: movingKeys)
-        if movingKeys {
+        s.promote(i, features: context.features, movingKeys: keepsDecision)
+        if keepsDecision {
           if Strategy.scoresDependOnDonations { changed.insert(i) } else { retied.insert(i) }
         }
       }
-      // Without moving keys, the kept scores are ordered again at the next visit.
-      if keepsDecision && !movingKeys { orderStale = true }
     }
     context.features.totalDonations &+= 1
     context.features.lastDonatedInstance = matched.first ?? -1
@@ -305,18 +300,15 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     let candidates: Int
     let targetRank: Int
     if case .rank = policy, decisionReusable, lastDecisionApplies() {
-      // Nothing the strategy's scores depend on changed: the last decision's scores
-      // stand (`ranking` still holds them and the rule), and so does its order unless
-      // a donation moved the tie-break since; or, for a strategy that rescores
-      // instances, only some instances' own inputs changed.
+      // Nothing the strategy's scores depend on changed but the instances in `changed`
+      // (rescored) and `retied` (keys moved by a donation): the last decision stands
+      // (`ranking` still holds its scores and rule), or is updated for those.
       if rescoresInstances && context.shown != lastShown {
         if lastShown >= 0 { changed.insert(Int(lastShown)) }
         if context.shown >= 0 { changed.insert(Int(context.shown)) }
       }
       if !changed.isEmpty { strategy.rescore(changed, context, into: &ranking) }
-      if orderStale {
-        (top, candidates, targetRank) = decide(targets: targetBuffer, remember: true)
-      } else if !changed.isEmpty || !retied.isEmpty {
+      if !changed.isEmpty || !retied.isEmpty {
         (top, candidates, targetRank) = updatedDecision(targets: targetBuffer)
       } else {
         (top, candidates, targetRank) = reusedDecision(targets: targetBuffer)
@@ -457,7 +449,6 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       }
     }
     decisionReusable = remember
-    orderStale = false
     changed = ChangedInstances()
     retied = ChangedInstances()
     if remember {

@@ -49,9 +49,9 @@ public protocol RankingStrategy: Sendable {
   /// False when `rank`'s scores depend neither on the donation features nor on anything
   /// `observe` learns from donations (default true). Only read for strategies that
   /// declare `rankingInputs`: after a donation the engine then keeps the last decision's
-  /// scores and only orders the candidates again (a donation can change the tie-break:
-  /// last donation, donation count) instead of calling `rank`. Results are the same
-  /// either way.
+  /// scores and only moves the order (a donation can change the tie-break: last
+  /// donation, donation count) instead of calling `rank`. Results are the same either
+  /// way.
   static var scoresDependOnDonations: Bool { get }
 
   /// True when the score of each candidate depends only on that instance's own
@@ -114,8 +114,10 @@ extension RankingStrategy {
 /// its own. The engine then reuses the last decision (scores, rule, top and order) at a
 /// visit where nothing it depends on has changed since that decision, which is
 /// identical to ranking afresh. It ranks afresh after every donation (unless the
-/// strategy declares `scoresDependOnDonations == false`: then it orders the kept scores
-/// again), every outcome delivered to `observe`, every change of the candidates and
+/// strategy declares `scoresDependOnDonations == false`, or `scoresArePerInstance`: then
+/// it keeps the scores, rescores the donated instance for the latter, and moves the
+/// order; on stacks of more than `ChangedInstances.capacity` instances it ranks
+/// afresh), every outcome delivered to `observe`, every change of the candidates and
 /// every visit under a stack rule (a pin or no rotation), and for strategies with
 /// `usesTarget`.
 ///

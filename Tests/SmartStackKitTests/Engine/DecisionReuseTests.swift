@@ -25,8 +25,8 @@ private struct EveryVisit<S: RankingStrategy>: RankingStrategy {
 struct DecisionReuseTests {
   let instances = (0..<6).map { WidgetInstance(id: "i\($0)", kind: ["B", "A", "C", "A", "B", "D"][$0]) }
   /// More than `ChangedInstances.capacity` instances: the engine neither rescores
-  /// instances nor moves remembered keys, and falls back to ranking afresh, or to
-  /// ordering kept scores again after a donation. The events touch the first six.
+  /// instances nor moves remembered keys, and ranks afresh where it would. The events
+  /// touch the first six.
   let manyInstances = (0..<70).map { WidgetInstance(id: "i\($0)", kind: ["B", "A", "C", "A", "B", "D", "E"][$0 % 7]) }
 
   /// Runs `strategy` over the events; returns the transcript and the reused visits.
@@ -151,7 +151,7 @@ struct DecisionReuseTests {
   }
 
   /// Strategies whose scores ignore donations keep them across a donation and only
-  /// order them again: the decisions are those of ranking at every visit (checked
+  /// move the order: the decisions are those of ranking at every visit (checked
   /// above), and more visits reuse scores than a declaration without it would.
   @Test func scoresThatIgnoreDonationsAreKeptAcrossDonations() throws {
     struct RelevanceReadingDonations: RankingStrategy {
