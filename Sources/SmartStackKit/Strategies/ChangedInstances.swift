@@ -1,12 +1,13 @@
 /// The instances whose own inputs changed since a strategy's last decision: what
 /// `RankingStrategy.rescore(_:_:into:)` is told to score again.
 ///
-/// A set of instance indices below 64 kept as one bit each (`1 << i`), iterated in
-/// increasing index order. The engine passes one only to strategies with
+/// A set of instance indices below `capacity` kept as one bit each (`1 << i`),
+/// iterated in increasing index order. The engine passes one only to strategies with
 /// `scoresArePerInstance` and stacks of at most `ChangedInstances.capacity` instances.
 public struct ChangedInstances: Sequence, Sendable, Hashable {
-  /// The largest stack the engine rescores instance by instance (64).
-  public static let capacity = 64
+  /// The largest stack the engine rescores instance by instance: one bit per instance
+  /// in a `UInt64` (64).
+  public static let capacity = UInt64.bitWidth
   /// Bit `i` set: instance `i` changed.
   public var bits: UInt64
 
@@ -17,12 +18,14 @@ public struct ChangedInstances: Sequence, Sendable, Hashable {
   @inlinable public var isEmpty: Bool { bits == 0 }
 
   /// True when instance `i` changed. O(1).
-  @inlinable public func contains(_ i: Int) -> Bool { i >= 0 && i < 64 && bits & (1 << UInt64(i)) != 0 }
+  @inlinable public func contains(_ i: Int) -> Bool {
+    i >= 0 && i < Self.capacity && bits & (1 &<< UInt64(truncatingIfNeeded: i)) != 0
+  }
 
-  /// Adds instance `i` (`0 <= i < 64`). O(1).
+  /// Adds instance `i` (`0 <= i < capacity`). O(1).
   @inlinable @inline(__always)
   public mutating func insert(_ i: Int) {
-    precondition(i >= 0 && i < 64, "ChangedInstances holds instance indices 0..<64")
+    precondition(i >= 0 && i < Self.capacity, "ChangedInstances holds instance indices below its capacity")
     bits |= 1 &<< UInt64(truncatingIfNeeded: i)
   }
 
