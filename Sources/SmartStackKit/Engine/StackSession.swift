@@ -10,17 +10,6 @@ public struct EngineOptions: Sendable, Hashable {
   public init() {}
 }
 
-/// How a visit may change the stack, beyond what the strategy wants.
-public enum VisitPolicy: Sendable {
-  /// The strategy's ranking decides (Smart Rotate on, nothing pinned).
-  case rank
-  /// This instance stays on top (a manual swipe pinned it) if it is a candidate.
-  case forced(Int32)
-  /// The instance already on top stays if it is a candidate: Smart Rotate is off, or a
-  /// stack rotation limit is exhausted. `rule` names why, for explanations.
-  case noRotation(StaticString)
-}
-
 /// One person's run: the stack, the shared features, the strategy and the observer.
 ///
 /// The driver (replay or simulation) calls the event methods in time order; at equal
@@ -296,10 +285,10 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     advanceClock(to: time)
     let n = instances.count
     if hasRelevance && time >= nextRelevanceRefresh { refreshDueRelevance() }
-    let top: Int
+    let rankedTop: Int
     let candidates: Int
-    let targetRank: Int
-    if case .rank = policy, decisionReusable, lastDecisionApplies() {
+    let rankedTargetRank: Int
+    if decisionReusable, lastDecisionApplies() {
       // Nothing the strategy's scores depend on changed but the instances in `changed`
       // (rescored) and `retied` (keys moved by a donation): the last decision stands
       // (`ranking` still holds its scores and rule), or is updated for those.
@@ -309,9 +298,9 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       }
       if !changed.isEmpty { strategy.rescore(changed, context, into: &ranking) }
       if !changed.isEmpty || !retied.isEmpty {
-        (top, candidates, targetRank) = updatedDecision(targets: targetBuffer)
+        (rankedTop, candidates, rankedTargetRank) = updatedDecision(targets: targetBuffer)
       } else {
-        (top, candidates, targetRank) = reusedDecision(targets: targetBuffer)
+        (rankedTop, candidates, rankedTargetRank) = reusedDecision(targets: targetBuffer)
       }
       reusedDecisionCount &+= 1
     } else {
@@ -320,30 +309,29 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       if Strategy.usesTarget { context.target = targets }
       strategy.rank(context, into: &ranking)
       if Strategy.usesTarget { context.target = [] }
-
-      // The stack's own rules may override the strategy: a pinned (swiped) instance, or
-      // no rotation at all. The override is expressed as a score, so ranks stay
-      // consistent.
-      var overridden = false
-      switch policy {
-      case .rank:
-        break
-      case .forced(let i):
-        if i >= 0 && Int(i) < n && context.features.available[Int(i)] {
-          ranking.scores[Int(i)] = .infinity
-          ranking.rule = "manual swipe pin"
-          overridden = true
-        }
-      case .noRotation(let rule):
-        let current = Int(context.shown)
-        if current >= 0 && context.features.available[current] {
-          ranking.scores[current] = .infinity
-          ranking.rule = rule
-          overridden = true
+      (rankedTop, candidates, rankedTargetRank) = decide(targets: targetBuffer, remember: reusesDecisions)
+    }
+    // The stack's own rules, applied to the strategy's order (`StackRules`); the
+    // strategy's scores and rule stay as they are, for the next visit's reuse.
+    var shownIndex = rankedTop
+    var rule = ranking.rule
+    var presentedTargetRank = rankedTargetRank
+    if !Strategy.usesTarget {
+      let (constrained, constraintRule) = applyStackRules(top: rankedTop, policy: policy)
+      if let constraintRule {
+        rule = constraintRule
+        if constrained != rankedTop {
+          shownIndex = constrained
+          presentedTargetRank = ranking.scores.withUnsafeBufferPointer { scores in
+            StackRules.targetRank(
+              shown: constrained, targets: targetBuffer, features: context.features,
+              key: { Self.orderKey(scores[$0], slots.view.tieRank[$0]) })
+          }
         }
       }
-      (top, candidates, targetRank) = decide(targets: targetBuffer, remember: reusesDecisions && !overridden)
     }
+    let top = shownIndex
+    let targetRank = presentedTargetRank
 
     // Relevance situation at the visit: candidates with an active window at or above
     // the threshold (`isHigh`), and the watched windows' visits.
@@ -382,9 +370,24 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       hasTarget: hasTarget, targets: targets, targetRank: targetRank,
       candidateCount: candidates,
       shownState: top >= 0 ? context.features.relevance[top] : .none,
-      relevanceCritical: critical, relevanceHonoured: honoured, rule: ranking.rule)
+      relevanceCritical: critical, relevanceHonoured: honoured, rule: rule)
     observer.observe(outcome, scores: ranking.scores, features: context.features)
     return outcome
+  }
+
+  /// `StackRules.shown(strategyTop:policy:current:features:key:)` for this visit, with
+  /// order keys from the strategy's current scores and tie-break order.
+  @inline(__always)
+  func applyStackRules(top: Int, policy: VisitPolicy) -> (top: Int, rule: StaticString?) {
+    if case .rank = policy, top < 0 || context.shown < 0 || context.features.relevanceKind[top] != .suppressed {
+      return (top, nil)
+    }
+    let tie = slots.view.tieRank
+    return ranking.scores.withUnsafeBufferPointer { scores in
+      StackRules.shown(
+        strategyTop: top, policy: policy, current: Int(context.shown), features: context.features,
+        key: { Self.orderKey(scores[$0], tie[$0]) })
+    }
   }
 
   /// The top candidate (-1 when there is none), the number of candidates, and the
