@@ -317,16 +317,15 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     var rule = ranking.rule
     var presentedTargetRank = rankedTargetRank
     if !Strategy.usesTarget {
-      let (constrained, constraintRule) = applyStackRules(top: rankedTop, policy: policy)
+      let (constrained, constraintRule) = StackRules.shown(
+        strategyTop: rankedTop, policy: policy, current: Int(context.shown), features: context.features,
+        key: strategyOrderKey)
       if let constraintRule {
         rule = constraintRule
         if constrained != rankedTop {
           shownIndex = constrained
-          presentedTargetRank = ranking.scores.withUnsafeBufferPointer { scores in
-            StackRules.targetRank(
-              shown: constrained, targets: targetBuffer, features: context.features,
-              key: { Self.orderKey(scores[$0], slots.view.tieRank[$0]) })
-          }
+          presentedTargetRank = StackRules.targetRank(
+            shown: constrained, targets: targetBuffer, features: context.features, key: strategyOrderKey)
         }
       }
     }
@@ -375,19 +374,11 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     return outcome
   }
 
-  /// `StackRules.shown(strategyTop:policy:current:features:key:)` for this visit, with
-  /// order keys from the strategy's current scores and tie-break order.
+  /// Candidate `i`'s key in the strategy's order (`orderKey` of its current score and
+  /// tie rank), for `StackRules`, which asks for it only when a rule changes the top.
   @inline(__always)
-  func applyStackRules(top: Int, policy: VisitPolicy) -> (top: Int, rule: StaticString?) {
-    if case .rank = policy, top < 0 || context.shown < 0 || context.features.relevanceKind[top] != .suppressed {
-      return (top, nil)
-    }
-    let tie = slots.view.tieRank
-    return ranking.scores.withUnsafeBufferPointer { scores in
-      StackRules.shown(
-        strategyTop: top, policy: policy, current: Int(context.shown), features: context.features,
-        key: { Self.orderKey(scores[$0], tie[$0]) })
-    }
+  func strategyOrderKey(_ i: Int) -> UInt128 {
+    Self.orderKey(ranking.scores[i], slots.view.tieRank[i])
   }
 
   /// The top candidate (-1 when there is none), the number of candidates, and the

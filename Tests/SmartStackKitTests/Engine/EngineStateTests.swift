@@ -59,13 +59,8 @@ struct EngineStateTests {
   @Test func theDecisionEqualsSortingTheCandidatesThenTheStackRules() {
     for seed in 0..<200 {
       var s = session(UInt64(seed))
-      for event in events(seed: UInt64(seed) &+ 1000, count: 150) {
-        guard case .visit(let t, let targets, let policy) = event else {
-          event.apply(to: &s)
-          continue
-        }
-        let previous = Int(s.context.shown)
-        let outcome = s.visit(at: t, hasTarget: !targets.isEmpty, targets: targets[...], policy: policy)
+      events(seed: UInt64(seed) &+ 1000, count: 150).forEachVisit(on: &s) { visit, s in
+        let (t, targets, policy, previous, outcome) = (visit.time, visit.targets, visit.policy, visit.previous, visit.outcome)
         let f = s.context.features
         let scores = s.ranking.scores
         let order = (0..<instances.count).filter { f.available[$0] }.sorted { f.precedes($0, $1, scores: scores) }

@@ -38,13 +38,8 @@ struct StackRulesTests {
           person: 0, instances: instances, strategy: prototype, observer: EngineTranscript(), zone: .utc,
           options: EngineOptions(), strategySeed: seed)
         for i in 0..<instances.count where i % 3 != 2 { s.makeAvailable(i) }
-        for event in EngineTestEvent.stream(seed: seed, count: 300) {
-          guard case .visit(let t, let targets, let policy) = event else {
-            event.apply(to: &s)
-            continue
-          }
-          let previous = Int(s.context.shown)
-          let o = s.visit(at: t, hasTarget: !targets.isEmpty, targets: targets[...], policy: policy)
+        EngineTestEvent.stream(seed: seed, count: 300).forEachVisit(on: &s) { visit, s in
+          let (t, targets, policy, previous, o) = (visit.time, visit.targets, visit.policy, visit.previous, visit.outcome)
           let f = s.context.features
           let shown = Int(o.shown)
           let where_ = "seed \(seed), visit at \(t)"
