@@ -12,8 +12,8 @@ public enum VisitPolicy: Sendable {
 }
 
 /// The stack's own rules, applied by the engine to the strategy's ranking after the
-/// strategy ranks (DESIGN.md §6: "rules are constraints, not scores"). No score can
-/// outbid them, `+infinity` included.
+/// strategy ranks: rules are constraints, not scores (README, "Semantics": stack rules).
+/// No score can outbid them, `+infinity` included.
 ///
 /// Given the strategy's order of the candidates (score, then tie-break) and the instance
 /// `c` on top before the visit, the instance shown is:
@@ -36,8 +36,8 @@ public enum VisitPolicy: Sendable {
 /// Strategies that see the target (`RankingStrategy.usesTarget`, the `oracle`) are the
 /// upper bound of any ranking and are exempt from every rule.
 public enum StackRules {
-  /// The shown instance and the rule that put it there (nil when no rule applied), for a strategy whose first candidate is `top` (-1 when there is
-  /// no candidate).
+  /// The shown instance and the rule that put it there (nil when no rule applied), for
+  /// a strategy whose first candidate is `top` (-1 when there is no candidate).
   ///
   /// `key(i)` is candidate `i`'s order key in the strategy's order (larger first, never
   /// 0 for a candidate); it is called only when suppression binds.

@@ -283,7 +283,6 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     policy: VisitPolicy
   ) -> VisitOutcome {
     advanceClock(to: time)
-    let n = instances.count
     if hasRelevance && time >= nextRelevanceRefresh { refreshDueRelevance() }
     let rankedTop: Int
     let candidates: Int
