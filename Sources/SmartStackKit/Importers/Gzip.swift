@@ -77,7 +77,7 @@ public enum Gzip {
       guard crc == storedCRC else {
         throw ArchiveError(
           .corrupt,
-          "gzip member \(member): CRC-32 mismatch: the trailer says \(hex(storedCRC)), the data has \(hex(crc)); the file is corrupt"
+          "gzip member \(member): CRC-32 mismatch: the trailer says 0x\(NumberFormat.hex(storedCRC)), the data has 0x\(NumberFormat.hex(crc)); the file is corrupt"
         )
       }
       guard storedSize == UInt32(truncatingIfNeeded: produced) else {
@@ -150,12 +150,6 @@ public enum Gzip {
   private static func littleEndian32(_ input: UnsafeBufferPointer<UInt8>, _ i: Int) -> UInt32 {
     UInt32(input[i]) | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2]) << 16
       | UInt32(input[i + 3]) << 24
-  }
-
-  /// `0x0badf00d`.
-  static func hex(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16)
-    return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
   }
 }
 

@@ -57,7 +57,7 @@ struct GzipTests {
     #expect(error?.kind == .corrupt)
     #expect(
       error?.message
-        == "gzip member 1: CRC-32 mismatch: the trailer says \(Gzip.hex(actual ^ 1)), the data has \(Gzip.hex(actual)); the file is corrupt"
+        == "gzip member 1: CRC-32 mismatch: the trailer says 0x\(NumberFormat.hex(actual ^ 1)), the data has 0x\(NumberFormat.hex(actual)); the file is corrupt"
     )
   }
 
