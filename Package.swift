@@ -13,6 +13,8 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .library(name: "SmartStackKit", targets: ["SmartStackKit"]),
+    // `StrategyConformance`: checks a strategy's fast paths, for strategy authors' tests.
+    .library(name: "SmartStackTesting", targets: ["SmartStackTesting"]),
     .executable(name: "smartstack", targets: ["smartstack"]),
   ],
   dependencies: [
@@ -24,6 +26,7 @@ let package = Package(
       name: "CZlib", path: "Sources/CZlib",
       providers: [.apt(["zlib1g-dev"]), .yum(["zlib-devel"])]),
     .target(name: "SmartStackKit", dependencies: ["CZlib"]),
+    .target(name: "SmartStackTesting", dependencies: ["SmartStackKit"]),
     .executableTarget(
       name: "smartstack",
       dependencies: [
@@ -31,7 +34,7 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "SmartStackKitTests", dependencies: ["SmartStackKit"]),
+    .testTarget(name: "SmartStackKitTests", dependencies: ["SmartStackKit", "SmartStackTesting"]),
     .testTarget(name: "smartstackTests", dependencies: ["smartstack", "SmartStackKit"]),
   ]
 )

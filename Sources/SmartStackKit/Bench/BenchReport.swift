@@ -28,8 +28,8 @@ public struct BenchReport: Sendable {
     /// from run to run).
     public var hitRate = Double.nan
     /// Visits decided without calling `rank`: the previous decision reused, or updated
-    /// for the instances whose own inputs changed (`RankingStrategy.rankingInputs`,
-    /// `scoresArePerInstance`), in one pass.
+    /// for the instances whose own inputs changed (`PureRankingStrategy`,
+    /// `InstanceScoringStrategy`), in one pass.
     public var reusedDecisions = 0
     /// `reusedDecisions / visits`.
     public var reusedFraction: Double { visits > 0 ? Double(reusedDecisions) / Double(visits) : 0 }

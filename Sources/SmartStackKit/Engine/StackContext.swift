@@ -20,7 +20,7 @@ public struct StackContext: Sendable {
   /// When `shown` became the top (epoch ms), or `Int64.min`.
   public var shownSince: Int64
   /// The instances the visit's target matches. Empty except for strategies with
-  /// `usesTarget == true`, and empty outside visits.
+  /// a `TargetAwareStrategy`, and empty outside visits.
   public var target: ArraySlice<Int32>
 
   public var instanceCount: Int { features.instanceCount }

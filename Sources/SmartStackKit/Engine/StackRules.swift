@@ -33,7 +33,7 @@ public enum VisitPolicy: Sendable {
 /// presented: the shown instance first, then the other candidates in the strategy's
 /// order.
 ///
-/// Strategies that see the target (`RankingStrategy.usesTarget`, the `oracle`) are the
+/// Strategies that see the target (`TargetAwareStrategy`, the `oracle`) are the
 /// upper bound of any ranking and are exempt from every rule.
 public enum StackRules {
   /// The shown instance and the rule that put it there (nil when no rule applied), for

@@ -45,13 +45,17 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   // `clockValidFrom ..< clockValidUntil` (one local hour within one offset interval).
   var clockValidFrom = Int64.max
   var clockValidUntil = Int64.min
-  // Decision reuse (`RankingInputs`): the strategy's declaration, read once, and the
-  // last ranked visit's decision with the inputs it was made for.
-  let rankingInputs: RankingInputs
-  /// False when the strategy ranks at every visit (`.everyVisit`, or `usesTarget`).
+  // Decision reuse, derived from the refinement the strategy conforms to
+  // (`StrategyPath`): its declared inputs, read once, and the last ranked visit's
+  // decision with the inputs it was made for.
+  let reads: VisitInputs
+  /// True when the strategy's scores read the donation features.
+  let readsDonations: Bool
+  /// False when the strategy ranks at every visit (a plain `RankingStrategy`, a
+  /// `TargetAwareStrategy`, or `reads` containing `.now`).
   let reusesDecisions: Bool
-  /// The strategy rescores changed instances alone (`scoresArePerInstance`, with
-  /// declared inputs and at most `ChangedInstances.capacity` instances).
+  /// The strategy rescores changed instances alone (`InstanceScoringStrategy`, at most
+  /// `ChangedInstances.capacity` instances).
   let rescoresInstances: Bool
   /// The remembered order keys can be kept up to date through donations (declared
   /// inputs and at most `ChangedInstances.capacity` instances); past that size a
@@ -73,7 +77,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   var lastDayIndex: Int64 = 0
   /// Visits decided without calling `rank`: the last decision reused, or updated for the
   /// instances in `changed` and `retied` (for tests and profiling).
-  var reusedDecisionCount = 0
+  public internal(set) var reusedDecisionCount = 0
 
   public init(
     person: Int32, instances: [WidgetInstance], strategy: Strategy, observer: Observer,
@@ -109,9 +113,10 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     slots = EngineSlots(keys: keys, kindOrder: context.features.kindOrder)
     sharedNormaliserKeys = kinds.count < keys.count && options.normaliserScope == .kind
     self.strategy.begin(StrategySetup(instances: instances, seed: strategySeed))
-    rankingInputs = self.strategy.rankingInputs
-    reusesDecisions = !Strategy.usesTarget && !rankingInputs.contains(.everyVisit)
-    rescoresInstances = reusesDecisions && Strategy.scoresArePerInstance && n <= ChangedInstances.capacity
+    reads = self.strategy._reads
+    readsDonations = reads.contains(.donations)
+    reusesDecisions = Strategy._path != .everyVisit && !Strategy._seesTarget && !reads.contains(.now)
+    rescoresInstances = reusesDecisions && Strategy._path == .instanceScoring && n <= ChangedInstances.capacity
     tracksKeys = reusesDecisions && n <= ChangedInstances.capacity
     self.observer.beginPerson(person, instances: instances)
   }
@@ -217,7 +222,9 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       }
     }
     refreshRelevance(i, s)
+    let before = stateBeforeEvent()
     strategy.observe(.relevance(instance: Int32(i)), context: context)
+    endDecisionIfStateChanged(before)
   }
 
   /// The person donated: `kind` is the log's kind id, `matched` the stack instances the
@@ -231,7 +238,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     // donations, or when it rescores the matched instances alone; the remembered keys
     // then follow the tie-break order as it moves.
     let keepsDecision =
-      decisionReusable && tracksKeys && (!Strategy.scoresDependOnDonations || rescoresInstances)
+      decisionReusable && tracksKeys && (!readsDonations || rescoresInstances)
     if !matched.isEmpty {
       let s = uniqueSlots()
       for m in matched {
@@ -240,27 +247,44 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
         context.features.recordDonation(instance: i, at: time, hourOfDay: hod, hourOfWeek: how)
         s.promote(i, features: context.features, movingKeys: keepsDecision)
         if keepsDecision {
-          if Strategy.scoresDependOnDonations { changed.insert(i) } else { retied.insert(i) }
+          if readsDonations { changed.insert(i) } else { retied.insert(i) }
         }
       }
     }
     context.features.totalDonations &+= 1
     context.features.lastDonatedInstance = matched.first ?? -1
     if !keepsDecision { decisionReusable = false }
+    let before = stateBeforeEvent()
     strategy.observe(.donation(kind: kind, instances: matched), context: context)
+    endDecisionIfStateChanged(before)
+  }
+
+  /// The strategy, when the last decision may still be reused and an event is about to
+  /// reach it: `endDecisionIfStateChanged` then compares.
+  @inline(__always)
+  func stateBeforeEvent() -> Strategy? {
+    reusesDecisions && decisionReusable ? strategy : nil
+  }
+
+  /// Ends the last decision when the strategy's state changed since `before` (its `==`:
+  /// what a pure or instance-scoring strategy's scores may depend on besides `reads`).
+  @inline(__always)
+  mutating func endDecisionIfStateChanged(_ before: Strategy?) {
+    if let before, !strategy._scoresAlike(before) { decisionReusable = false }
   }
 
   /// The outcome of an earlier visit becomes observable at `time`.
   public mutating func reveal(_ feedback: VisitFeedback, at time: Int64) {
-    guard Strategy.observesOutcomes else { return }
+    guard Strategy._observesOutcomes else { return }
     advanceClock(to: time)
-    decisionReusable = false
-    strategy.observe(.outcome(feedback), context: context)
+    let before = stateBeforeEvent()
+    strategy._observe(outcome: feedback, context: context)
+    endDecisionIfStateChanged(before)
   }
 
   /// A Home Screen visit: the strategy ranks, the top candidate is shown, and the
   /// outcome goes to the observer. `hasTarget`/`targets` describe what the person
-  /// wanted (see `VisitOutcome`); only a strategy with `usesTarget` sees them.
+  /// wanted (see `VisitOutcome`); only a `TargetAwareStrategy` sees them.
   @discardableResult
   @inline(__always)
   public mutating func visit(
@@ -272,7 +296,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   }
 
   /// `visit(at:hasTarget:targets:policy:)` with the targets read from `targetBuffer`;
-  /// `targets` (the same instances, or empty) is what the strategy (with `usesTarget`)
+  /// `targets` (the same instances, or empty) is what the strategy (a `TargetAwareStrategy`)
   /// and the outcome get. The drivers pass an empty `targets` when neither needs them
   /// (`OutcomeObserver.observesTargets`): building a slice of the plan's arrays costs a
   /// reference-count increment and decrement at every visit.
@@ -295,7 +319,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
         if lastShown >= 0 { changed.insert(Int(lastShown)) }
         if context.shown >= 0 { changed.insert(Int(context.shown)) }
       }
-      if !changed.isEmpty { strategy.rescore(changed, context, into: &ranking) }
+      if !changed.isEmpty { strategy._rescore(changed, context, into: &ranking) }
       if !changed.isEmpty || !retied.isEmpty {
         (rankedTop, candidates, rankedTargetRank) = updatedDecision(targets: targetBuffer)
       } else {
@@ -305,17 +329,19 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     } else {
       resetScores()
       ranking.rule = "score"
-      if Strategy.usesTarget { context.target = targets }
-      strategy.rank(context, into: &ranking)
-      if Strategy.usesTarget { context.target = [] }
+      if Strategy._seesTarget { context.target = targets }
+      strategy._score(context, into: &ranking)
+      if Strategy._seesTarget { context.target = [] }
       (rankedTop, candidates, rankedTargetRank) = decide(targets: targetBuffer, remember: reusesDecisions)
     }
+    // An instance-scoring strategy names the decision after its top.
+    if let rule = strategy._rule(top: rankedTop, context) { ranking.rule = rule }
     // The stack's own rules, applied to the strategy's order (`StackRules`); the
     // strategy's scores and rule stay as they are, for the next visit's reuse.
     var shownIndex = rankedTop
     var rule = ranking.rule
     var presentedTargetRank = rankedTargetRank
-    if !Strategy.usesTarget {
+    if !Strategy._seesTarget {
       let (constrained, constraintRule) = StackRules.shown(
         strategyTop: rankedTop, policy: policy, current: Int(context.shown), features: context.features,
         key: strategyOrderKey)
@@ -455,12 +481,12 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     return decision
   }
 
-  /// True when the inputs the strategy declared (`rankingInputs`) have the values the
-  /// last decision was made for. Changes that arrive as events (donations, outcomes,
-  /// relevance, candidates) clear `decisionReusable` instead.
+  /// True when the inputs the strategy declared (`reads`) have the values the last
+  /// decision was made for. Changes that arrive as events (donations, outcomes,
+  /// relevance, candidates, the strategy's own state) clear `decisionReusable` instead.
   @inline(__always)
   func lastDecisionApplies() -> Bool {
-    let inputs = rankingInputs
+    let inputs = reads
     return (!inputs.contains(.shown) || rescoresInstances || context.shown == lastShown)
       && (!inputs.contains(.hourOfDay) || context.hourOfDay == lastHourOfDay)
       && (!inputs.contains(.hourOfWeek) || context.hourOfWeek == lastHourOfWeek)
@@ -654,7 +680,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     }
     context.features.relevance[i] = state
     context.features.relevanceKind[i] = kind
-    if rankingInputs.contains(.relevance) {
+    if reads.contains(.relevance) {
       if rescoresInstances { changed.insert(i) } else { decisionReusable = false }
     }
     context.features.percentile[i] = percentile

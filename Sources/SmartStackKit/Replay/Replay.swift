@@ -45,8 +45,8 @@ public enum Replay {
     // Pending outcome reveals: taps at donation times, misses at visit + horizon.
     // Each queue is ascending by construction; at most one reveal per visit goes into
     // one or the other, so each has room for the person's visits. Both stay empty (no
-    // room at all) for strategies that ignore outcomes (`observesOutcomes == false`).
-    let revealCapacity = S.observesOutcomes ? person.visitTimes.count : 0
+    // room at all) for strategies that ignore outcomes (not an `OutcomeLearningStrategy`).
+    let revealCapacity = S._observesOutcomes ? person.visitTimes.count : 0
     var taps = RevealQueue(capacity: revealCapacity)
     var misses = RevealQueue(capacity: revealCapacity)
 
@@ -63,9 +63,9 @@ public enum Replay {
     var tv = visitCount > 0 ? person.visitTimes[0] : Int64.max
     var td = donationCount > 0 ? person.donationTimes[0] : Int64.max
     while true {
-      // The reveal queues stay empty without `observesOutcomes`: not even looked at.
-      let tt = S.observesOutcomes ? taps.nextTime : Int64.max
-      let tm = S.observesOutcomes ? misses.nextTime : Int64.max
+      // The reveal queues stay empty without `OutcomeLearningStrategy`: not even looked at.
+      let tt = S._observesOutcomes ? taps.nextTime : Int64.max
+      let tm = S._observesOutcomes ? misses.nextTime : Int64.max
       let tr = min(tt, tm)
       let t = min(te, tv, td, tr)
       if t == Int64.max { break }
@@ -78,7 +78,7 @@ public enum Replay {
         let target = Int(person.visitTarget[v])
         let shown: Int32
         let isHit: Bool
-        if S.usesTarget || O.observesTargets {
+        if S._seesTarget || O.observesTargets {
           let outcome = session.visit(at: t, hasTarget: target >= 0, targets: target >= 0 ? person.matched(target) : [])
           (shown, isHit) = (outcome.shown, outcome.isHit)
         } else {
@@ -92,7 +92,7 @@ public enum Replay {
             return (outcome.shown, outcome.isHit)
           }
         }
-        if S.observesOutcomes && shown >= 0 {
+        if S._observesOutcomes && shown >= 0 {
           var feedback = VisitFeedback(
             visitTime: t, hourOfDay: session.context.hourOfDay, hourOfWeek: session.context.hourOfWeek,
             shown: shown, tapped: false)

@@ -31,7 +31,7 @@ public struct SimulationOptions: Sendable {
 /// The strategy then learns the outcome (tap or no tap) at once: in simulation the tap
 /// happens at the visit.
 ///
-/// The oracle (`usesTarget`) is exempt from the stack's own rules (pins, Smart Rotate
+/// The oracle (`TargetAwareStrategy`) is exempt from the stack's own rules (pins, Smart Rotate
 /// off, the rotation limit): it measures what a perfect ranking could reach.
 public enum Simulation {
   /// Runs `prototype` over every person of replicate `replicate`, feeding `observer`.
@@ -150,7 +150,7 @@ public enum Simulation {
         rotationHead += 1
       }
       // The engine applies the policy after the strategy ranks (`StackRules`); the
-      // oracle (`usesTarget`) is exempt there.
+      // oracle (`TargetAwareStrategy`) is exempt there.
       if pinned >= 0 && t < pinnedUntil {
         policy = .forced(pinned)
       } else if !stack.smartRotate {
@@ -190,7 +190,7 @@ public enum Simulation {
           emitter?.donation(person.apps[app].donation(at: Instant(milliseconds: t), user: person.name))
         }
       }
-      if S.observesOutcomes && outcome.shown >= 0 {
+      if S._observesOutcomes && outcome.shown >= 0 {
         session.reveal(
           VisitFeedback(
             visitTime: t, hourOfDay: session.context.hourOfDay, hourOfWeek: session.context.hourOfWeek,

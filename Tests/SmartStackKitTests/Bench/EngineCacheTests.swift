@@ -4,8 +4,7 @@ import Testing
 
 /// Records what the engine tells a strategy: the clock fields at every call.
 private struct ClockProbe: RankingStrategy {
-  static let name = "clock-probe"
-  static let summary = "test strategy: records the clock fields"
+  static let info = StrategyInfo(name: "clock-probe", summary: "test strategy: records the clock fields")
   var seen: [(now: Int64, hour: Int, hourOfWeek: Int, day: Int64)] = []
   init(parameters: StrategyParameters) {}
   mutating func observe(_ event: ObservedEvent, context: StackContext) { record(context) }

@@ -4,10 +4,10 @@ import Testing
 /// A strategy written outside the library: it records everything it is told and shows
 /// the candidate with the highest index. It proves that a strategy plugs in without
 /// touching the engine, and lets tests check what the engine reveals and when.
-struct RecordingStrategy: RankingStrategy {
-  static let name = "recording"
-  static let summary = "test strategy: the highest-index candidate; records its calls"
-  static let parameterSpecs = [StrategyParameterSpec("bias", default: 0, range: 0...1, help: "unused")]
+struct RecordingStrategy: OutcomeLearningStrategy {
+  static let info = StrategyInfo(
+    name: "recording", summary: "test strategy: the highest-index candidate; records its calls",
+    parameters: [StrategyParameterSpec("bias", default: 0, range: 0...1, help: "unused")])
   var log: [String] = []
   var latestSeen = Int64.min
   var sawFuture = false
@@ -21,8 +21,13 @@ struct RecordingStrategy: RankingStrategy {
     switch event {
     case .donation(_, let instances): log.append("\(t) donation \(Array(instances))")
     case .relevance(let i): log.append("\(t) relevance \(i)")
-    case .outcome(let f): log.append("\(t) outcome shown=\(f.shown) tapped=\(f.tapped)")
     }
+  }
+
+  mutating func observe(outcome f: VisitFeedback, context: StackContext) {
+    if context.now < latestSeen { sawFuture = true }
+    latestSeen = max(latestSeen, context.now)
+    log.append("\(ISO8601.format(Instant(milliseconds: context.now))) outcome shown=\(f.shown) tapped=\(f.tapped)")
   }
 
   mutating func rank(_ context: StackContext, into ranking: inout Ranking) {

@@ -5,8 +5,7 @@ import Testing
 /// Scores candidates with draws from its own seeded stream, with many ties and the
 /// special values (NaN, ±0, ±infinity) the engine's order must handle.
 private struct AwkwardScores: RankingStrategy {
-  static let name = "awkward-scores"
-  static let summary = "test strategy: tied and special scores"
+  static let info = StrategyInfo(name: "awkward-scores", summary: "test strategy: tied and special scores")
   var rng = SplitMix64(seed: 0)
   init(parameters: StrategyParameters) {}
   mutating func begin(_ setup: StrategySetup) { rng = SplitMix64(seed: setup.seed) }

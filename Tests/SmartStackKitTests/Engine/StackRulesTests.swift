@@ -17,7 +17,7 @@ extension BuiltInCheck {
   /// The problems found for every built-in strategy but the exempt oracle, each
   /// prefixed with the strategy's name.
   func problemsForEveryBuiltIn() throws -> [String] {
-    try StrategyRegistry.builtIn.allWithDefaults().filter { !$0.type.usesTarget }.flatMap { choice in
+    try StrategyRegistry.builtIn.allWithDefaults().filter { !$0.type._seesTarget }.flatMap { choice in
       choice.open(EachBuiltIn(check: self)).map { "\(choice.descriptor): \($0)" }
     }
   }
@@ -84,8 +84,7 @@ struct StackRulesTests {
   /// A strategy that puts +infinity on instance 1 always: the pattern of the old bug,
   /// where the engine also wrote +infinity on a pinned instance and the tie-break won.
   private struct InfiniteOnOne: RankingStrategy {
-    static let name = "infinite-on-one"
-    static let summary = "test: +infinity on instance 1"
+    static let info = StrategyInfo(name: "infinite-on-one", summary: "test: +infinity on instance 1")
     init(parameters: StrategyParameters) {}
     init() {}
     mutating func rank(_ context: StackContext, into ranking: inout Ranking) {

@@ -137,12 +137,11 @@ struct StrategyBehaviourTests {
     }
   }
 
-  /// `rescore` leaves the scores and rule `rank` gives when only the changed instances'
-  /// own inputs moved (relevance, donation counts and times, being shown): every
-  /// built-in that declares `scoresArePerInstance`, and the protocol's default (rank
-  /// again) for `static`.
+  /// Rescoring the changed instances leaves the scores `rank` gives when only those
+  /// instances' own inputs moved (relevance, donation counts and times, being shown):
+  /// every built-in `InstanceScoringStrategy`.
   @Test func rescoringTheChangedInstancesEqualsRankingAgain() {
-    func check<S: RankingStrategy>(_ strategy: S, seed: UInt64) {
+    func check<S: InstanceScoringStrategy>(_ strategy: S, seed: UInt64) {
       let instances = (0..<7).map { WidgetInstance(id: "i\($0)", kind: "K\($0)") }
       let states: [RelevanceState] = [.none, .active(score: 2), .suppressed(score: 0), .expired]
       let percentiles: [Double] = [.nan, 0, 0.25, 0.5, 1]
@@ -187,11 +186,10 @@ struct StrategyBehaviourTests {
           shown = Int32(rng.nextInt(below: instances.count + 1)) - 1
           if shown >= 0 { changed.insert(Int(shown)) }
         }
-        var s = strategy
-        s.rescore(changed, context(shown), into: &ranking)
+        let s = strategy
+        s._rescore(changed, context(shown), into: &ranking)
         let expected = ranked(shown)
         #expect(ranking.scores.map(\.bitPattern) == expected.scores.map(\.bitPattern), "\(S.name) seed \(seed)")
-        #expect("\(ranking.rule)" == "\(expected.rule)", "\(S.name) seed \(seed)")
       }
     }
     for seed in 0..<100 as Range<UInt64> {

@@ -35,21 +35,21 @@ import Foundation
 /// the +infinity. The rotation counts above include only rotations the stack made: a
 /// choice the stack's rules overrode is not counted.
 public struct SmartRotateStrategy: RankingStrategy {
-  public static let name = "smart-rotate"
-  public static let summary = "behaviour + normalised relevance blend with hysteresis, dwell and a rotation rate limit"
-  public static let observesOutcomes = false
-  public static let parameterSpecs = [
-    StrategyParameterSpec("w-behaviour", default: 1, range: 0...1000, help: "weight of the behaviour share b(i)"),
-    StrategyParameterSpec("w-relevance", default: 1, range: 0...1000, help: "weight of the relevance percentile r(i)"),
-    StrategyParameterSpec("day-weight", default: 1, range: 0...1000, help: "weight of hour-of-day counts (per 7 days) in raw(i)"),
-    StrategyParameterSpec("all-weight", default: 1, range: 0...1000, help: "weight of all-time counts (per 168 hours) in raw(i)"),
-    StrategyParameterSpec("margin", default: 0.05, range: 0...1000, help: "utility gain needed to rotate away from the current top"),
-    StrategyParameterSpec("min-dwell-minutes", default: 10, range: 0...10_080, help: "minimum time on top before a rotation"),
-    StrategyParameterSpec("max-per-hour", default: 4, range: 0...10_000, integer: true, help: "rotations allowed per 60 minutes; 0 = unlimited"),
-    StrategyParameterSpec("max-per-day", default: 24, range: 0...100_000, integer: true, help: "rotations allowed per 24 hours; 0 = unlimited"),
-    StrategyParameterSpec("temperature", default: 0, range: 0...1000, help: "softmax temperature; 0 = always the best"),
-    StrategyParameterSpec("developer-mode", default: 0, range: 0...1, integer: true, help: "1 = no dwell and no rate limit"),
-  ]
+  public static let info = StrategyInfo(
+    name: "smart-rotate",
+    summary: "behaviour + normalised relevance blend with hysteresis, dwell and a rotation rate limit",
+    parameters: [
+      StrategyParameterSpec("w-behaviour", default: 1, range: 0...1000, help: "weight of the behaviour share b(i)"),
+      StrategyParameterSpec("w-relevance", default: 1, range: 0...1000, help: "weight of the relevance percentile r(i)"),
+      StrategyParameterSpec("day-weight", default: 1, range: 0...1000, help: "weight of hour-of-day counts (per 7 days) in raw(i)"),
+      StrategyParameterSpec("all-weight", default: 1, range: 0...1000, help: "weight of all-time counts (per 168 hours) in raw(i)"),
+      StrategyParameterSpec("margin", default: 0.05, range: 0...1000, help: "utility gain needed to rotate away from the current top"),
+      StrategyParameterSpec("min-dwell-minutes", default: 10, range: 0...10_080, help: "minimum time on top before a rotation"),
+      StrategyParameterSpec("max-per-hour", default: 4, range: 0...10_000, integer: true, help: "rotations allowed per 60 minutes; 0 = unlimited"),
+      StrategyParameterSpec("max-per-day", default: 24, range: 0...100_000, integer: true, help: "rotations allowed per 24 hours; 0 = unlimited"),
+      StrategyParameterSpec("temperature", default: 0, range: 0...1000, help: "softmax temperature; 0 = always the best"),
+      StrategyParameterSpec("developer-mode", default: 0, range: 0...1, integer: true, help: "1 = no dwell and no rate limit"),
+    ])
 
   let wBehaviour, wRelevance, dayWeight, allWeight, margin, temperature: Double
   let minDwell: Int64

@@ -3,12 +3,11 @@
 /// Score of candidate `i` = +infinity when `i` is one of the visit's targets, otherwise
 /// its number of earlier donations (as `mfu`). Its hit rate equals the coverage: every
 /// target visit whose target is a candidate is a hit. It is the only built-in strategy
-/// that sees the target (`usesTarget`).
-public struct OracleStrategy: RankingStrategy {
-  public static let name = "oracle"
-  public static let summary = "shows the target whenever it is in the stack (upper bound; sees the future)"
-  public static let observesOutcomes = false
-  public static let usesTarget = true
+/// that sees the target (`TargetAwareStrategy`), and so the only one exempt from the
+/// stack's rules.
+public struct OracleStrategy: TargetAwareStrategy {
+  public static let info = StrategyInfo(
+    name: "oracle", summary: "shows the target whenever it is in the stack (upper bound; sees the future)")
   public init(parameters: StrategyParameters) {}
   @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {

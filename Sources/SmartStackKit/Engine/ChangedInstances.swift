@@ -1,9 +1,9 @@
 /// The instances whose own inputs changed since a strategy's last decision: what
-/// `RankingStrategy.rescore(_:_:into:)` is told to score again.
+/// an `InstanceScoringStrategy` is asked to score again.
 ///
 /// A set of instance indices below `capacity` kept as one bit each (`1 << i`),
 /// iterated in increasing index order. The engine passes one only to strategies with
-/// `scoresArePerInstance` and stacks of at most `ChangedInstances.capacity` instances.
+/// `InstanceScoringStrategy` and stacks of at most `ChangedInstances.capacity` instances.
 public struct ChangedInstances: Sequence, Sendable, Hashable {
   /// The largest stack the engine rescores instance by instance: one bit per instance
   /// in a `UInt64` (64).

@@ -2,7 +2,7 @@
 ///
 /// The day is cut into `buckets` equal parts of local time (24 / buckets hours each).
 /// For each (instance, bucket) the strategy keeps `taps` and `misses` of the visits that
-/// showed that instance in that bucket, as revealed by `.outcome` events (a tap is a
+/// showed that instance in that bucket, as revealed by `observe(outcome:context:)` (a tap is a
 /// visit whose shown instance the person then used). At a visit, the score of each
 /// candidate is an independent draw from `Beta(prior-alpha + taps, prior-beta + misses)`
 /// for the visit's bucket, from the strategy's own seeded stream (xoshiro256** seeded with
@@ -20,16 +20,16 @@
 /// `nextBeta(_:_:)` (Box–Muller normals): same definition, different random draws.
 ///
 /// - Complexity: `rank` is O(instances), one Beta draw per candidate; `observe` is O(1).
-public struct BanditStrategy: RankingStrategy {
-  public static let name = "bandit"
-  public static let summary = "Thompson sampling per instance and hour bucket, learning from taps only"
-  public static let parameterSpecs = [
-    StrategyParameterSpec(
-      "buckets", default: 6, range: 1...24, integer: true,
-      help: "equal parts of the local day with separate statistics; must divide 24"),
-    StrategyParameterSpec("prior-alpha", default: 1, range: 0.001...1000, help: "Beta prior successes"),
-    StrategyParameterSpec("prior-beta", default: 1, range: 0.001...1000, help: "Beta prior failures"),
-  ]
+public struct BanditStrategy: OutcomeLearningStrategy {
+  public static let info = StrategyInfo(
+    name: "bandit", summary: "Thompson sampling per instance and hour bucket, learning from taps only",
+    parameters: [
+      StrategyParameterSpec(
+        "buckets", default: 6, range: 1...24, integer: true,
+        help: "equal parts of the local day with separate statistics; must divide 24"),
+      StrategyParameterSpec("prior-alpha", default: 1, range: 0.001...1000, help: "Beta prior successes"),
+      StrategyParameterSpec("prior-beta", default: 1, range: 0.001...1000, help: "Beta prior failures"),
+    ])
 
   /// One (instance, bucket): its counts and its Beta(alpha + taps, beta + misses), ready
   /// to draw from.
@@ -102,8 +102,8 @@ public struct BanditStrategy: RankingStrategy {
   /// instead of two by a variable.
   @inline(__always) func bucket(_ hourOfDay: Int) -> Int { hourOfDay * buckets / 24 }
 
-  public mutating func observe(_ event: ObservedEvent, context: StackContext) {
-    guard case .outcome(let feedback) = event, feedback.shown >= 0 else { return }
+  public mutating func observe(outcome feedback: VisitFeedback, context: StackContext) {
+    guard feedback.shown >= 0 else { return }
     let k = Int(feedback.shown) * buckets + bucket(feedback.hourOfDay)
     arms[k].record(tapped: feedback.tapped, successes: successes, failures: failures)
   }

@@ -4,9 +4,8 @@
 /// after `s` in stack order, wrapping around (the first candidate when nothing was
 /// shown). Score of candidate `i` = `-((i - s - 1) mod n)` for `n` instances.
 public struct RoundRobinStrategy: RankingStrategy {
-  public static let name = "round-robin"
-  public static let summary = "the next candidate after the current top in stack order, every visit"
-  public static let observesOutcomes = false
+  public static let info = StrategyInfo(
+    name: "round-robin", summary: "the next candidate after the current top in stack order, every visit")
   public init(parameters: StrategyParameters) {}
   @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {

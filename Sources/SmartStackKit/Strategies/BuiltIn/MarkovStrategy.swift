@@ -8,15 +8,14 @@
 /// repeats (`a` followed by `a`) are not counted and `last` itself scores 0.
 ///
 /// - Complexity: O(1) per donation and per candidate; memory O(n²).
-public struct MarkovStrategy: RankingStrategy {
-  public static let name = "markov"
-  public static let summary = "the most frequent successor of the last donated instance"
-  public static let observesOutcomes = false
-  public static let parameterSpecs = [
-    StrategyParameterSpec(
-      "self-transitions", default: 1, range: 0...1, integer: true,
-      help: "1 = count a repeat of the same instance as a transition; 0 = ignore repeats")
-  ]
+public struct MarkovStrategy: PureRankingStrategy {
+  public static let info = StrategyInfo(
+    name: "markov", summary: "the most frequent successor of the last donated instance",
+    parameters: [
+      StrategyParameterSpec(
+        "self-transitions", default: 1, range: 0...1, integer: true,
+        help: "1 = count a repeat of the same instance as a transition; 0 = ignore repeats")
+    ])
   let countSelf: Bool
   var n = 0
   var transitions: [Int32] = []
@@ -26,8 +25,9 @@ public struct MarkovStrategy: RankingStrategy {
     countSelf = parameters["self-transitions"] == 1
   }
 
-  /// Transitions and the last donated instance change only with donations.
-  public var rankingInputs: RankingInputs { [] }
+  /// Nothing of the visit: the scores are the strategy's own transitions, which only
+  /// `observe` changes (the engine sees that through `==`).
+  public var reads: VisitInputs { [] }
 
   public mutating func begin(_ setup: StrategySetup) {
     n = setup.instanceCount
@@ -44,13 +44,13 @@ public struct MarkovStrategy: RankingStrategy {
   }
 
   @inline(__always)
-  public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
+  public func scores(_ visit: VisitView, into ranking: inout Ranking) {
     guard last >= 0 else {
       ranking.rule = "no donation yet"
       return
     }
     let row = Int(last) * n
-    ranking.setCandidateScores(context) { i in Double(transitions[row + i]) }
+    ranking.setCandidateScores(visit) { i in Double(transitions[row + i]) }
     ranking.rule = "transition from last donation"
   }
 }
