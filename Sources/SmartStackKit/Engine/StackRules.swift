@@ -36,6 +36,19 @@ public enum VisitPolicy: Sendable {
 /// Strategies that see the target (`TargetAwareStrategy`, the `oracle`) are the
 /// upper bound of any ranking and are exempt from every rule.
 public enum StackRules {
+  /// False when `shown(strategyTop:policy:current:features:key:)` certainly leaves the
+  /// strategy's first candidate `top` shown with no rule: no pin, no "no rotation", and
+  /// `top` is not a suppressed instance other than `c`.
+  ///
+  /// - Complexity: O(1).
+  @inline(__always)
+  static func mayBind(strategyTop top: Int, policy: VisitPolicy, current c: Int, features: StackFeatures) -> Bool {
+    if case .rank = policy {
+      return top >= 0 && c >= 0 && top != c && features.relevanceKind[top] == .suppressed
+    }
+    return true
+  }
+
   /// The shown instance and the rule that put it there (nil when no rule applied), for
   /// a strategy whose first candidate is `top` (-1 when there is no candidate).
   ///

@@ -322,6 +322,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       if !changed.isEmpty { strategy._rescore(changed, context, into: &ranking) }
       if !changed.isEmpty || !retied.isEmpty {
         (rankedTop, candidates, rankedTargetRank) = updatedDecision(targets: targetBuffer)
+        nameDecision(top: rankedTop)
       } else {
         (rankedTop, candidates, rankedTargetRank) = reusedDecision(targets: targetBuffer)
       }
@@ -333,26 +334,18 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       strategy._score(context, into: &ranking)
       if Strategy._seesTarget { context.target = [] }
       (rankedTop, candidates, rankedTargetRank) = decide(targets: targetBuffer, remember: reusesDecisions)
+      nameDecision(top: rankedTop)
     }
-    // An instance-scoring strategy names the decision after its top.
-    if let rule = strategy._rule(top: rankedTop, context) { ranking.rule = rule }
     // The stack's own rules, applied to the strategy's order (`StackRules`); the
     // strategy's scores and rule stay as they are, for the next visit's reuse.
     var shownIndex = rankedTop
     var rule = ranking.rule
     var presentedTargetRank = rankedTargetRank
-    if !Strategy._seesTarget {
-      let (constrained, constraintRule) = StackRules.shown(
-        strategyTop: rankedTop, policy: policy, current: Int(context.shown), features: context.features,
-        key: strategyOrderKey)
-      if let constraintRule {
-        rule = constraintRule
-        if constrained != rankedTop {
-          shownIndex = constrained
-          presentedTargetRank = StackRules.targetRank(
-            shown: constrained, targets: targetBuffer, features: context.features, key: strategyOrderKey)
-        }
-      }
+    if !Strategy._seesTarget
+      && StackRules.mayBind(strategyTop: rankedTop, policy: policy, current: Int(context.shown), features: context.features)
+    {
+      (shownIndex, rule, presentedTargetRank) = applyStackRules(
+        strategyTop: rankedTop, rule: rule, targetRank: rankedTargetRank, policy: policy, targets: targetBuffer)
     }
     let top = shownIndex
     let targetRank = presentedTargetRank
@@ -397,6 +390,33 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       relevanceCritical: critical, relevanceHonoured: honoured, rule: rule)
     observer.observe(outcome, scores: ranking.scores, features: context.features)
     return outcome
+  }
+
+  /// Sets `ranking.rule` for an instance-scoring strategy, which names a decision after
+  /// its top (`InstanceScoringStrategy.rule(top:)`); other strategies named it in `rank`.
+  /// A reused decision keeps its rule: its top and the top's inputs are unchanged.
+  @inline(__always)
+  mutating func nameDecision(top: Int) {
+    if let rule = strategy._rule(top: top, context) { ranking.rule = rule }
+  }
+
+  /// The shown instance, the rule and the target's rank once the stack's rules are
+  /// applied to the strategy's decision (`StackRules`), at a visit where they may bind.
+  ///
+  /// Out of line: the order-key closure it passes captures the session, a copy that
+  /// would cost every visit if built where rules cannot bind.
+  @inline(never)
+  func applyStackRules(
+    strategyTop: Int, rule: StaticString, targetRank: Int, policy: VisitPolicy, targets: UnsafeBufferPointer<Int32>
+  ) -> (shown: Int, rule: StaticString, targetRank: Int) {
+    let (constrained, constraintRule) = StackRules.shown(
+      strategyTop: strategyTop, policy: policy, current: Int(context.shown), features: context.features,
+      key: strategyOrderKey)
+    guard let constraintRule else { return (strategyTop, rule, targetRank) }
+    guard constrained != strategyTop else { return (strategyTop, constraintRule, targetRank) }
+    let rank = StackRules.targetRank(
+      shown: constrained, targets: targets, features: context.features, key: strategyOrderKey)
+    return (constrained, constraintRule, rank)
   }
 
   /// Candidate `i`'s key in the strategy's order (`orderKey` of its current score and

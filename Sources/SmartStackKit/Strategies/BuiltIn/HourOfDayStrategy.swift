@@ -10,7 +10,7 @@ public struct HourOfDayStrategy: InstanceScoringStrategy {
   public var reads: VisitInputs { [.donations, .hourOfDay] }
   @inline(__always)
   public func score(_ instance: InstanceView) -> Double {
-    Double(instance.donations(inHourOfDay: instance.hourOfDay))
+    Double(instance.donationsThisHourOfDay)
   }
   public func rule(top: InstanceView?) -> StaticString { "donations this hour of day" }
 }

@@ -52,10 +52,9 @@ public struct HourOfWeekStrategy: InstanceScoringStrategy {
 
   @inline(__always)
   public func score(_ instance: InstanceView) -> Double {
-    let h = instance.hourOfWeek
-    return halfLife > 0
-      ? decayed(instance.index * 168 + h, to: instance.now)
-      : Double(instance.donations(inHourOfWeek: h))
+    halfLife > 0
+      ? decayed(instance.index * 168 + instance.hourOfWeek, to: instance.now)
+      : Double(instance.donationsThisHourOfWeek)
   }
   public func rule(top: InstanceView?) -> StaticString { "donations this hour of week" }
 }

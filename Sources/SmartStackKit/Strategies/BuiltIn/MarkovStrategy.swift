@@ -25,9 +25,10 @@ public struct MarkovStrategy: PureRankingStrategy {
     countSelf = parameters["self-transitions"] == 1
   }
 
-  /// Nothing of the visit: the scores are the strategy's own transitions, which only
-  /// `observe` changes (the engine sees that through `==`).
-  public var reads: VisitInputs { [] }
+  /// The scores are the strategy's own transitions, learnt from donations. Declaring
+  /// `.donations` (wider than what `scores` reads, which is allowed) ends the decision
+  /// at each donation before the engine would compare the transition tables (`==`).
+  public var reads: VisitInputs { .donations }
 
   public mutating func begin(_ setup: StrategySetup) {
     n = setup.instanceCount

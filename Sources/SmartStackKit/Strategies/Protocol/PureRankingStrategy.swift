@@ -40,7 +40,7 @@ public protocol PureRankingStrategy: RankingStrategy, Equatable {
 extension PureRankingStrategy {
   @inline(__always)
   public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
-    scores(VisitView(context, reads: reads, strategy: Self.self), into: &ranking)
+    context.withVisitView(reads: reads, strategy: Self.self) { scores($0, into: &ranking) }
   }
   public static var _path: StrategyPath { .pure }
   @inline(__always) public var _reads: VisitInputs { reads }
@@ -100,22 +100,22 @@ extension InstanceScoringStrategy {
 
   @inline(__always)
   public mutating func _score(_ context: StackContext, into ranking: inout Ranking) {
-    let reads = reads
-    ranking.setCandidateScores(context) { i in
-      score(InstanceView(context, index: i, reads: reads, strategy: Self.self))
+    let strategy = self
+    context.withInstanceViews(reads: reads, strategy: Self.self) { view in
+      ranking.setCandidateScores(context) { i in strategy.score(view(i)) }
     }
   }
 
   @inline(__always)
   public func _rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking) {
-    let reads = reads
-    ranking.setScores(of: changed, context) { i in
-      score(InstanceView(context, index: i, reads: reads, strategy: Self.self))
+    context.withInstanceViews(reads: reads, strategy: Self.self) { view in
+      ranking.setScores(of: changed, context) { i in score(view(i)) }
     }
   }
 
   @inline(__always)
   public func _rule(top: Int, _ context: StackContext) -> StaticString? {
-    rule(top: top >= 0 ? InstanceView(context, index: top, reads: reads, strategy: Self.self) : nil)
+    guard top >= 0 else { return rule(top: nil) }
+    return context.withInstanceViews(reads: reads, strategy: Self.self) { view in rule(top: view(top)) }
   }
 }

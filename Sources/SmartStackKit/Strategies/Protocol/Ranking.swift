@@ -40,6 +40,9 @@ public struct Ranking: Sendable {
   /// (for `PureRankingStrategy.scores`); other instances keep their score.
   @inline(__always)
   public mutating func setCandidateScores(_ visit: VisitView, _ score: (Int) -> Double) {
-    setCandidateScores(visit.context, score)
+    let available = visit.available
+    scores.withUnsafeMutableBufferPointer { s in
+      for i in 0..<min(s.count, available.count) where available[i] { s[i] = score(i) }
+    }
   }
 }

@@ -39,18 +39,23 @@ public struct VisitInputs: OptionSet, Sendable, Hashable {
 /// What a `PureRankingStrategy` sees at a visit: the context, with each input readable
 /// only when the strategy declared it (`VisitInputs`).
 ///
-/// Instance indices run over `0..<instanceCount` in the stack's manual order.
-public struct VisitView: Sendable {
-  @usableFromInline let context: StackContext
+/// Instance indices run over `0..<instanceCount` in the stack's manual order. A view
+/// reads the engine's feature arrays in place and is valid only during the
+/// `PureRankingStrategy.scores` call it is passed to (it cannot be kept: `scores` does
+/// not mutate the strategy).
+public struct VisitView {
   @usableFromInline let reads: VisitInputs
   @usableFromInline let strategy: any RankingStrategy.Type
-
-  @inlinable
-  init(_ context: StackContext, reads: VisitInputs, strategy: any RankingStrategy.Type) {
-    self.context = context
-    self.reads = reads
-    self.strategy = strategy
-  }
+  @usableFromInline let clock: (now: Int64, hourOfDay: Int, hourOfWeek: Int, dayIndex: Int64)
+  @usableFromInline let top: (shown: Int32, since: Int64)
+  @usableFromInline let totals: (donations: Int, lastDonatedInstance: Int32)
+  @usableFromInline let available: UnsafeBufferPointer<Bool>
+  @usableFromInline let donationCounts: UnsafeBufferPointer<Int32>
+  @usableFromInline let lastDonations: UnsafeBufferPointer<Int64>
+  @usableFromInline let byHourOfDay: UnsafeBufferPointer<Int32>
+  @usableFromInline let byHourOfWeek: UnsafeBufferPointer<Int32>
+  @usableFromInline let states: UnsafeBufferPointer<RelevanceState>
+  @usableFromInline let percentiles: UnsafeBufferPointer<Double>
 
   @inlinable @inline(__always)
   func require(_ input: VisitInputs, _ name: StaticString) {
@@ -58,71 +63,107 @@ public struct VisitView: Sendable {
   }
 
   /// Number of instances in the stack.
-  @inlinable public var instanceCount: Int { context.instanceCount }
+  @inlinable public var instanceCount: Int { available.count }
   /// True when instance `i` can be shown at this visit (always readable).
-  @inlinable public func isCandidate(_ i: Int) -> Bool { context.isCandidate(i) }
+  @inlinable public func isCandidate(_ i: Int) -> Bool { available[i] }
 
   /// The visit's instant, epoch ms (`.now`).
-  @inlinable public var now: Int64 { require(.now, ".now"); return context.now }
+  @inlinable public var now: Int64 { require(.now, ".now"); return clock.now }
   /// Local hour of day, 0...23 (`.hourOfDay`).
-  @inlinable public var hourOfDay: Int { require(.hourOfDay, ".hourOfDay"); return context.hourOfDay }
+  @inlinable public var hourOfDay: Int { require(.hourOfDay, ".hourOfDay"); return clock.hourOfDay }
   /// Local hour of week, 0...167, Monday 00h = 0 (`.hourOfWeek`).
-  @inlinable public var hourOfWeek: Int { require(.hourOfWeek, ".hourOfWeek"); return context.hourOfWeek }
+  @inlinable public var hourOfWeek: Int { require(.hourOfWeek, ".hourOfWeek"); return clock.hourOfWeek }
   /// Local day index, days since 1970-01-01 (`.dayIndex`).
-  @inlinable public var dayIndex: Int64 { require(.dayIndex, ".dayIndex"); return context.dayIndex }
+  @inlinable public var dayIndex: Int64 { require(.dayIndex, ".dayIndex"); return clock.dayIndex }
   /// The instance shown before the visit, or -1 (`.shown`).
-  @inlinable public var shown: Int32 { require(.shown, ".shown"); return context.shown }
+  @inlinable public var shown: Int32 { require(.shown, ".shown"); return top.shown }
   /// When `shown` became the top, epoch ms, or `Int64.min` (`.shown`).
-  @inlinable public var shownSince: Int64 { require(.shown, ".shown"); return context.shownSince }
+  @inlinable public var shownSince: Int64 { require(.shown, ".shown"); return top.since }
 
   /// Donations matched to instance `i` so far (`.donations`).
-  @inlinable public func donationCount(_ i: Int) -> Int32 {
-    require(.donations, ".donations"); return context.features.donationCount[i]
-  }
+  @inlinable public func donationCount(_ i: Int) -> Int32 { require(.donations, ".donations"); return donationCounts[i] }
   /// Time of instance `i`'s latest matched donation (epoch ms), or `Int64.min` (`.donations`).
-  @inlinable public func lastDonation(_ i: Int) -> Int64 {
-    require(.donations, ".donations"); return context.features.lastDonation[i]
-  }
+  @inlinable public func lastDonation(_ i: Int) -> Int64 { require(.donations, ".donations"); return lastDonations[i] }
   /// Donations matched to instance `i` in local hour of day `hour` (`.donations`).
   @inlinable public func donations(_ i: Int, inHourOfDay hour: Int) -> Int32 {
-    require(.donations, ".donations"); return context.features.hourOfDayCount[i &* 24 &+ hour]
+    require(.donations, ".donations"); return byHourOfDay[i &* 24 &+ hour]
   }
   /// Donations matched to instance `i` in local hour of week `hour` (`.donations`).
   @inlinable public func donations(_ i: Int, inHourOfWeek hour: Int) -> Int32 {
-    require(.donations, ".donations"); return context.features.hourOfWeekCount[i &* 168 &+ hour]
+    require(.donations, ".donations"); return byHourOfWeek[i &* 168 &+ hour]
   }
   /// All donations of the person so far, matched or not (`.donations`).
-  @inlinable public var totalDonations: Int { require(.donations, ".donations"); return context.features.totalDonations }
+  @inlinable public var totalDonations: Int { require(.donations, ".donations"); return totals.donations }
   /// The instance matched by the latest donation, or -1 (`.donations`).
   @inlinable public var lastDonatedInstance: Int32 {
-    require(.donations, ".donations"); return context.features.lastDonatedInstance
+    require(.donations, ".donations"); return totals.lastDonatedInstance
   }
 
   /// Relevance state of instance `i` (`.relevance`).
-  @inlinable public func relevance(_ i: Int) -> RelevanceState {
-    require(.relevance, ".relevance"); return context.features.relevance[i]
-  }
+  @inlinable public func relevance(_ i: Int) -> RelevanceState { require(.relevance, ".relevance"); return states[i] }
   /// Normalised percentile of instance `i`'s window score, or NaN (`.relevance`).
-  @inlinable public func percentile(_ i: Int) -> Double {
-    require(.relevance, ".relevance"); return context.features.percentile[i]
+  @inlinable public func percentile(_ i: Int) -> Double { require(.relevance, ".relevance"); return percentiles[i] }
+}
+
+extension StackContext {
+  /// Calls `body` with the visit's view, over the feature arrays in place (no copies,
+  /// no reference counting).
+  @inline(__always)
+  func withVisitView<R>(reads: VisitInputs, strategy: any RankingStrategy.Type, _ body: (VisitView) -> R) -> R {
+    let f = features
+    return f.available.withUnsafeBufferPointer { available in
+      f.donationCount.withUnsafeBufferPointer { counts in
+        f.lastDonation.withUnsafeBufferPointer { last in
+          f.hourOfDayCount.withUnsafeBufferPointer { byHourOfDay in
+            f.hourOfWeekCount.withUnsafeBufferPointer { byHourOfWeek in
+              f.relevance.withUnsafeBufferPointer { states in
+                f.percentile.withUnsafeBufferPointer { percentiles in
+                  body(
+                    VisitView(
+                      reads: reads, strategy: strategy, clock: (now, hourOfDay, hourOfWeek, dayIndex),
+                      top: (shown, shownSince), totals: (f.totalDonations, f.lastDonatedInstance),
+                      available: available, donationCounts: counts, lastDonations: last,
+                      byHourOfDay: byHourOfDay, byHourOfWeek: byHourOfWeek, states: states,
+                      percentiles: percentiles))
+                }
+              }
+            }
+          }
+        }
+      }
+    }
   }
 }
 
 /// What an `InstanceScoringStrategy` sees when it scores one instance: that instance's
 /// own features and the visit's clock, each readable only when declared (`VisitInputs`).
+///
+/// A view holds copies of the values (no references), read once when the engine
+/// builds it; so it costs no reference counting however many instances are scored.
 public struct InstanceView: Sendable {
-  @usableFromInline let context: StackContext
-  @usableFromInline let reads: VisitInputs
-  @usableFromInline let strategy: any RankingStrategy.Type
   /// The instance's position in the stack's manual order (always readable).
   public let index: Int
+  @usableFromInline let reads: VisitInputs
+  @usableFromInline let strategy: any RankingStrategy.Type
+  @usableFromInline let clock: (now: Int64, hourOfDay: Int, hourOfWeek: Int, dayIndex: Int64)
+  @usableFromInline let shown: Bool
+  @usableFromInline let donationValues: (count: Int32, last: Int64, thisHourOfDay: Int32, thisHourOfWeek: Int32)
+  @usableFromInline let relevanceValues: (state: RelevanceState, kind: RelevanceState.Kind, percentile: Double)
 
-  @inlinable
-  init(_ context: StackContext, index: Int, reads: VisitInputs, strategy: any RankingStrategy.Type) {
-    self.context = context
+  @inlinable @inline(__always)
+  init(
+    index: Int, reads: VisitInputs, strategy: any RankingStrategy.Type,
+    clock: (now: Int64, hourOfDay: Int, hourOfWeek: Int, dayIndex: Int64), shown: Bool,
+    donations: (count: Int32, last: Int64, thisHourOfDay: Int32, thisHourOfWeek: Int32),
+    relevance: (state: RelevanceState, kind: RelevanceState.Kind, percentile: Double)
+  ) {
     self.index = index
     self.reads = reads
     self.strategy = strategy
+    self.clock = clock
+    self.shown = shown
+    donationValues = donations
+    relevanceValues = relevance
   }
 
   @inlinable @inline(__always)
@@ -131,43 +172,81 @@ public struct InstanceView: Sendable {
   }
 
   /// The visit's instant, epoch ms (`.now`).
-  @inlinable public var now: Int64 { require(.now, ".now"); return context.now }
+  @inlinable public var now: Int64 { require(.now, ".now"); return clock.now }
   /// Local hour of day of the visit, 0...23 (`.hourOfDay`).
-  @inlinable public var hourOfDay: Int { require(.hourOfDay, ".hourOfDay"); return context.hourOfDay }
+  @inlinable public var hourOfDay: Int { require(.hourOfDay, ".hourOfDay"); return clock.hourOfDay }
   /// Local hour of week of the visit, 0...167 (`.hourOfWeek`).
-  @inlinable public var hourOfWeek: Int { require(.hourOfWeek, ".hourOfWeek"); return context.hourOfWeek }
+  @inlinable public var hourOfWeek: Int { require(.hourOfWeek, ".hourOfWeek"); return clock.hourOfWeek }
   /// Local day index of the visit (`.dayIndex`).
-  @inlinable public var dayIndex: Int64 { require(.dayIndex, ".dayIndex"); return context.dayIndex }
+  @inlinable public var dayIndex: Int64 { require(.dayIndex, ".dayIndex"); return clock.dayIndex }
   /// True when this instance was on top before the visit (`.shown`).
-  @inlinable public var isShown: Bool { require(.shown, ".shown"); return Int(context.shown) == index }
+  @inlinable public var isShown: Bool { require(.shown, ".shown"); return shown }
 
   /// Donations matched to this instance so far (`.donations`).
-  @inlinable public var donationCount: Int32 {
-    require(.donations, ".donations"); return context.features.donationCount[index]
-  }
+  @inlinable public var donationCount: Int32 { require(.donations, ".donations"); return donationValues.count }
   /// Time of this instance's latest matched donation (epoch ms), or `Int64.min` (`.donations`).
-  @inlinable public var lastDonation: Int64 {
-    require(.donations, ".donations"); return context.features.lastDonation[index]
+  @inlinable public var lastDonation: Int64 { require(.donations, ".donations"); return donationValues.last }
+  /// Donations matched to this instance in the visit's local hour of day (`.donations`
+  /// and `.hourOfDay`).
+  @inlinable public var donationsThisHourOfDay: Int32 {
+    require(.donations, ".donations")
+    require(.hourOfDay, ".hourOfDay")
+    return donationValues.thisHourOfDay
   }
-  /// Donations matched to this instance in local hour of day `hour` (`.donations`).
-  @inlinable public func donations(inHourOfDay hour: Int) -> Int32 {
-    require(.donations, ".donations"); return context.features.hourOfDayCount[index &* 24 &+ hour]
-  }
-  /// Donations matched to this instance in local hour of week `hour` (`.donations`).
-  @inlinable public func donations(inHourOfWeek hour: Int) -> Int32 {
-    require(.donations, ".donations"); return context.features.hourOfWeekCount[index &* 168 &+ hour]
+  /// Donations matched to this instance in the visit's local hour of week (`.donations`
+  /// and `.hourOfWeek`).
+  @inlinable public var donationsThisHourOfWeek: Int32 {
+    require(.donations, ".donations")
+    require(.hourOfWeek, ".hourOfWeek")
+    return donationValues.thisHourOfWeek
   }
 
   /// This instance's relevance state (`.relevance`).
-  @inlinable public var relevance: RelevanceState {
-    require(.relevance, ".relevance"); return context.features.relevance[index]
-  }
+  @inlinable public var relevance: RelevanceState { require(.relevance, ".relevance"); return relevanceValues.state }
   /// This instance's relevance state without its score (`.relevance`).
   @inlinable public var relevanceKind: RelevanceState.Kind {
-    require(.relevance, ".relevance"); return context.features.relevanceKind[index]
+    require(.relevance, ".relevance"); return relevanceValues.kind
   }
   /// Normalised percentile of this instance's window score, or NaN (`.relevance`).
-  @inlinable public var percentile: Double {
-    require(.relevance, ".relevance"); return context.features.percentile[index]
+  @inlinable public var percentile: Double { require(.relevance, ".relevance"); return relevanceValues.percentile }
+}
+
+extension StackContext {
+  /// Calls `body` with a function that builds instance `i`'s view (`0 <= i <
+  /// instanceCount`), reading the features through unsafe buffers: one
+  /// `withUnsafeBufferPointer` per array for the whole call instead of reference
+  /// counting per view.
+  ///
+  /// - Complexity: O(1) plus `body`; each view is O(1).
+  @inline(__always)
+  func withInstanceViews<R>(
+    reads: VisitInputs, strategy: any RankingStrategy.Type, _ body: ((Int) -> InstanceView) -> R
+  ) -> R {
+    let clock = (now: now, hourOfDay: hourOfDay, hourOfWeek: hourOfWeek, dayIndex: dayIndex)
+    let shown = Int(self.shown)
+    let f = features
+    return f.donationCount.withUnsafeBufferPointer { count in
+      f.lastDonation.withUnsafeBufferPointer { last in
+        f.hourOfDayCount.withUnsafeBufferPointer { byHourOfDay in
+          f.hourOfWeekCount.withUnsafeBufferPointer { byHourOfWeek in
+            f.relevance.withUnsafeBufferPointer { states in
+              f.relevanceKind.withUnsafeBufferPointer { kinds in
+                f.percentile.withUnsafeBufferPointer { percentiles in
+                  body { i in
+                    InstanceView(
+                      index: i, reads: reads, strategy: strategy, clock: clock, shown: i == shown,
+                      donations: (
+                        count[i], last[i], byHourOfDay[i &* 24 &+ clock.hourOfDay],
+                        byHourOfWeek[i &* 168 &+ clock.hourOfWeek]
+                      ),
+                      relevance: (states[i], kinds[i], percentiles[i]))
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
   }
 }
