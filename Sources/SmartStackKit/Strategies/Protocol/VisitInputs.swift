@@ -55,6 +55,7 @@ public struct VisitView {
   @usableFromInline let byHourOfDay: UnsafeBufferPointer<Int32>
   @usableFromInline let byHourOfWeek: UnsafeBufferPointer<Int32>
   @usableFromInline let states: UnsafeBufferPointer<RelevanceState>
+  @usableFromInline let kinds: UnsafeBufferPointer<RelevanceState.Kind>
   @usableFromInline let percentiles: UnsafeBufferPointer<Double>
 
   @inlinable @inline(__always)
@@ -117,14 +118,16 @@ extension StackContext {
           f.hourOfDayCount.withUnsafeBufferPointer { byHourOfDay in
             f.hourOfWeekCount.withUnsafeBufferPointer { byHourOfWeek in
               f.relevance.withUnsafeBufferPointer { states in
-                f.percentile.withUnsafeBufferPointer { percentiles in
-                  body(
-                    VisitView(
-                      reads: reads, strategy: strategy, clock: (now, hourOfDay, hourOfWeek, dayIndex),
-                      top: (shown, shownSince), totals: (f.totalDonations, f.lastDonatedInstance),
-                      available: available, donationCounts: counts, lastDonations: last,
-                      byHourOfDay: byHourOfDay, byHourOfWeek: byHourOfWeek, states: states,
-                      percentiles: percentiles))
+                f.relevanceKind.withUnsafeBufferPointer { kinds in
+                  f.percentile.withUnsafeBufferPointer { percentiles in
+                    body(
+                      VisitView(
+                        reads: reads, strategy: strategy, clock: (now, hourOfDay, hourOfWeek, dayIndex),
+                        top: (shown, shownSince), totals: (f.totalDonations, f.lastDonatedInstance),
+                        available: available, donationCounts: counts, lastDonations: last,
+                        byHourOfDay: byHourOfDay, byHourOfWeek: byHourOfWeek, states: states, kinds: kinds,
+                        percentiles: percentiles))
+                  }
                 }
               }
             }
@@ -213,39 +216,23 @@ public struct InstanceView: Sendable {
 
 extension StackContext {
   /// Calls `body` with a function that builds instance `i`'s view (`0 <= i <
-  /// instanceCount`), reading the features through unsafe buffers: one
-  /// `withUnsafeBufferPointer` per array for the whole call instead of reference
-  /// counting per view.
+  /// instanceCount`) from the visit's view (`withVisitView`): no reference counting
+  /// per view.
   ///
   /// - Complexity: O(1) plus `body`; each view is O(1).
   @inline(__always)
   func withInstanceViews<R>(
     reads: VisitInputs, strategy: any RankingStrategy.Type, _ body: ((Int) -> InstanceView) -> R
   ) -> R {
-    let clock = (now: now, hourOfDay: hourOfDay, hourOfWeek: hourOfWeek, dayIndex: dayIndex)
-    let shown = Int(self.shown)
-    let f = features
-    return f.donationCount.withUnsafeBufferPointer { count in
-      f.lastDonation.withUnsafeBufferPointer { last in
-        f.hourOfDayCount.withUnsafeBufferPointer { byHourOfDay in
-          f.hourOfWeekCount.withUnsafeBufferPointer { byHourOfWeek in
-            f.relevance.withUnsafeBufferPointer { states in
-              f.relevanceKind.withUnsafeBufferPointer { kinds in
-                f.percentile.withUnsafeBufferPointer { percentiles in
-                  body { i in
-                    InstanceView(
-                      index: i, reads: reads, strategy: strategy, clock: clock, shown: i == shown,
-                      donations: (
-                        count[i], last[i], byHourOfDay[i &* 24 &+ clock.hourOfDay],
-                        byHourOfWeek[i &* 168 &+ clock.hourOfWeek]
-                      ),
-                      relevance: (states[i], kinds[i], percentiles[i]))
-                  }
-                }
-              }
-            }
-          }
-        }
+    withVisitView(reads: reads, strategy: strategy) { v in
+      body { i in
+        InstanceView(
+          index: i, reads: reads, strategy: strategy, clock: v.clock, shown: i == Int(v.top.shown),
+          donations: (
+            v.donationCounts[i], v.lastDonations[i], v.byHourOfDay[i &* 24 &+ v.clock.hourOfDay],
+            v.byHourOfWeek[i &* 168 &+ v.clock.hourOfWeek]
+          ),
+          relevance: (v.states[i], v.kinds[i], v.percentiles[i]))
       }
     }
   }
