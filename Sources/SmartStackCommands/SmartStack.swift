@@ -98,6 +98,7 @@ extension RegistryCommand {
   /// ArgumentParser's entry point (sync or async), which has no registry to give:
   /// `SmartStack` never calls it, and calling it is a programming error.
   mutating func run() throws {
-    preconditionFailure("\(Self.self) runs through SmartStack.main(registry:), which passes the registry")
+    preconditionFailure(
+      "\(Self.self) runs through SmartStack.main(registry:), which passes the registry")
   }
 }
