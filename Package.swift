@@ -3,9 +3,9 @@
 // SmartStackLab: a laboratory for the iPhone Smart Stack.
 //
 // The library `SmartStackKit` depends on Foundation and the system zlib only (the design
-// card says "packages: none": the system's own C libraries come first). The command-line
-// tool uses apple/swift-argument-parser, the ecosystem's standard. Nothing else is
-// linked; see README.md, "Dependencies".
+// card says "packages: none": the system's own C libraries come first). The commands
+// (`SmartStackCommands`, run by the `smartstack` tool) use apple/swift-argument-parser,
+// the ecosystem's standard. Nothing else is linked; see README.md, "Dependencies".
 import PackageDescription
 
 let package = Package(
@@ -15,6 +15,8 @@ let package = Package(
     .library(name: "SmartStackKit", targets: ["SmartStackKit"]),
     // `StrategyConformance`: checks a strategy's fast paths, for strategy authors' tests.
     .library(name: "SmartStackTesting", targets: ["SmartStackTesting"]),
+    // Every command of the tool, for a tool of one's own: `SmartStack.main(registry:)`.
+    .library(name: "SmartStackCommands", targets: ["SmartStackCommands"]),
     .executable(name: "smartstack", targets: ["smartstack"]),
   ],
   dependencies: [
@@ -27,14 +29,17 @@ let package = Package(
       providers: [.apt(["zlib1g-dev"]), .yum(["zlib-devel"])]),
     .target(name: "SmartStackKit", dependencies: ["CZlib"]),
     .target(name: "SmartStackTesting", dependencies: ["SmartStackKit"]),
-    .executableTarget(
-      name: "smartstack",
+    .target(
+      name: "SmartStackCommands",
       dependencies: [
         "SmartStackKit",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // `smartstack`: SmartStackCommands with the built-in strategies.
+    .executableTarget(name: "smartstack", dependencies: ["SmartStackCommands", "SmartStackKit"]),
     .testTarget(name: "SmartStackKitTests", dependencies: ["SmartStackKit", "SmartStackTesting"]),
-    .testTarget(name: "smartstackTests", dependencies: ["smartstack", "SmartStackKit"]),
+    .testTarget(
+      name: "smartstackTests", dependencies: ["smartstack", "SmartStackCommands", "SmartStackKit"]),
   ]
 )

@@ -1,5 +1,5 @@
 extension ConfigReader {
-  /// Every built-in strategy with its default parameters, in registration order.
+  /// Every strategy of `registry` with its default parameters, in registration order.
   static func allStrategies(_ registry: StrategyRegistry) -> [StrategyChoice] {
     registry.types.compactMap { type in
       guard
@@ -10,8 +10,8 @@ extension ConfigReader {
     }
   }
 
-  /// The `strategies` list expanded into strategy points; all built-in strategies when
-  /// the key is absent; nil after a problem.
+  /// The `strategies` list expanded into strategy points, names looked up in the reader's
+  /// registry; all of its strategies when the key is absent; nil after a problem.
   mutating func readStrategies(_ top: JSONObjectItem) -> [StrategyChoice]? {
     guard let list = top["strategies"], !list.value.isNull else {
       return Self.allStrategies(registry)

@@ -50,7 +50,9 @@ public enum ExperimentConfig {
   /// The keys of `engine`.
   public static let engineKeys = ["relevanceThreshold", "normaliserScope", "normaliserWindowDays"]
 
-  /// Reads and validates the config at `path` and applies `overrides`.
+  /// Reads and validates the config at `path` and applies `overrides`; strategy names
+  /// (in the file, in `overrides` and the baseline) are those of `registry` (by default
+  /// the built-in strategies; the commands pass the tool's registry).
   ///
   /// - Throws: `InputFileError` when the config cannot be read; `DiagnosticList` with
   ///   every problem of the file (exit 65); `ExperimentUsageError` when an override

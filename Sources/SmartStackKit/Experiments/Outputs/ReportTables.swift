@@ -46,7 +46,8 @@ public struct CSVTable: Sendable {
 /// The Markdown tables `smartstack batch` prints and `smartstack report` prints again
 /// from an output folder.
 ///
-/// Strategies are named by their labels (only non-default parameters).
+/// Strategies are named by their labels (only non-default parameters), which need the
+/// registry the runs were made with (a strategy it does not know keeps its full spelling).
 /// 1. From `runs.csv`: per source and strategy (in file order), the mean over replicates
 ///    of hit_rate, mrr, hit_at_3, coverage, rotations_per_day, relevance_honoured and
 ///    regret (each over the replicates where it is defined; `–` when none is), 3 decimals.
@@ -62,28 +63,31 @@ public enum ReportTables {
     ("regret", "regret"),
   ]
 
-  /// All tables, separated by blank lines.
-  public static func markdown(runs: CSVTable, summary: CSVTable?, paired: CSVTable?) throws
-    -> String
-  {
-    var text = try runsTable(runs)
-    if let summary { text += "\n" + (try summaryTable(summary)) }
-    if let paired, !paired.rows.isEmpty { text += "\n" + (try pairedTable(paired)) }
+  /// All tables, separated by blank lines; `registry` labels the strategies.
+  public static func markdown(
+    runs: CSVTable, summary: CSVTable?, paired: CSVTable?, registry: StrategyRegistry
+  ) throws -> String {
+    var text = try runsTable(runs, registry: registry)
+    if let summary { text += "\n" + (try summaryTable(summary, registry: registry)) }
+    if let paired, !paired.rows.isEmpty {
+      text += "\n" + (try pairedTable(paired, registry: registry))
+    }
     return text
   }
 
   /// The strategy's label for people (`StrategyDescriptor.label`: only the parameters
   /// that differ from their defaults) from the `strategy` and `parameters` columns; the
-  /// full `name:k=v:…` for a strategy the built-in registry does not know.
-  static func label(_ name: String, _ parameters: String) -> String {
+  /// full `name:k=v:…` for a strategy `registry` does not know or whose parameters it
+  /// rejects.
+  static func label(_ name: String, _ parameters: String, registry: StrategyRegistry) -> String {
     let full =
       parameters.isEmpty
       ? name : name + ":" + parameters.split(separator: ";").joined(separator: ":")
-    return (try? StrategyRegistry.builtIn.parse(full).descriptor.label) ?? full
+    return (try? registry.parse(full).descriptor.label) ?? full
   }
 
   /// Groups rows by (source, strategy label) in first-appearance order.
-  static func groups(_ table: CSVTable, extra: [Int] = []) throws -> [(
+  static func groups(_ table: CSVTable, registry: StrategyRegistry, extra: [Int] = []) throws -> [(
     key: [String], rows: [[String]]
   )] {
     let source = try table.column("source")
@@ -92,7 +96,9 @@ public enum ReportTables {
     var groups: [(key: [String], rows: [[String]])] = []
     var position: [[String]: Int] = [:]  // looked up only; order comes from `groups`
     for row in table.rows {
-      let key = [row[source], label(row[strategy], row[parameters])] + extra.map { row[$0] }
+      let key =
+        [row[source], label(row[strategy], row[parameters], registry: registry)]
+        + extra.map { row[$0] }
       if let i = position[key] {
         groups[i].rows.append(row)
       } else {
@@ -104,10 +110,10 @@ public enum ReportTables {
   }
 
   /// Table 1.
-  public static func runsTable(_ runs: CSVTable) throws -> String {
+  public static func runsTable(_ runs: CSVTable, registry: StrategyRegistry) throws -> String {
     let columns = try runColumns.map { try runs.column($0.column) }
     var rows: [[String]] = []
-    for group in try groups(runs) {
+    for group in try groups(runs, registry: registry) {
       var cells = group.key
       for c in columns {
         let values = group.rows.compactMap { Double($0[c]) }
@@ -128,7 +134,9 @@ public enum ReportTables {
   }
 
   /// Table 2.
-  public static func summaryTable(_ summary: CSVTable) throws -> String {
+  public static func summaryTable(_ summary: CSVTable, registry: StrategyRegistry) throws
+    -> String
+  {
     let metrics = ["hit_rate", "mrr", "rotations_per_day"]
     let metric = try summary.column("metric")
     let mean = try summary.column("mean")
@@ -136,7 +144,7 @@ public enum ReportTables {
     let high = try summary.column("ci_high")
     let n = try summary.column("n")
     var rows: [[String]] = []
-    for group in try groups(summary) {
+    for group in try groups(summary, registry: registry) {
       var cells = group.key
       var count = ""
       for name in metrics {
@@ -155,7 +163,7 @@ public enum ReportTables {
   }
 
   /// Table 3.
-  public static func pairedTable(_ paired: CSVTable) throws -> String {
+  public static func pairedTable(_ paired: CSVTable, registry: StrategyRegistry) throws -> String {
     let metrics = ["hit_rate", "mrr"]
     let metric = try paired.column("metric")
     let difference = try paired.column("mean_difference")
@@ -165,7 +173,7 @@ public enum ReportTables {
     let baselineColumn = try paired.column("baseline")
     var rows: [[String]] = []
     var baseline = ""
-    for group in try groups(paired) {
+    for group in try groups(paired, registry: registry) {
       var cells = group.key
       for name in metrics {
         if let row = group.rows.first(where: { $0[metric] == name }) {

@@ -3,7 +3,7 @@ import Foundation
 import SmartStackKit
 
 /// `smartstack simulate`: simulated people over days, strategies deciding the stack.
-struct SimulateCommand: AsyncParsableCommand {
+struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
   static let configuration = CommandConfiguration(
     commandName: "simulate",
     abstract: "Simulate a scenario's people over days and write runs.csv and daily.csv.",
@@ -59,10 +59,9 @@ struct SimulateCommand: AsyncParsableCommand {
     guard ["csv", "jsonl"].contains(emitFormat) else { throw ValidationError("--emit-format must be 'csv' or 'jsonl', not '\(emitFormat)'") }
   }
 
-  func run() async throws {
+  func run(registry: StrategyRegistry) async throws {
     let choices: [StrategyChoice]
     do {
-      let registry = StrategyRegistry.builtIn
       choices = strategy.isEmpty ? try registry.allWithDefaults() : try strategy.flatMap { try registry.parseList($0) }
     } catch let error as StrategyError {
       throw ValidationError(error.description)

@@ -3,7 +3,7 @@ import Foundation
 import SmartStackKit
 
 /// `smartstack replay`: replays a donation log with ranking strategies.
-struct ReplayCommand: AsyncParsableCommand {
+struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
   static let configuration = CommandConfiguration(
     commandName: "replay",
     abstract: "Replay a donation log with ranking strategies and write runs.csv and daily.csv.",
@@ -40,8 +40,7 @@ struct ReplayCommand: AsyncParsableCommand {
     guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
   }
 
-  func run() async throws {
-    let registry = StrategyRegistry.builtIn
+  func run(registry: StrategyRegistry) async throws {
     let choices: [StrategyChoice]
     do {
       choices =

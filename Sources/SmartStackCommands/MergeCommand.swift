@@ -3,7 +3,7 @@ import Foundation
 import SmartStackKit
 
 /// `smartstack merge DIR...`: combines shard folders into the files one run writes.
-struct MergeCommand: AsyncParsableCommand {
+struct MergeCommand: AsyncParsableCommand, RegistryCommand {
   static let configuration = CommandConfiguration(
     commandName: "merge",
     abstract: "Combine the folders of 'smartstack batch --shard K/N' runs into one report.",
@@ -37,7 +37,7 @@ struct MergeCommand: AsyncParsableCommand {
     if out.isEmpty { throw ValidationError("--out needs a folder name") }
   }
 
-  func run() async throws {
+  func run(registry: StrategyRegistry) async throws {
     let clock = ContinuousClock()
     let start = clock.now
     let report = try await reportingBatchErrors {
@@ -45,7 +45,7 @@ struct MergeCommand: AsyncParsableCommand {
     }
     guard !quiet else { return }
     for note in report.notes { StandardError.write("note: \(note)") }
-    try BatchCommand.printTables(directory: report.directory, complete: true)
+    try BatchCommand.printTables(directory: report.directory, complete: true, registry: registry)
     StandardError.write(
       "merged \(report.cellsInOutputs) cells of \(report.outline.name) from \(directories.count) folder(s) into \(report.directory)/: \(report.files.joined(separator: ", ")) (\(ProgressReporter.duration(ProgressReporter.seconds(clock.now - start))))"
     )

@@ -2,14 +2,20 @@ import ArgumentParser
 import SmartStackKit
 
 /// `smartstack strategies`: names, parameters and one-line definitions.
-struct StrategiesCommand: ParsableCommand {
+struct StrategiesCommand: RegistryCommand {
   static let configuration = CommandConfiguration(
     commandName: "strategies",
     abstract: "List the ranking strategies with their parameters and definitions.")
 
-  func run() throws {
+  func run(registry: StrategyRegistry) {
+    StandardOutput.write(Self.listing(registry))
+  }
+
+  /// What the command prints: every strategy of `registry` in registration order with
+  /// its summary and parameters, then how to spell a choice.
+  static func listing(_ registry: StrategyRegistry) -> String {
     var out = ""
-    for type in StrategyRegistry.builtIn.types {
+    for type in registry.types {
       out += "\(type.name)\n    \(type.summary)\n"
       for spec in type.parameterSpecs {
         let range = "\(plain(spec.range.lowerBound))...\(plain(spec.range.upperBound))"
@@ -18,8 +24,8 @@ struct StrategiesCommand: ParsableCommand {
     }
     out += "\nUse as NAME or NAME:PARAM=VALUE:PARAM=VALUE, several separated by commas.\n"
     out += "Exact definitions: the doc comment of each type in Sources/SmartStackKit/Strategies/.\n"
-    StandardOutput.write(out)
+    return out
   }
 
-  func plain(_ x: Double) -> String { NumberFormat.format(x) }
+  static func plain(_ x: Double) -> String { NumberFormat.format(x) }
 }

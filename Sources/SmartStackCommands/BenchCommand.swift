@@ -8,7 +8,7 @@ import SmartStackKit
 /// more than `--max-slowdown` times slower than the baseline; 64 bad usage; 65 a baseline
 /// that is not a `bench --json` object of the same workload and build; 66 a baseline
 /// that cannot be read.
-struct BenchCommand: ParsableCommand {
+struct BenchCommand: RegistryCommand {
   static let configuration = CommandConfiguration(
     commandName: "bench",
     abstract: "Measure simulation speed per strategy, donation-log ingest speed and peak memory.",
@@ -78,8 +78,7 @@ struct BenchCommand: ParsableCommand {
     guard maxSlowdown >= 1, maxSlowdown.isFinite else { throw ValidationError("--max-slowdown must be a number >= 1") }
   }
 
-  func run() throws {
-    let registry = StrategyRegistry.builtIn
+  func run(registry: StrategyRegistry) throws {
     let choices: [StrategyChoice]
     do {
       choices =

@@ -1,12 +1,11 @@
 import ArgumentParser
 import SmartStackKit
 
-/// The `smartstack` command: a laboratory for the iPhone Smart Stack.
+/// The root of the command tree, `smartstack`: its name, help and subcommands.
 ///
-/// Exit codes follow sysexits(3): 0 success, 64 bad usage, 65 bad input data,
-/// 66 an input file that cannot be opened, 73 an output that cannot be created.
-@main
-struct SmartStack: AsyncParsableCommand {
+/// Run through `SmartStack.main(registry:)`, never through ArgumentParser's own `main()`:
+/// the commands that name strategies (`RegistryCommand`) need the registry it passes.
+struct RootCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "smartstack",
     abstract: "A laboratory for the iPhone Smart Stack: donation logs, relevance, ranking strategies.",
@@ -17,34 +16,6 @@ struct SmartStack: AsyncParsableCommand {
       MergeCommand.self, BenchCommand.self,
     ]
   )
-
-  /// ArgumentParser's entry point, after one check it cannot word well itself.
-  static func main() async {
-    if let problem = ImportCommand.unknownFormatProblem(Array(CommandLine.arguments.dropFirst())) {
-      exitWithUsageError(problem, command: ImportCommand.self)
-    }
-    // ArgumentParser's own `main` reports a `ValidationError` thrown by `run()` with the
-    // root's usage ("smartstack <subcommand>"); report it with the usage of the command
-    // that ran. Every other error goes to ArgumentParser as before.
-    let command: ParsableCommand
-    do {
-      command = try await asyncParseAsRoot(nil)
-    } catch {
-      exit(withError: error)
-    }
-    do {
-      if var asyncCommand = command as? AsyncParsableCommand {
-        try await asyncCommand.run()
-      } else {
-        var command = command
-        try command.run()
-      }
-    } catch let error as ValidationError {
-      exitWithUsageError(error.message, command: type(of: command))
-    } catch {
-      exit(withError: error)
-    }
-  }
 
   /// Writes `message` with the usage and help path of `command`, in ArgumentParser's
   /// layout (`Error: …`, `Usage: smartstack replay …`, `  See 'smartstack replay --help' …`),
@@ -60,7 +31,7 @@ struct SmartStack: AsyncParsableCommand {
   /// The command names from the root to `target` ("smartstack", "import", "lsapp"), or nil
   /// when `target` is not in the tree below `root`.
   static func commandPath(
-    to target: ParsableCommand.Type, from root: ParsableCommand.Type = SmartStack.self
+    to target: ParsableCommand.Type, from root: ParsableCommand.Type = RootCommand.self
   ) -> [String]? {
     let name = root.configuration.commandName ?? String(describing: root)
     if ObjectIdentifier(root) == ObjectIdentifier(target) { return [name] }

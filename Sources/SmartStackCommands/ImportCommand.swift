@@ -31,7 +31,7 @@ struct ImportCommand: ParsableCommand {
   }
 
   /// The usage problem of `smartstack ARGUMENTS` when they name `import` with a format
-  /// that does not exist, else nil. Checked before parsing (`SmartStack.main()`): each
+  /// that does not exist, else nil. Checked before parsing (`SmartStack.main`): each
   /// format is a subcommand, and for an unknown one ArgumentParser says only
   /// "2 unexpected arguments".
   static func unknownFormatProblem(_ arguments: [String]) -> String? {

@@ -3,7 +3,7 @@ import Foundation
 import SmartStackKit
 
 /// `smartstack batch [CONFIG]`: runs an experiment and writes its reports.
-struct BatchCommand: AsyncParsableCommand {
+struct BatchCommand: AsyncParsableCommand, RegistryCommand {
   static let defaultConfig = "Datasets/experiments/default.json"
 
   static let configuration = CommandConfiguration(
@@ -83,7 +83,7 @@ struct BatchCommand: AsyncParsableCommand {
     if let out, out.isEmpty { throw ValidationError("--out needs a folder name") }
   }
 
-  func run() async throws {
+  func run(registry: StrategyRegistry) async throws {
     let configPath = config ?? Self.defaultConfig
     if config == nil && !FileManager.default.fileExists(atPath: configPath) {
       StandardError.write(
@@ -97,7 +97,8 @@ struct BatchCommand: AsyncParsableCommand {
     let shard = self.shard.flatMap { Shard(parsing: $0) }
     let progress = ProgressReporter(label: "batch", quiet: quiet)
     let report = try await reportingBatchErrors {
-      let design = try ExperimentConfig.read(path: configPath, overrides: overrides)
+      let design = try ExperimentConfig.read(
+        path: configPath, overrides: overrides, registry: registry)
       let sources = try SourceLoader.load(design)
       if !quiet {
         for source in sources {
@@ -117,7 +118,7 @@ struct BatchCommand: AsyncParsableCommand {
     }
     guard !quiet else { return }
     for note in report.notes { StandardError.write("note: \(note)") }
-    try Self.printTables(directory: report.directory, complete: shard == nil)
+    try Self.printTables(directory: report.directory, complete: shard == nil, registry: registry)
     let cells =
       report.cellsFromJournal > 0
       ? "\(report.cellsInOutputs) cells: \(report.cellsRun) run, \(report.cellsFromJournal) from the journal"
@@ -128,8 +129,9 @@ struct BatchCommand: AsyncParsableCommand {
     )
   }
 
-  /// Prints the report tables of an output folder, as `smartstack report` does.
-  static func printTables(directory: String, complete: Bool) throws {
+  /// Prints the report tables of an output folder, as `smartstack report` does, with
+  /// the strategies labelled by `registry`.
+  static func printTables(directory: String, complete: Bool, registry: StrategyRegistry) throws {
     try reportingErrors {
       let runs = try CSVTable.read(
         bytes: FileIO.readBytes(directory + "/runs.csv"), file: directory + "/runs.csv")
@@ -141,7 +143,8 @@ struct BatchCommand: AsyncParsableCommand {
         paired = try CSVTable.read(
           bytes: FileIO.readBytes(directory + "/paired.csv"), file: directory + "/paired.csv")
       }
-      StandardOutput.write(try ReportTables.markdown(runs: runs, summary: summary, paired: paired))
+      StandardOutput.write(
+        try ReportTables.markdown(runs: runs, summary: summary, paired: paired, registry: registry))
     }
   }
 }

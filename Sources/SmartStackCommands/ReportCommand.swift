@@ -3,7 +3,7 @@ import Foundation
 import SmartStackKit
 
 /// `smartstack report [DIR]`: prints the tables of an existing output folder.
-struct ReportCommand: ParsableCommand {
+struct ReportCommand: RegistryCommand {
   static let configuration = CommandConfiguration(
     commandName: "report",
     abstract: "Print the Markdown tables of a batch output folder.",
@@ -19,7 +19,7 @@ struct ReportCommand: ParsableCommand {
       "A folder written by 'smartstack batch' or 'smartstack merge'.", valueName: "dir"))
   var directory: String = "reports"
 
-  func run() throws {
+  func run(registry: StrategyRegistry) throws {
     try reportingErrors {
       let runsPath = directory + "/runs.csv"
       let runs = try CSVTable.read(bytes: FileIO.readBytes(runsPath), file: runsPath)
@@ -30,7 +30,8 @@ struct ReportCommand: ParsableCommand {
       }
       StandardOutput.write(
         try ReportTables.markdown(
-          runs: runs, summary: optional("summary.csv"), paired: optional("paired.csv")))
+          runs: runs, summary: optional("summary.csv"), paired: optional("paired.csv"),
+          registry: registry))
     }
   }
 }
