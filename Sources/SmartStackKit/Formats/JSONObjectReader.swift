@@ -201,3 +201,12 @@ public struct JSONObjectReader {
     json.rejectUnknownKeys(object, allowed: readKeys)
   }
 }
+
+extension JSONItem {
+  /// The member `key` of this object, with its path; nil when this is not an object or
+  /// has no such member. For reporting about a member after the object was read.
+  /// - Complexity: O(k) in the members.
+  public subscript(key: String) -> JSONItem? {
+    node[key].map { JSONItem($0, path: JSONDecoding.path(path, key: key)) }
+  }
+}

@@ -73,7 +73,7 @@ extension Scenario {
 
     var catalog = IntentCatalog()
     if let intentsItem = json.optional(top, "intents") {
-      catalog = decodeIntents(intentsItem, &json)
+      catalog = IntentCatalog(json: intentsItem, in: &json) ?? catalog
     }
     let stack = json.require(top, "stack").flatMap { StackSettings.decode($0, &json) }
 
@@ -115,34 +115,6 @@ extension Scenario {
     scenario.checkWidgets(appItems: appItems, top: top, &json)
     try json.throwIfAny()
     return scenario
-  }
-
-  /// `intents`: intent name -> list of supported combinations (as in stack files).
-  static func decodeIntents(_ item: JSONItem, _ json: inout JSONDecoding) -> IntentCatalog {
-    var catalog = IntentCatalog()
-    guard let intents = json.requireObject(item) else { return catalog }
-    for member in intents.members {
-      let memberItem = JSONItem(member.node, path: JSONDecoding.path(intents.path, key: member.key))
-      guard let combos = json.requireArray(memberItem) else { continue }
-      var combinations: [[String]] = []
-      for combo in combos {
-        guard let names = json.requireArray(combo) else { continue }
-        var combination: [String] = []
-        for name in names {
-          guard let text = json.requireString(name) else { continue }
-          if combination.contains(text) {
-            json.report("parameter \(JSONEscaping.quoted(text)) is listed twice", at: name)
-          }
-          combination.append(text)
-        }
-        if names.isEmpty {
-          json.report("a supported combination needs at least one parameter name", at: combo)
-        }
-        combinations.append(combination)
-      }
-      catalog.declare(member.key, combinations: combinations)
-    }
-    return catalog
   }
 
   /// Cross-checks between apps and widgets: suggested widgets are new and match their
@@ -211,47 +183,11 @@ extension StackSettings {
   static func decode(_ item: JSONItem, _ json: inout JSONDecoding) -> StackSettings? {
     guard let object = json.requireObject(item) else { return nil }
     json.rejectUnknownKeys(object, allowed: keys)
-    var instances: [WidgetInstance] = []
-    var valid = true
-    if let items = json.requireArray(object, "instances"), let node = object["instances"] {
-      if items.isEmpty { json.report("a stack needs at least one instance", at: node) }
-      if items.count > StackSpec.maximumInstances {
-        json.report(
-          "a stack holds at most \(StackSpec.maximumInstances) widgets, found \(items.count)",
-          at: node)
-      }
-      for instanceItem in items {
-        guard let instanceObject = json.requireObject(instanceItem) else {
-          valid = false
-          continue
-        }
-        json.rejectUnknownKeys(instanceObject, allowed: ["id", "kind", "configuration"])
-        guard let kind = json.requireString(instanceObject, "kind") else {
-          valid = false
-          continue
-        }
-        let id = json.optionalString(instanceObject, "id") ?? kind
-        if id.isEmpty || kind.isEmpty {
-          json.report("id and kind must not be empty", at: instanceItem)
-          valid = false
-          continue
-        }
-        if instances.contains(where: { $0.id == id }) {
-          json.report(
-            "duplicate instance id \(JSONEscaping.quoted(id))",
-            at: instanceObject["id"] ?? instanceItem)
-          valid = false
-          continue
-        }
-        let configuration = json.optionalStringMembers(instanceObject, "configuration") ?? []
-        instances.append(
-          WidgetInstance(
-            id: id, kind: kind, configuration: configuration.map { Parameter($0.key, $0.value) }))
-      }
-    } else {
-      valid = false
+    let instances = json.require(object, "instances").flatMap {
+      WidgetInstance.decodeStack($0, &json)
     }
-    var stack = StackSettings(instances: instances)
+    var valid = instances != nil
+    var stack = StackSettings(instances: instances ?? [])
     stack.smartRotate = json.flag(object, "smartRotate", default: true)
     stack.widgetSuggestions = json.flag(object, "widgetSuggestions", default: false)
     stack.developerMode = json.flag(object, "developerMode", default: false)
