@@ -139,13 +139,14 @@ extension JSONDecoding {
     return T(json: root, in: &self)
   }
 
-  /// `value` when `valid(value)`; otherwise reports `message` at `item` and returns nil.
+  /// `value` when `valid(value)`; otherwise reports `message(value)` at `item` and
+  /// returns nil.
   public mutating func check<T>(
-    _ value: T?, at item: JSONItem, _ valid: (T) -> Bool, _ message: @autoclosure () -> String
+    _ value: T?, at item: JSONItem, _ valid: (T) -> Bool, _ message: (T) -> String
   ) -> T? {
     guard let value else { return nil }
     guard valid(value) else {
-      report(message(), at: item)
+      report(message(value), at: item)
       return nil
     }
     return value

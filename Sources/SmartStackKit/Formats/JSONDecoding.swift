@@ -77,6 +77,9 @@ public struct JSONDecoding: Sendable {
   public let bytes: [UInt8]
   /// Everything reported so far (also open for reports of your own).
   public var problems: DiagnosticCollector
+  /// How many times `report` was called, also past the collector's limit: a reader
+  /// compares counts to learn whether a part it read had a problem.
+  public private(set) var reportCount = 0
   private var lines: LineIndex?
 
   public init(file: String, bytes: [UInt8], limit: Int = DiagnosticCollector.defaultLimit) {
@@ -108,6 +111,7 @@ public struct JSONDecoding: Sendable {
 
   /// Reports `message` at byte `offset`, prefixed by `path: ` when `path` is not empty.
   public mutating func report(_ message: String, at offset: Int, path: String = "") {
+    reportCount += 1
     if problems.isFull {
       problems.report(line: 1, column: 1, message)  // only marks the list truncated
       return

@@ -19,10 +19,19 @@ public struct JSONObjectReader {
   /// The keys looked up so far, in the order of their first look-up.
   public private(set) var readKeys: [String] = []
 
+  /// `json.reportCount` when the read started.
+  private let reportCountAtStart: Int
+
   init(_ object: JSONObjectItem, json: JSONDecoding) {
     self.object = object
     self.json = json
+    reportCountAtStart = json.reportCount
   }
+
+  /// True while nothing has been reported since this object's read started (problems
+  /// in its members' values included): `guard o.isClean else { return nil }` gives no
+  /// value for an object with any problem.
+  public var isClean: Bool { json.reportCount == reportCountAtStart }
 
   /// The object's key path (empty for the root).
   public var path: String { object.path }
@@ -95,23 +104,23 @@ public struct JSONObjectReader {
   }
 
   /// The member `key` as a `T` that passes `valid`; reports a missing key, and
-  /// `message` at the value when it fails `valid`.
+  /// `message(value)` at the value when it fails `valid`.
   public mutating func require<T: JSONDecodable>(
     _ key: String, as type: T.Type = T.self, where valid: (T) -> Bool,
-    _ message: @autoclosure () -> String
+    _ message: (T) -> String
   ) -> T? {
     guard let item = require(key) else { return nil }
-    return json.check(T(json: item, in: &json), at: item, valid, message())
+    return json.check(T(json: item, in: &json), at: item, valid, message)
   }
 
   /// The member `key` as a `T` that passes `valid`, or nil when it is absent or `null`;
-  /// reports `message` at the value when it fails `valid`.
+  /// reports `message(value)` at the value when it fails `valid`.
   public mutating func optional<T: JSONDecodable>(
     _ key: String, as type: T.Type = T.self, where valid: (T) -> Bool,
-    _ message: @autoclosure () -> String
+    _ message: (T) -> String
   ) -> T? {
     guard let item = optional(key) else { return nil }
-    return json.check(T(json: item, in: &json), at: item, valid, message())
+    return json.check(T(json: item, in: &json), at: item, valid, message)
   }
 
   // MARK: Bounded values

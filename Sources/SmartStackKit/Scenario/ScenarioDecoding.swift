@@ -1,5 +1,5 @@
 // Value readers shared by the scenario format: numbers with defaults, local clock
-// times, hour ranges, dates, instants and weekday lists. Each reports what is wrong at
+// times, hour ranges, dates and weekday lists. Each reports what is wrong at
 // the value (`PATH: message`) and returns nil (or the default), so a reader checks
 // everything in one pass. Text is parsed over UTF-8 bytes.
 
@@ -55,26 +55,6 @@ extension JSONDecoding {
       "expected a date \"YYYY-MM-DD\" from 1970-01-01 to 2100-12-31, found \(JSONEscaping.quoted(text))",
       at: item)
     return nil
-  }
-
-  /// An ISO 8601 timestamp; one without a zone designator is a local time in `zone`.
-  mutating func instant(_ item: JSONItem, zone: ZoneRules) -> Instant? {
-    guard let text = requireString(item) else { return nil }
-    switch ISO8601.parse(text) {
-    case .success(let timestamp):
-      return zone.resolve(timestamp)
-    case .failure(let error):
-      // Point at the offending byte when the JSON string has no escapes.
-      let start = item.offset + 1
-      var offset = item.offset
-      if start + text.utf8.count <= bytes.count,
-        bytes[start..<(start + text.utf8.count)].elementsEqual(text.utf8)
-      {
-        offset = start + min(max(error.offset, 0), text.utf8.count)
-      }
-      report(error.message, at: offset, path: item.path)
-      return nil
-    }
   }
 
   /// A list of weekday names (`mon` … `sun`, `weekdays`, `weekend`, `daily`) as a bit

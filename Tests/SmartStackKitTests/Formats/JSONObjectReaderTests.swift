@@ -41,7 +41,9 @@ private struct Figure: Equatable, JSONDecodable {
 
   init?(json item: JSONItem, in json: inout JSONDecoding) {
     guard let figure = json.decodeObject(item, { o -> Figure? in
-      let name = o.require("name", as: String.self, where: { !$0.isEmpty }, "expected a non-empty name")
+      let name = o.require("name", as: String.self, where: { !$0.isEmpty }) { _ in
+        "expected a non-empty name"
+      }
       let shape = o.require("shape", as: Shape.self)
       let scale = o.optional("scale", in: 0.0...10, default: 1)
       let visible = o.optional("visible", default: true)
