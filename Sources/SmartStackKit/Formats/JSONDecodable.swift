@@ -2,28 +2,40 @@
 ///
 /// A conformance reads `item` through `json` and reports each problem at the value that
 /// causes it, as `PATH: message`; it returns nil only when what is wrong leaves no usable
-/// value. Readers of objects use `JSONDecoding.decodeObject(_:_:)`, which rejects the
-/// keys the reader did not look at:
-///
-/// ```swift
-/// extension SleepWindow: JSONDecodable {
-///   init?(json item: JSONItem, in json: inout JSONDecoding) {
-///     guard let window = json.decodeObject(item, { o -> SleepWindow? in
-///       let from = o.require("from") { item, json in json.clock(item) }
-///       let to = o.require("to") { item, json in json.clock(item) }
-///       guard let from, let to else { return nil }
-///       return SleepWindow(fromMinute: from, toMinute: to)
-///     }) else { return nil }
-///     self = window
-///   }
-/// }
-/// ```
+/// value. Objects are read by `JSONObjectDecodable` types.
 ///
 /// Types that need context (a time zone, the ids read so far) keep an initialiser with
 /// more parameters and are read with the closure forms of `JSONObjectReader`.
 public protocol JSONDecodable {
   /// Reads a value from `item`; nil after reporting a problem that leaves no usable value.
   init?(json item: JSONItem, in json: inout JSONDecoding)
+}
+
+/// A type read from a JSON object: write `read(_:)`, which looks up members through
+/// the reader; the object check and the rejection of keys it did not read come with
+/// the conformance (`JSONDecoding.decodeObject(_:_:)`).
+///
+/// ```swift
+/// extension SleepWindow: JSONObjectDecodable {
+///   static func read(_ o: inout JSONObjectReader) -> SleepWindow? {
+///     let from = o.require("from") { item, json in json.clock(item) }
+///     let to = o.require("to") { item, json in json.clock(item) }
+///     guard let from, let to else { return nil }
+///     return SleepWindow(fromMinute: from, toMinute: to)
+///   }
+/// }
+/// ```
+public protocol JSONObjectDecodable: JSONDecodable {
+  /// Reads the value from the object's members; looks up every key it accepts before
+  /// returning, also when it returns nil.
+  static func read(_ o: inout JSONObjectReader) -> Self?
+}
+
+extension JSONObjectDecodable {
+  public init?(json item: JSONItem, in json: inout JSONDecoding) {
+    guard let value = json.decodeObject(item, Self.read) else { return nil }
+    self = value
+  }
 }
 
 /// A decodable type with an order, read with bounds: `o.optional("days", in: 1...366, default: 7)`.

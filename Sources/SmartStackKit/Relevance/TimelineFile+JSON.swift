@@ -131,26 +131,19 @@ extension TimelineFile {
   }
 }
 
-extension Relevance: JSONDecodable {
+extension Relevance: JSONObjectDecodable {
   /// `{"score": …, "duration": …}`: a score within `Float` range and a duration in
   /// seconds, 0 (until the next entry with relevance) by default, in whole milliseconds.
-  public init?(json item: JSONItem, in json: inout JSONDecoding) {
+  public static func read(_ o: inout JSONObjectReader) -> Relevance? {
     let limit = TimelineFile.maximumScoreMagnitude
-    guard
-      let relevance = json.decodeObject(
-        item,
-        { o -> Relevance? in
-          let score = o.require("score", as: Double.self, where: { $0.isFinite && $0.magnitude <= limit }) {
-            "\(NumberFormat.format($0)) is outside the range of a Float (WidgetKit's score type)"
-          }
-          let milliseconds = o.optional("duration") { item, json in
-            Double(json: item, in: &json).flatMap { Self.milliseconds(fromSeconds: $0, item, &json) }
-          }
-          guard let score, o.isClean else { return nil }
-          return Relevance(score: score, durationMilliseconds: milliseconds ?? 0)
-        })
-    else { return nil }
-    self = relevance
+    let score = o.require("score", as: Double.self, where: { $0.isFinite && $0.magnitude <= limit }) {
+      "\(NumberFormat.format($0)) is outside the range of a Float (WidgetKit's score type)"
+    }
+    let milliseconds = o.optional("duration") { item, json in
+      Double(json: item, in: &json).flatMap { Self.milliseconds(fromSeconds: $0, item, &json) }
+    }
+    guard let score, o.isClean else { return nil }
+    return Relevance(score: score, durationMilliseconds: milliseconds ?? 0)
   }
 
   /// A duration in seconds as whole milliseconds, or nil after reporting a negative,

@@ -1,27 +1,20 @@
 // Reading widget instances and intent catalogs, as stack files and scenarios' `stack`
 // give them (format: `StackSpec`).
 
-extension WidgetInstance: JSONDecodable {
+extension WidgetInstance: JSONObjectDecodable {
   /// `{"id": …, "kind": …, "configuration": {"card": "Acme"}}`; `id` defaults to `kind`,
   /// and neither may be empty.
-  public init?(json item: JSONItem, in json: inout JSONDecoding) {
-    guard
-      let instance = json.decodeObject(
-        item,
-        { o -> WidgetInstance? in
-          let id = o.optional("id", as: String.self)
-          let kind = o.require("kind", as: String.self)
-          let configuration = o.optionalStringMembers("configuration") ?? []
-          guard let kind else { return nil }
-          guard !kind.isEmpty, !(id ?? kind).isEmpty else {
-            o.json.report("id and kind must not be empty", at: item)
-            return nil
-          }
-          return WidgetInstance(
-            id: id ?? kind, kind: kind, configuration: configuration.map { Parameter($0.key, $0.value) })
-        })
-    else { return nil }
-    self = instance
+  public static func read(_ o: inout JSONObjectReader) -> WidgetInstance? {
+    let id = o.optional("id", as: String.self)
+    let kind = o.require("kind", as: String.self)
+    let configuration = o.optionalStringMembers("configuration") ?? []
+    guard let kind else { return nil }
+    guard !kind.isEmpty, !(id ?? kind).isEmpty else {
+      o.json.report("id and kind must not be empty", at: o.item)
+      return nil
+    }
+    return WidgetInstance(
+      id: id ?? kind, kind: kind, configuration: configuration.map { Parameter($0.key, $0.value) })
   }
 
   /// A stack's `instances`: 1 to `StackSpec.maximumInstances` widgets with distinct ids.

@@ -7,7 +7,7 @@ import Testing
 
 private enum Shape: String, CaseIterable, JSONDecodable { case circle, square, triangle }
 
-private struct Point: Equatable, JSONDecodable {
+private struct Point: Equatable, JSONObjectDecodable {
   var x: Int
   var y: Int
 
@@ -16,18 +16,15 @@ private struct Point: Equatable, JSONDecodable {
     self.y = y
   }
 
-  init?(json item: JSONItem, in json: inout JSONDecoding) {
-    guard let point = json.decodeObject(item, { o -> Point? in
-      let x = o.require("x", in: 0...100)
-      let y = o.require("y", in: 0...100)
-      guard let x, let y else { return nil }
-      return Point(x: x, y: y)
-    }) else { return nil }
-    self = point
+  static func read(_ o: inout JSONObjectReader) -> Point? {
+    let x = o.require("x", in: 0...100)
+    let y = o.require("y", in: 0...100)
+    guard let x, let y else { return nil }
+    return Point(x: x, y: y)
   }
 }
 
-private struct Figure: Equatable, JSONDecodable {
+private struct Figure: Equatable, JSONObjectDecodable {
   var name: String
   var shape: Shape
   var scale: Double
@@ -39,19 +36,16 @@ private struct Figure: Equatable, JSONDecodable {
       (name, shape, scale, visible, points)
   }
 
-  init?(json item: JSONItem, in json: inout JSONDecoding) {
-    guard let figure = json.decodeObject(item, { o -> Figure? in
-      let name = o.require("name", as: String.self, where: { !$0.isEmpty }) { _ in
-        "expected a non-empty name"
-      }
-      let shape = o.require("shape", as: Shape.self)
-      let scale = o.optional("scale", in: 0.0...10, default: 1)
-      let visible = o.optional("visible", default: true)
-      let points = o.optionalArray("points", of: Point.self) ?? []
-      guard let name, let shape else { return nil }
-      return Figure(name: name, shape: shape, scale: scale, visible: visible, points: points)
-    }) else { return nil }
-    self = figure
+  static func read(_ o: inout JSONObjectReader) -> Figure? {
+    let name = o.require("name", as: String.self, where: { !$0.isEmpty }) { _ in
+      "expected a non-empty name"
+    }
+    let shape = o.require("shape", as: Shape.self)
+    let scale = o.optional("scale", in: 0.0...10, default: 1)
+    let visible = o.optional("visible", default: true)
+    let points = o.optionalArray("points", of: Point.self) ?? []
+    guard let name, let shape else { return nil }
+    return Figure(name: name, shape: shape, scale: scale, visible: visible, points: points)
   }
 }
 
@@ -194,5 +188,22 @@ struct JSONObjectReaderTests {
         "a.json:1:5: [1]: expected an integer, found a string",
         "a.json:1:13: [3]: expected an integer, found true",
       ])
+  }
+
+  @Test func isCleanTurnsFalseOnceAnyMemberHadAProblem() {
+    var json = JSONDecoding(file: "c.json", bytes: Array(#"{"a": 1, "b": "x"}"#.utf8))
+    guard let root = json.parseDocument() else {
+      Issue.record("no parse")
+      return
+    }
+    var cleanAfter: [Bool] = []
+    _ = json.decodeObject(root) { o -> Int? in
+      _ = o.require("a", as: Int.self)
+      cleanAfter.append(o.isClean)
+      _ = o.optional("b", as: Int.self)
+      cleanAfter.append(o.isClean)
+      return nil
+    }
+    #expect(cleanAfter == [true, false])
   }
 }
