@@ -2,9 +2,10 @@
 //
 // SmartStackLab: a laboratory for the iPhone Smart Stack.
 //
-// The library `SmartStackKit` depends on Foundation only (the design card says
-// "packages: none"). The command-line tool uses apple/swift-argument-parser, the
-// ecosystem's standard. Nothing else is linked; see README.md, "Dependencies".
+// The library `SmartStackKit` depends on Foundation and the system zlib only (the design
+// card says "packages: none": the system's own C libraries come first). The command-line
+// tool uses apple/swift-argument-parser, the ecosystem's standard. Nothing else is
+// linked; see README.md, "Dependencies".
 import PackageDescription
 
 let package = Package(
@@ -18,7 +19,11 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
   ],
   targets: [
-    .target(name: "SmartStackKit"),
+    // The system zlib (gzip import): headers and libz from the OS, e.g. Debian's zlib1g-dev.
+    .systemLibrary(
+      name: "CZlib", path: "Sources/CZlib",
+      providers: [.apt(["zlib1g-dev"]), .yum(["zlib-devel"])]),
+    .target(name: "SmartStackKit", dependencies: ["CZlib"]),
     .executableTarget(
       name: "smartstack",
       dependencies: [

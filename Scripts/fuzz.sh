@@ -24,15 +24,17 @@ out=Fuzz/.build
 lib="$out/lib"
 mkdir -p "$lib" "$out/bin" "$out/corpus/$target" "$out/crashes/$target"
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
+# SmartStackKit imports the system zlib as the module CZlib (Sources/CZlib/module.modulemap).
+zlib=(-I Sources/CZlib -lz)
 
 # 1. The library, rebuilt when any of its sources is newer than the archive.
 archive="$lib/libSmartStackKit.a"
-if [ ! -f "$archive" ] || [ -n "$(find Sources/SmartStackKit -name '*.swift' -newer "$archive" | head -1)" ]; then
+if [ ! -f "$archive" ] || [ -n "$(find Sources/SmartStackKit Sources/CZlib -type f -newer "$archive" | head -1)" ]; then
   echo "== building SmartStackKit for fuzzing (a few minutes)"
   # Compile a snapshot, so editing the sources meanwhile cannot break the build.
   rm -rf "$out/src" "$archive"
   cp -R Sources/SmartStackKit "$out/src"
-  swiftc "${flags[@]}" -module-name SmartStackKit -emit-module -emit-module-path "$lib/SmartStackKit.swiftmodule" \
+  swiftc "${flags[@]}" "${zlib[@]}" -module-name SmartStackKit -emit-module -emit-module-path "$lib/SmartStackKit.swiftmodule" \
     -emit-library -static -o "$archive.tmp" $(find "$out/src" -name '*.swift' | sort) 2>&1 \
     | grep -v "warning: Cannot export local symbol" || true
   [ -f "$archive.tmp" ] || { echo "library build failed" >&2; exit 1; }
@@ -43,7 +45,7 @@ fi
 binary="$out/bin/fuzz-$target"
 if [ ! -f "$binary" ] || [ "$source_file" -nt "$binary" ] || [ "$archive" -nt "$binary" ]; then
   echo "== building $binary"
-  swiftc "${flags[@]}" -I "$lib" -L "$lib" -lSmartStackKit "$source_file" -o "$binary" 2>&1 \
+  swiftc "${flags[@]}" "${zlib[@]}" -I "$lib" -L "$lib" -lSmartStackKit "$source_file" -o "$binary" 2>&1 \
     | grep -v "warning: Cannot export local symbol" || true
   [ -x "$binary" ] || { echo "target build failed" >&2; exit 1; }
 fi

@@ -84,8 +84,8 @@ final class ProgressReporter {
     guard seconds.isFinite, seconds >= 0 else { return "?" }
     let s = Int(seconds.rounded())
     if s < 60 { return seconds < 10 ? "\(NumberFormat.format(seconds, decimals: 1)) s" : "\(s) s" }
-    if s < 3600 { return "\(s / 60) min \(s % 60 < 10 ? "0" : "")\(s % 60) s" }
-    return "\(s / 3600) h \(s % 3600 / 60 < 10 ? "0" : "")\(s % 3600 / 60) min"
+    if s < 3600 { return "\(s / 60) min \(NumberFormat.format(s % 60, minimumDigits: 2)) s" }
+    return "\(s / 3600) h \(NumberFormat.format(s % 3600 / 60, minimumDigits: 2)) min"
   }
 }
 

@@ -131,33 +131,34 @@ struct ReplayInputOptions: ParsableArguments {
     }
     return try reportingErrors {
       let log = try DonationLog.read(path: log, format: logFormat, timeZone: zone)
-      switch visits {
-      case "donations":
-        options.visits = .donations
-      case let v where v.hasPrefix("sessions:"):
-        guard let minutes = Double(v.dropFirst("sessions:".count)), minutes > 0, minutes <= 527_040 else {
-          throw ValidationError(
-            "--visits sessions:MINUTES needs a number of minutes in 0 < MINUTES <= 527040 (366 days), not '\(v)'")
-        }
-        options.visits = .sessions(gapMinutes: minutes)
-      default:
-        options.visits = .log(try VisitLog.read(path: visits, zone: zone))
+      switch try Self.parsed("--visits", visits, VisitSource.parse) {
+      case .donations: options.visits = .donations
+      case .sessions(let minutes): options.visits = .sessions(gapMinutes: minutes)
+      case .file(let path): options.visits = .log(try VisitLog.read(path: path, zone: zone))
       }
-      switch stack {
-      case "all":
-        options.stack = .all
-      case let s where s.hasPrefix("top:"):
-        guard let n = Int(s.dropFirst(4)), n >= 1 else {
-          throw ValidationError("--stack top:N needs a whole number N >= 1, not '\(s)'")
-        }
-        options.stack = .top(n)
-      default:
-        options.stack = .fixed(try StackSpec.read(path: stack))
+      switch try Self.parsed("--stack", stack, StackSource.parse) {
+      case .all: options.stack = .all
+      case .top(let n): options.stack = .top(n)
+      case .file(let path): options.stack = .fixed(try StackSpec.read(path: path))
       }
       if let timelines {
         options.timelines = try TimelineFile.read(path: timelines, timeZone: zone)
       }
       return (log, options)
+    }
+  }
+}
+
+extension ReplayInputOptions {
+  /// `parse(text)`, its error a usage error: `--stack top:N needs a whole number N in
+  /// 1...1000, not 'top:0'`.
+  static func parsed<Source>(
+    _ option: String, _ text: String, _ parse: (String) throws(SourceSpellingError) -> Source
+  ) throws -> Source {
+    do {
+      return try parse(text)
+    } catch {
+      throw ValidationError("\(option) \(error.form) needs \(error.requirement), not '\(error.text)'")
     }
   }
 }

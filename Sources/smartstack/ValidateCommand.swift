@@ -86,7 +86,9 @@ struct ValidateCommand: ParsableCommand {
   static func summary(file: String, format: DonationLogFormat, statistics s: DonationStatistics)
     -> String
   {
-    let busiest = s.busiestHours(3).map { "\(twoDigits($0.hour)):00 (\($0.donations))" }
+    let busiest = s.busiestHours(3).map {
+      "\(NumberFormat.format($0.hour, minimumDigits: 2)):00 (\($0.donations))"
+    }
     let lines: [(String, String)] = [
       ("file", file),
       ("format", format.rawValue),
@@ -129,8 +131,6 @@ struct ValidateCommand: ParsableCommand {
     ]
     return summary.serialized() + "\n"
   }
-
-  private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
   private static func fixed(_ value: Double, _ decimals: Int) -> String {
     NumberFormat.format(value, decimals: decimals)

@@ -141,6 +141,39 @@ struct ReplayCommandTests {
     #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("reports").path))
   }
 
+  /// `replay --visits/--stack` and a batch config's "visits"/"stack" share one parser
+  /// (`VisitSource`, `StackSource`): the same values are refused, each in its own style.
+  @Test func replayAndBatchConfigsRefuseTheSameSessionsAndTopValues() throws {
+    let dir = try CLI.temporaryFolder()
+    try CLI.write(Self.handLog, to: "hand.csv", in: dir)
+    let visits = try CLI.run(["replay", "--log", "hand.csv", "--visits", "sessions:0"], in: dir)
+    #expect(visits.status == 64)
+    #expect(
+      visits.stderr.hasPrefix(
+        "Error: --visits sessions:MINUTES needs a number of minutes in 0 < MINUTES <= 527040 (366 days), not 'sessions:0'\n"
+      ))
+    let stack = try CLI.run(
+      ["replay", "--log", "hand.csv", "--stack", "top:1001", "--warmup-days", "1"], in: dir)
+    #expect(stack.status == 64)
+    #expect(
+      stack.stderr.hasPrefix(
+        "Error: --stack top:N needs a whole number N in 1...1000, not 'top:1001'\n"))
+    let config = try CLI.write(
+      #"{"sources": [{"log": "hand.csv", "visits": "sessions:0", "stack": "top:1001", "warmupDays": 1}]}"#,
+      to: "c.json", in: dir)
+    let batch = try CLI.run(["batch", config, "--quiet"], in: dir)
+    #expect(batch.status == 65)
+    #expect(
+      batch.stderr.contains(
+        #"c.json:1:44: sources[0].visits: expected "sessions:MINUTES" with a number of minutes in 0 < MINUTES <= 527040 (366 days), found "sessions:0""#
+      ))
+    #expect(
+      batch.stderr.contains(
+        #"c.json:1:67: sources[0].stack: expected "top:N" with a whole number N in 1...1000, found "top:1001""#
+      ))
+    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("reports").path))
+  }
+
   @Test func badInputExitsWith65OrNoInput66WithoutOutput() throws {
     let dir = try CLI.temporaryFolder()
     try CLI.write("timestamp,kind\n2026-13-02T08:00:00Z,A\n2026-02-30T08:00:00Z,B\n", to: "bad.csv", in: dir)

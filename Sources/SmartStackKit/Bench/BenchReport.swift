@@ -130,16 +130,8 @@ extension BenchReport {
 // MARK: - Output
 
 extension BenchReport {
-  /// `x` rounded to `decimals` places, for JSON (NaN and infinities stay, written null).
-  static func rounded(_ x: Double, _ decimals: Int) -> Double {
-    guard x.isFinite else { return x }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    return (x * scale).rounded() / scale
-  }
-
   static func megabytes(_ bytes: Int?) -> JSONValue {
-    bytes.map { .number(rounded(Double($0) / 1_000_000, 1)) } ?? .null
+    bytes.map { .number(NumberFormat.rounded(Double($0) / 1_000_000, decimals: 1)) } ?? .null
   }
 
   /// The report as one JSON object (keys in a fixed order; see `docs/performance.md`).
@@ -151,13 +143,13 @@ extension BenchReport {
         JSONMember(
           s.name,
           [
-            "visits_per_s": .number(Self.rounded(visitsPerSecond(s), 0)),
-            "events_per_s": .number(Self.rounded(eventsPerSecond(s), 0)),
-            "ns_per_decision": .number(Self.rounded(nanosecondsPerDecision(s), 1)),
-            "seconds": .number(Self.rounded(s.seconds, 4)),
-            "cpu_seconds": .number(Self.rounded(s.cpuSeconds, 4)),
-            "hit_rate": .number(Self.rounded(s.hitRate, 6)),
-            "reused_fraction": .number(Self.rounded(s.reusedFraction, 4)),
+            "visits_per_s": .number(NumberFormat.rounded(visitsPerSecond(s), decimals: 0)),
+            "events_per_s": .number(NumberFormat.rounded(eventsPerSecond(s), decimals: 0)),
+            "ns_per_decision": .number(NumberFormat.rounded(nanosecondsPerDecision(s), decimals: 1)),
+            "seconds": .number(NumberFormat.rounded(s.seconds, decimals: 4)),
+            "cpu_seconds": .number(NumberFormat.rounded(s.cpuSeconds, decimals: 4)),
+            "hit_rate": .number(NumberFormat.rounded(s.hitRate, decimals: 6)),
+            "reused_fraction": .number(NumberFormat.rounded(s.reusedFraction, decimals: 4)),
           ]))
     }
     let missed = targets.filter { !$0.met }.map { JSONNode(.string($0.what)) }
@@ -181,17 +173,17 @@ extension BenchReport {
       "donations": .number(Double(donations)),
       "entries": .number(Double(entries)),
       "events": .number(Double(events)),
-      "generation_s": .number(Self.rounded(generationSeconds, 4)),
-      "ingest_rows_per_s": .number(Self.rounded(csv.rowsPerSecond, 0)),
-      "ingest_mb_per_s": .number(Self.rounded(csv.megabytesPerSecond, 2)),
-      "ingest_mb": .number(Self.rounded(Double(csv.bytes) / 1_000_000, 2)),
-      "ingest_seconds": .number(Self.rounded(csv.seconds, 4)),
-      "ingest_cpu_seconds": .number(Self.rounded(csv.cpuSeconds, 4)),
-      "ingest_jsonl_rows_per_s": .number(Self.rounded(jsonl.rowsPerSecond, 0)),
-      "ingest_jsonl_mb_per_s": .number(Self.rounded(jsonl.megabytesPerSecond, 2)),
-      "ingest_jsonl_mb": .number(Self.rounded(Double(jsonl.bytes) / 1_000_000, 2)),
-      "ingest_jsonl_seconds": .number(Self.rounded(jsonl.seconds, 4)),
-      "ingest_jsonl_cpu_seconds": .number(Self.rounded(jsonl.cpuSeconds, 4)),
+      "generation_s": .number(NumberFormat.rounded(generationSeconds, decimals: 4)),
+      "ingest_rows_per_s": .number(NumberFormat.rounded(csv.rowsPerSecond, decimals: 0)),
+      "ingest_mb_per_s": .number(NumberFormat.rounded(csv.megabytesPerSecond, decimals: 2)),
+      "ingest_mb": .number(NumberFormat.rounded(Double(csv.bytes) / 1_000_000, decimals: 2)),
+      "ingest_seconds": .number(NumberFormat.rounded(csv.seconds, decimals: 4)),
+      "ingest_cpu_seconds": .number(NumberFormat.rounded(csv.cpuSeconds, decimals: 4)),
+      "ingest_jsonl_rows_per_s": .number(NumberFormat.rounded(jsonl.rowsPerSecond, decimals: 0)),
+      "ingest_jsonl_mb_per_s": .number(NumberFormat.rounded(jsonl.megabytesPerSecond, decimals: 2)),
+      "ingest_jsonl_mb": .number(NumberFormat.rounded(Double(jsonl.bytes) / 1_000_000, decimals: 2)),
+      "ingest_jsonl_seconds": .number(NumberFormat.rounded(jsonl.seconds, decimals: 4)),
+      "ingest_jsonl_cpu_seconds": .number(NumberFormat.rounded(jsonl.cpuSeconds, decimals: 4)),
       "peak_rss_mb": Self.megabytes(peakRSSBytes),
       "simulation_peak_rss_mb": Self.megabytes(simulationPeakRSSBytes),
       "strategies": .object(strategyMembers),

@@ -10,17 +10,6 @@ public struct EngineOptions: Sendable, Hashable {
   public init() {}
 }
 
-/// How a visit may change the stack, beyond what the strategy wants.
-public enum VisitPolicy: Sendable {
-  /// The strategy's ranking decides (Smart Rotate on, nothing pinned).
-  case rank
-  /// This instance stays on top (a manual swipe pinned it) if it is a candidate.
-  case forced(Int32)
-  /// The instance already on top stays if it is a candidate: Smart Rotate is off, or a
-  /// stack rotation limit is exhausted. `rule` names why, for explanations.
-  case noRotation(StaticString)
-}
-
 /// One person's run: the stack, the shared features, the strategy and the observer.
 ///
 /// The driver (replay or simulation) calls the event methods in time order; at equal
@@ -294,12 +283,11 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     policy: VisitPolicy
   ) -> VisitOutcome {
     advanceClock(to: time)
-    let n = instances.count
     if hasRelevance && time >= nextRelevanceRefresh { refreshDueRelevance() }
-    let top: Int
+    let rankedTop: Int
     let candidates: Int
-    let targetRank: Int
-    if case .rank = policy, decisionReusable, lastDecisionApplies() {
+    let rankedTargetRank: Int
+    if decisionReusable, lastDecisionApplies() {
       // Nothing the strategy's scores depend on changed but the instances in `changed`
       // (rescored) and `retied` (keys moved by a donation): the last decision stands
       // (`ranking` still holds its scores and rule), or is updated for those.
@@ -309,9 +297,9 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       }
       if !changed.isEmpty { strategy.rescore(changed, context, into: &ranking) }
       if !changed.isEmpty || !retied.isEmpty {
-        (top, candidates, targetRank) = updatedDecision(targets: targetBuffer)
+        (rankedTop, candidates, rankedTargetRank) = updatedDecision(targets: targetBuffer)
       } else {
-        (top, candidates, targetRank) = reusedDecision(targets: targetBuffer)
+        (rankedTop, candidates, rankedTargetRank) = reusedDecision(targets: targetBuffer)
       }
       reusedDecisionCount &+= 1
     } else {
@@ -320,30 +308,28 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       if Strategy.usesTarget { context.target = targets }
       strategy.rank(context, into: &ranking)
       if Strategy.usesTarget { context.target = [] }
-
-      // The stack's own rules may override the strategy: a pinned (swiped) instance, or
-      // no rotation at all. The override is expressed as a score, so ranks stay
-      // consistent.
-      var overridden = false
-      switch policy {
-      case .rank:
-        break
-      case .forced(let i):
-        if i >= 0 && Int(i) < n && context.features.available[Int(i)] {
-          ranking.scores[Int(i)] = .infinity
-          ranking.rule = "manual swipe pin"
-          overridden = true
-        }
-      case .noRotation(let rule):
-        let current = Int(context.shown)
-        if current >= 0 && context.features.available[current] {
-          ranking.scores[current] = .infinity
-          ranking.rule = rule
-          overridden = true
+      (rankedTop, candidates, rankedTargetRank) = decide(targets: targetBuffer, remember: reusesDecisions)
+    }
+    // The stack's own rules, applied to the strategy's order (`StackRules`); the
+    // strategy's scores and rule stay as they are, for the next visit's reuse.
+    var shownIndex = rankedTop
+    var rule = ranking.rule
+    var presentedTargetRank = rankedTargetRank
+    if !Strategy.usesTarget {
+      let (constrained, constraintRule) = StackRules.shown(
+        strategyTop: rankedTop, policy: policy, current: Int(context.shown), features: context.features,
+        key: strategyOrderKey)
+      if let constraintRule {
+        rule = constraintRule
+        if constrained != rankedTop {
+          shownIndex = constrained
+          presentedTargetRank = StackRules.targetRank(
+            shown: constrained, targets: targetBuffer, features: context.features, key: strategyOrderKey)
         }
       }
-      (top, candidates, targetRank) = decide(targets: targetBuffer, remember: reusesDecisions && !overridden)
     }
+    let top = shownIndex
+    let targetRank = presentedTargetRank
 
     // Relevance situation at the visit: candidates with an active window at or above
     // the threshold (`isHigh`), and the watched windows' visits.
@@ -382,9 +368,16 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       hasTarget: hasTarget, targets: targets, targetRank: targetRank,
       candidateCount: candidates,
       shownState: top >= 0 ? context.features.relevance[top] : .none,
-      relevanceCritical: critical, relevanceHonoured: honoured, rule: ranking.rule)
+      relevanceCritical: critical, relevanceHonoured: honoured, rule: rule)
     observer.observe(outcome, scores: ranking.scores, features: context.features)
     return outcome
+  }
+
+  /// Candidate `i`'s key in the strategy's order (`orderKey` of its current score and
+  /// tie rank), for `StackRules`, which asks for it only when a rule changes the top.
+  @inline(__always)
+  func strategyOrderKey(_ i: Int) -> UInt128 {
+    Self.orderKey(ranking.scores[i], slots.view.tieRank[i])
   }
 
   /// The top candidate (-1 when there is none), the number of candidates, and the

@@ -96,6 +96,44 @@ public enum NumberFormat {
     String(x)
   }
 
+  /// `x` in decimal with at least `minimumDigits` digits, zeros in front:
+  /// `format(7, minimumDigits: 2) == "07"`, `format(-7, minimumDigits: 3) == "-007"`,
+  /// `format(123, minimumDigits: 2) == "123"`.
+  ///
+  /// - Complexity: O(digits).
+  public static func format(_ x: Int, minimumDigits: Int) -> String {
+    let digits = String(x.magnitude)
+    let zeros = String(repeating: "0", count: max(0, minimumDigits - digits.utf8.count))
+    return (x < 0 ? "-" : "") + zeros + digits
+  }
+
+  /// `value` in lowercase hexadecimal with all of its type's digits (`bitWidth / 4`),
+  /// zeros in front and no prefix: `hex(UInt32(0xBADF00D)) == "0badf00d"`,
+  /// `hex(UInt64(255)) == "00000000000000ff"`.
+  ///
+  /// - Complexity: O(`bitWidth`).
+  public static func hex<T: FixedWidthInteger & UnsignedInteger>(_ value: T) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: T.bitWidth / 4 - digits.utf8.count) + digits
+  }
+
+  /// `x` to 3 decimals for a Markdown table cell, or `–` (an en dash) for NaN, a value
+  /// that is not defined: `tableCell(0.5) == "0.500"`.
+  public static func tableCell(_ x: Double) -> String {
+    x.isNaN ? "–" : format(x, decimals: 3)
+  }
+
+  /// `x` rounded half away from zero to `decimals` places (clamped to `0...15`), as a
+  /// number: `(x × 10^decimals).rounded() / 10^decimals`, for JSON values that should not
+  /// carry more digits than they mean (`rounded(0.123456, decimals: 4) == 0.1235`). NaN
+  /// and infinities are returned unchanged.
+  public static func rounded(_ x: Double, decimals: Int) -> Double {
+    guard x.isFinite else { return x }
+    var scale = 1.0
+    for _ in 0..<min(max(0, decimals), 15) { scale *= 10 }
+    return (x * scale).rounded() / scale
+  }
+
   /// The plain decimal form (no exponent) of nonzero digits.
   static func plain(_ number: DecimalDigits) -> String {
     var bytes: [UInt8] = []

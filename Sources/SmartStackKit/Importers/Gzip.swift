@@ -1,4 +1,5 @@
-/// A gzip decoder (RFC 1952) over `Inflate`.
+/// A gzip decoder (RFC 1952): the headers and trailers here, the DEFLATE data through the
+/// system zlib (`ZlibInflater`).
 ///
 /// A gzip file is one or more *members*, each a header, a DEFLATE stream and an 8-byte
 /// trailer (CRC-32 and size modulo 2^32 of the member's data, little-endian). The
@@ -7,7 +8,12 @@
 /// original name, comment and header CRC-16 (verified when present). Zero bytes after
 /// the last member (tape padding) are ignored; any other trailing bytes are an error.
 ///
-/// - Complexity: O(n + m) for n compressed and m decompressed bytes.
+/// The headers are read here rather than by zlib's gzip mode so that every error names
+/// the member and says what is wrong in full (both CRC values, the header field, the byte
+/// offset of trailing data).
+///
+/// - Complexity: O(n + m) for n compressed and m decompressed bytes; memory: the output
+///   (never more than `limit` bytes) plus zlib's state and a 64 KiB chunk.
 public enum Gzip {
   /// The two bytes every gzip member starts with.
   public static let magic: (UInt8, UInt8) = (0x1F, 0x8B)
@@ -41,16 +47,20 @@ public enum Gzip {
     guard isGzip(input) else {
       throw ArchiveError(.corrupt, "not a gzip file (it does not start with the bytes 1f 8b)")
     }
-    // Most text compresses 3-10x; start there and let the buffer double.
-    let output = GrowableBytes(capacity: input.count &* 4, limit: limit)
+    let inflater = try ZlibInflater()
+    var output = LimitedBytes(limit: limit, expected: input.count &* 4)
     var offset = 0
     var member = 1
     while true {
       let dataStart = try skipHeader(input, at: offset, member: member)
-      let memberStart = output.count
+      let memberStart = output.bytes.count
+      var crc: UInt32 = 0
       let end: Int
       do {
-        end = try Inflate.inflate(input, from: dataStart, into: output, limit: limit)
+        end = try inflater.inflate(input, from: dataStart) { (piece) throws(ArchiveError) in
+          try output.append(piece)
+          crc = CRC32.update(crc, piece)
+        }
       } catch {
         throw error.kind == .tooLarge
           ? error : ArchiveError(error.kind, "gzip member \(member): \(error.message)")
@@ -63,12 +73,11 @@ public enum Gzip {
       }
       let storedCRC = littleEndian32(input, end)
       let storedSize = littleEndian32(input, end + 4)
-      let produced = output.count - memberStart
-      let crc = CRC32.checksum(output.bytes(memberStart..<output.count))
+      let produced = output.bytes.count - memberStart
       guard crc == storedCRC else {
         throw ArchiveError(
           .corrupt,
-          "gzip member \(member): CRC-32 mismatch: the trailer says \(hex(storedCRC)), the data has \(hex(crc)); the file is corrupt"
+          "gzip member \(member): CRC-32 mismatch: the trailer says 0x\(NumberFormat.hex(storedCRC)), the data has 0x\(NumberFormat.hex(crc)); the file is corrupt"
         )
       }
       guard storedSize == UInt32(truncatingIfNeeded: produced) else {
@@ -88,7 +97,7 @@ public enum Gzip {
         .corrupt,
         "unexpected data after gzip member \(member) at byte \(offset) (not another gzip member)")
     }
-    return output.array()
+    return output.bytes
   }
 
   /// Checks the member header at `offset` and returns where its DEFLATE data starts.
@@ -142,10 +151,35 @@ public enum Gzip {
     UInt32(input[i]) | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2]) << 16
       | UInt32(input[i + 3]) << 24
   }
+}
 
-  /// `0x0badf00d`.
-  static func hex(_ value: UInt32) -> String {
-    let digits = String(value, radix: 16)
-    return "0x" + String(repeating: "0", count: 8 - digits.count) + digits
+/// Decompressed bytes that may not grow beyond `limit`: the guard against decompression
+/// bombs. The storage never holds, nor reserves room for, more than `limit` bytes.
+struct LimitedBytes {
+  let limit: Int
+  private(set) var bytes: [UInt8] = []
+
+  /// Room for `expected` bytes at first (at least 64, at most `limit`).
+  init(limit: Int, expected: Int) {
+    self.limit = max(limit, 0)
+    bytes.reserveCapacity(min(max(expected, 64), self.limit))
+  }
+
+  /// Appends `piece`, growing the storage by doubling but never past `limit`.
+  ///
+  /// - Throws: `.tooLarge`, appending nothing, when the bytes would exceed `limit`.
+  /// - Complexity: amortised O(`piece.count`).
+  mutating func append(_ piece: UnsafeBufferPointer<UInt8>) throws(ArchiveError) {
+    let needed = bytes.count + piece.count
+    guard needed <= limit else {
+      throw ArchiveError(
+        .tooLarge,
+        "the data expands beyond the limit of \(limit) bytes; refusing it as a possible "
+          + "decompression bomb (raise the limit with --max-expanded-bytes if the file is genuine)")
+    }
+    if needed > bytes.capacity {
+      bytes.reserveCapacity(max(needed, min(bytes.capacity * 2, limit)))
+    }
+    bytes.append(contentsOf: piece)
   }
 }

@@ -94,9 +94,8 @@ extension RunTables {
       let t = r.metrics.total
       rows.append(
         [r.source, r.strategy.label]
-          + [t.hitRate, t.mrr, t.hitRateAt3, t.coverage, t.rotationsPerDay, t.relevanceHonouredRate, regret].map {
-            $0.isNaN ? "–" : NumberFormat.format($0, decimals: 3)
-          })
+          + [t.hitRate, t.mrr, t.hitRateAt3, t.coverage, t.rotationsPerDay, t.relevanceHonouredRate, regret].map(
+            NumberFormat.tableCell))
     }
     return markdownTable(header: header, rows: rows)
   }

@@ -2,10 +2,13 @@
 /// that Apple never gives.
 ///
 /// Columns of `explain.csv`: `strategy, person, time, shown, previous, rotated, rule,
-/// target, hit, top` where `rule` is the strategy's (or the stack's) reason, `target` the
-/// wanted instance ids joined by `;` (empty for none; `(not in stack)` for a want outside
-/// the stack), and `top` the three best candidates in engine order as `id=score` joined by
-/// `;` (scores in shortest round-trip form; `inf` marks an instance forced to the top).
+/// target, hit, top` where `rule` is the strategy's reason, or the stack rule that decided
+/// (`manual swipe pin`, `smart rotate off`, `stack rotation limit`,
+/// `suppressed: not rotated to`; see `StackRules`), `target` the wanted instance ids joined
+/// by `;` (empty for none; `(not in stack)` for a want outside the stack), and `top` the
+/// strategy's three best candidates in its own order as `id=score` joined by `;` (scores
+/// in shortest round-trip form, as the strategy gave them: a stack rule changes what is
+/// shown, never a score, so under a rule `shown` may differ from the first of `top`).
 public struct ExplainObserver: OutcomeObserver {
   public let strategy: String
   let personNames: [String]

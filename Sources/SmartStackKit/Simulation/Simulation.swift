@@ -20,7 +20,8 @@ public struct SimulationOptions: Sendable {
 ///
 /// **Per visit**, in this order: the stack's own rules choose a policy (a pinned swipe
 /// for `swipeCooldownMinutes`, Smart Rotate off, or the stack rotation limit); the
-/// strategy ranks; the shown instance is recorded; then the person reacts to a want:
+/// strategy ranks; the engine applies the policy and suppression to the ranking
+/// (`StackRules`); the shown instance is recorded; then the person reacts to a want:
 /// - the shown instance is a wanted one: they tap it with probability `tap` (a hit, and a
 ///   donation of the app's intent at the visit instant);
 /// - otherwise, if a wanted instance is in the stack, they swipe to it with probability
@@ -148,9 +149,9 @@ public enum Simulation {
       while rotationHead < rotationTimes.count && rotationTimes[rotationHead] <= t - 86_400_000 {
         rotationHead += 1
       }
-      if S.usesTarget {
-        policy = .rank  // the oracle is the upper bound of any ranking: no stack limits
-      } else if pinned >= 0 && t < pinnedUntil {
+      // The engine applies the policy after the strategy ranks (`StackRules`); the
+      // oracle (`usesTarget`) is exempt there.
+      if pinned >= 0 && t < pinnedUntil {
         policy = .forced(pinned)
       } else if !stack.smartRotate {
         policy = .noRotation("smart rotate off")

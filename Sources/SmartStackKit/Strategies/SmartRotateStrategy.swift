@@ -29,6 +29,11 @@ import Foundation
 /// mean unlimited; `developer-mode = 1` lifts the dwell and both limits, like WidgetKit
 /// Developer Mode). Otherwise `c` stays. The chosen instance gets score +infinity; the
 /// others keep their utility, so the rest of the ranking (for MRR) is by utility.
+///
+/// The stack's own rules (a swipe pin, Smart Rotate off, the stack's rotation limit,
+/// suppression) are applied by the engine after this ranking (`StackRules`) and win over
+/// the +infinity. The rotation counts above include only rotations the stack made: a
+/// choice the stack's rules overrode is not counted.
 public struct SmartRotateStrategy: RankingStrategy {
   public static let name = "smart-rotate"
   public static let summary = "behaviour + normalised relevance blend with hysteresis, dwell and a rotation rate limit"
@@ -51,8 +56,14 @@ public struct SmartRotateStrategy: RankingStrategy {
   let maxPerHour, maxPerDay: Int
   let developerMode: Bool
   var rng = Xoshiro256StarStar(seed: 0)
-  /// Times of this person's rotations in the last 24 hours, oldest first.
+  /// Times of this person's rotations in the last 24 hours, oldest first: the rotations
+  /// this strategy chose that the stack carried out.
   var rotations: [Int64] = []
+  /// The rotation chosen at the last ranking, if any. The stack's own rules (a pin,
+  /// Smart Rotate off, the stack's rotation limit, suppression) may keep another
+  /// instance on top, so it counts in `rotations` only once the context shows that the
+  /// stack made it: `shown` is that instance and `shownSince` that visit's time.
+  var pendingRotation: (instance: Int32, time: Int64)? = nil
   var utility: [Double] = []
 
   public init(parameters p: StrategyParameters) {
@@ -71,6 +82,7 @@ public struct SmartRotateStrategy: RankingStrategy {
   public mutating func begin(_ setup: StrategySetup) {
     rng = Xoshiro256StarStar(seed: setup.seed)
     rotations = []
+    pendingRotation = nil
     utility = Array(repeating: 0, count: setup.instanceCount)
   }
 
@@ -111,6 +123,10 @@ public struct SmartRotateStrategy: RankingStrategy {
 
     let c = Int(context.shown)
     let now = context.now
+    if let pending = pendingRotation, context.shown == pending.instance, context.shownSince == pending.time {
+      rotations.append(pending.time)
+    }
+    pendingRotation = nil
     while let first = rotations.first, first <= now - 86_400_000 { rotations.removeFirst() }
     let currentUsable: Bool = {
       guard c >= 0, context.isCandidate(c) else { return false }
@@ -146,7 +162,7 @@ public struct SmartRotateStrategy: RankingStrategy {
       ranking.rule = "initial or forced choice"
     }
     if choice >= 0 {
-      if c >= 0 && choice != c { rotations.append(now) }
+      if c >= 0 && choice != c { pendingRotation = (Int32(choice), now) }
       ranking.scores[choice] = .infinity
     } else if c >= 0 && context.isCandidate(c) {
       // Only suppressed candidates: stay where the stack is.

@@ -194,7 +194,5 @@ extension ISO8601 {
   }
 
   /// `7` -> `"07"`, for messages that quote two-digit fields as written.
-  private static func pad2(_ value: Int) -> String {
-    value < 10 ? "0\(value)" : "\(value)"
-  }
+  private static func pad2(_ value: Int) -> String { NumberFormat.format(value, minimumDigits: 2) }
 }

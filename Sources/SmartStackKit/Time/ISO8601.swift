@@ -76,8 +76,7 @@ public enum ISO8601 {
       // Rare and never produced by parse(): a readable, slower path.
       var text = year < 0 ? "-" : ""
       let magnitude = year.magnitude
-      let digits = String(magnitude)
-      text += String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+      text += NumberFormat.format(Int(magnitude), minimumDigits: 4)
       return text + formatTail(month, day, hour, minute, second, millisecond)
     }
 
@@ -112,13 +111,9 @@ public enum ISO8601 {
   private static func formatTail(
     _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int, _ millisecond: Int
   ) -> String {
-    func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    func two(_ v: Int) -> String { NumberFormat.format(v, minimumDigits: 2) }
     var text = "-\(two(month))-\(two(day))T\(two(hour)):\(two(minute)):\(two(second))"
-    if millisecond != 0 {
-      text +=
-        millisecond < 10
-        ? ".00\(millisecond)" : millisecond < 100 ? ".0\(millisecond)" : ".\(millisecond)"
-    }
+    if millisecond != 0 { text += "." + NumberFormat.format(millisecond, minimumDigits: 3) }
     return text + "Z"
   }
 }

@@ -54,21 +54,29 @@ struct EngineStateTests {
 
   /// Each visit's top and target rank equal what sorting the candidates by the engine's
   /// order (`StackFeatures.precedes`: score with NaN as minus infinity, then tie-break)
-  /// gives, with ties, NaN, ±0 and infinite scores.
-  @Test func theDecisionEqualsSortingTheCandidates() {
+  /// and then applying the stack rules as the README defines them gives, with ties, NaN,
+  /// ±0 and infinite scores.
+  @Test func theDecisionEqualsSortingTheCandidatesThenTheStackRules() {
     for seed in 0..<200 {
       var s = session(UInt64(seed))
-      for event in events(seed: UInt64(seed) &+ 1000, count: 150) {
-        guard case .visit(let t, let targets, let policy) = event else {
-          event.apply(to: &s)
-          continue
-        }
-        let outcome = s.visit(at: t, hasTarget: !targets.isEmpty, targets: targets[...], policy: policy)
+      events(seed: UInt64(seed) &+ 1000, count: 150).forEachVisit(on: &s) { visit, s in
+        let (t, targets, policy, previous, outcome) = (visit.time, visit.targets, visit.policy, visit.previous, visit.outcome)
         let f = s.context.features
         let scores = s.ranking.scores
         let order = (0..<instances.count).filter { f.available[$0] }.sorted { f.precedes($0, $1, scores: scores) }
-        #expect(Int(outcome.shown) == (order.first ?? -1), "seed \(seed) at \(t)")
-        let rank = order.firstIndex { targets.contains(Int32($0)) }.map { $0 + 1 } ?? 0
+        // The stack rules (README, "Semantics"): a pin, no rotation, then suppression.
+        var shown = order.first ?? -1
+        switch policy {
+        case .forced(let p) where f.available[Int(p)]: shown = Int(p)
+        case .noRotation where previous >= 0 && f.available[previous]: shown = previous
+        default:
+          if previous >= 0 && shown >= 0 && shown != previous && f.relevanceKind[shown] == .suppressed {
+            shown = order.first { $0 == previous || f.relevanceKind[$0] != .suppressed } ?? shown
+          }
+        }
+        let presented = shown < 0 ? [] : [shown] + order.filter { $0 != shown }
+        #expect(Int(outcome.shown) == shown, "seed \(seed) at \(t)")
+        let rank = presented.firstIndex { targets.contains(Int32($0)) }.map { $0 + 1 } ?? 0
         #expect(outcome.targetRank == rank, "seed \(seed) at \(t)")
         #expect(outcome.candidateCount == order.count, "seed \(seed) at \(t)")
       }

@@ -79,3 +79,31 @@ extension Sequence<EngineTestEvent> {
     for event in self { event.apply(to: &session) }
   }
 }
+
+/// A visit of an event stream as the engine decided it (see `forEachVisit(on:_:)`).
+struct EngineTestVisit {
+  var time: Int64
+  var targets: [Int32]
+  var policy: VisitPolicy
+  /// The instance on top before the visit (-1 at the first).
+  var previous: Int
+  var outcome: VisitOutcome
+}
+
+extension Sequence<EngineTestEvent> {
+  /// Feeds every event to `session`, in order, and calls `body` after each visit with
+  /// the visit and the session as it is right after it.
+  func forEachVisit<S, O>(
+    on session: inout StackSession<S, O>, _ body: (EngineTestVisit, StackSession<S, O>) -> Void
+  ) {
+    for event in self {
+      guard case .visit(let t, let targets, let policy) = event else {
+        event.apply(to: &session)
+        continue
+      }
+      let previous = Int(session.context.shown)
+      let outcome = session.visit(at: t, hasTarget: !targets.isEmpty, targets: targets[...], policy: policy)
+      body(EngineTestVisit(time: t, targets: targets, policy: policy, previous: previous, outcome: outcome), session)
+    }
+  }
+}

@@ -90,6 +90,42 @@ struct NumberFormatTests {
     #expect(NumberFormat.format(Int.min) == "-9223372036854775808")
     #expect(NumberFormat.format(0) == "0")
   }
+
+  @Test func zeroPaddedIntegersHaveAtLeastTheDigitsAsked() {
+    #expect(NumberFormat.format(7, minimumDigits: 2) == "07")
+    #expect(NumberFormat.format(0, minimumDigits: 3) == "000")
+    #expect(NumberFormat.format(123, minimumDigits: 2) == "123")
+    #expect(NumberFormat.format(-7, minimumDigits: 3) == "-007")
+    #expect(NumberFormat.format(Int.min, minimumDigits: 2) == "-9223372036854775808")
+    #expect(NumberFormat.format(5, minimumDigits: 0) == "5")
+  }
+
+  @Test func hexHasEveryDigitOfItsType() {
+    #expect(NumberFormat.hex(UInt32(0xBAD_F00D)) == "0badf00d")
+    #expect(NumberFormat.hex(UInt32.max) == "ffffffff")
+    #expect(NumberFormat.hex(UInt64(255)) == "00000000000000ff")
+    #expect(NumberFormat.hex(UInt8(0)) == "00")
+  }
+
+  @Test func tableCellsHaveThreeDecimalsAndADashForNaN() {
+    #expect(NumberFormat.tableCell(0.5) == "0.500")
+    #expect(NumberFormat.tableCell(2.0005) == "2.001")
+    #expect(NumberFormat.tableCell(.nan) == "–")
+    #expect(NumberFormat.tableCell(.infinity) == "inf")
+  }
+
+  @Test func roundedNumbersKeepTheirDecimalsOnly() {
+    #expect(NumberFormat.rounded(0.123456, decimals: 4) == 0.1235)
+    #expect(NumberFormat.rounded(2.5, decimals: 0) == 3)
+    #expect(NumberFormat.rounded(-2.5, decimals: 0) == -3)
+    #expect(NumberFormat.rounded(1234.5678, decimals: 1) == 1234.6)
+    #expect(NumberFormat.format(NumberFormat.rounded(1.0 / 3, decimals: 3)) == "0.333")
+    #expect(NumberFormat.rounded(.infinity, decimals: 2) == .infinity)
+    #expect(NumberFormat.rounded(.nan, decimals: 2).isNaN)
+    // Decimal counts are clamped to 0...15.
+    #expect(NumberFormat.rounded(0.6, decimals: -1) == 1)
+    #expect(NumberFormat.rounded(0.1, decimals: 400) == 0.1)
+  }
 }
 
 /// 10^x without Foundation.

@@ -57,7 +57,7 @@ struct GzipTests {
     #expect(error?.kind == .corrupt)
     #expect(
       error?.message
-        == "gzip member 1: CRC-32 mismatch: the trailer says \(Gzip.hex(actual ^ 1)), the data has \(Gzip.hex(actual)); the file is corrupt"
+        == "gzip member 1: CRC-32 mismatch: the trailer says 0x\(NumberFormat.hex(actual ^ 1)), the data has 0x\(NumberFormat.hex(actual)); the file is corrupt"
     )
   }
 
@@ -111,7 +111,7 @@ struct GzipTests {
   }
 
   @Test func aDecompressionBombIsRefusedBeforeItIsAllocated() throws {
-    let stream = InflateTests.bomb(matches: 10_000)  // 2 580 001 zero bytes
+    let stream = GzipDeflateTests.bomb(matches: 10_000)  // 2 580 001 zero bytes
     let zeros = [UInt8](repeating: 0, count: 1 + 258 * 10_000)
     let bomb = ImporterFixtures.gzip(deflate: stream, of: zeros)
     #expect(bomb.count < 17_000)

@@ -97,7 +97,7 @@ struct ImportSourceTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("bomb.gz").path
     let zeros = [UInt8](repeating: 0, count: 1 + 258 * 100)
-    try Data(ImporterFixtures.gzip(deflate: InflateTests.bomb(matches: 100), of: zeros)).write(
+    try Data(ImporterFixtures.gzip(deflate: GzipDeflateTests.bomb(matches: 100), of: zeros)).write(
       to: URL(fileURLWithPath: path))
     let error = archiveError {
       _ = try ImportSource.open(path: path, extensions: [".tsv"], limit: 1000)

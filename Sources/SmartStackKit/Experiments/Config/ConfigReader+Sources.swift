@@ -313,37 +313,41 @@ extension ConfigReader {
     return axes
   }
 
-  /// `"donations"`, `"sessions:MINUTES"` or a visit log file.
+  /// `"donations"`, `"sessions:MINUTES"` or a visit log file (`VisitSource.parse`).
   mutating func readVisits(_ item: JSONItem) -> LogInput.Visits? {
-    guard let text = json.requireString(item) else { return nil }
-    if text == "donations" { return .donations }
-    if text.hasPrefix("sessions:") {
-      guard let minutes = Double(text.dropFirst("sessions:".count)), minutes > 0, minutes <= 527_040
-      else {
-        json.report(
-          "expected \"sessions:MINUTES\" with a number of minutes in 0 < MINUTES <= 527040 (366 days), found \(JSONEscaping.quoted(text))",
-          at: item)
-        return nil
-      }
-      return .sessions(gapMinutes: minutes)
+    switch parsed(item, VisitSource.parse) {
+    case nil: return nil
+    case .donations: return .donations
+    case .sessions(let minutes): return .sessions(gapMinutes: minutes)
+    case .file(let path): return existingFile(item, path).map { .file($0) }
     }
-    return existingFile(item, text).map { .file($0) }
   }
 
-  /// `"all"`, `"top:N"` or a stack file.
+  /// `"all"`, `"top:N"` or a stack file (`StackSource.parse`).
   mutating func readStack(_ item: JSONItem) -> LogInput.Stack? {
-    guard let text = json.requireString(item) else { return nil }
-    if text == "all" { return .all }
-    if text.hasPrefix("top:") {
-      guard let n = Int(text.dropFirst(4)), n >= 1, n <= 1_000 else {
-        json.report(
-          "expected \"top:N\" with a whole number N in 1...1000, found \(JSONEscaping.quoted(text))",
-          at: item)
-        return nil
-      }
-      return .top(n)
+    switch parsed(item, StackSource.parse) {
+    case nil: return nil
+    case .all: return .all
+    case .top(let n): return .top(n)
+    case .file(let path): return existingFile(item, path).map { .file($0) }
     }
-    return existingFile(item, text).map { .file($0) }
+  }
+
+  /// The string at `item` read by `parse`, or nil after reporting a value that is not a
+  /// string or that `parse` refuses: `expected "top:N" with a whole number N in 1...1000,
+  /// found "top:0"`.
+  private mutating func parsed<Source>(
+    _ item: JSONItem, _ parse: (String) throws(SourceSpellingError) -> Source
+  ) -> Source? {
+    guard let text = json.requireString(item) else { return nil }
+    do {
+      return try parse(text)
+    } catch {
+      json.report(
+        "expected \"\(error.form)\" with \(error.requirement), found \(JSONEscaping.quoted(text))",
+        at: item)
+      return nil
+    }
   }
 }
 

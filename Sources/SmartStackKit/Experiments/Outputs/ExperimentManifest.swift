@@ -71,7 +71,7 @@ public struct ExperimentManifest: Sendable {
       JSONMember("jobs", .number(Double(jobs))),
       JSONMember("started", .string(ISO8601.format(started))),
       JSONMember("finished", .string(ISO8601.format(finished))),
-      JSONMember("duration_s", .number((durationSeconds * 1000).rounded() / 1000)),
+      JSONMember("duration_s", .number(NumberFormat.rounded(durationSeconds, decimals: 3))),
       JSONMember("files", .array(files.map { JSONNode(.string($0)) })),
     ]
     if kind == .merge {

@@ -82,8 +82,6 @@ public enum ReportTables {
     return (try? StrategyRegistry.builtIn.parse(full).descriptor.label) ?? full
   }
 
-  static func number(_ x: Double) -> String { x.isNaN ? "–" : NumberFormat.format(x, decimals: 3) }
-
   /// Groups rows by (source, strategy label) in first-appearance order.
   static func groups(_ table: CSVTable, extra: [Int] = []) throws -> [(
     key: [String], rows: [[String]]
@@ -113,7 +111,7 @@ public enum ReportTables {
       var cells = group.key
       for c in columns {
         let values = group.rows.compactMap { Double($0[c]) }
-        cells.append(number(values.isEmpty ? .nan : Bootstrap.mean(values)))
+        cells.append(NumberFormat.tableCell(values.isEmpty ? .nan : Bootstrap.mean(values)))
       }
       rows.append(cells)
     }
@@ -124,8 +122,9 @@ public enum ReportTables {
   /// `0.412 [0.380, 0.445]`, or `–`.
   static func interval(_ mean: String, _ low: String, _ high: String) -> String {
     guard let m = Double(mean) else { return "–" }
-    guard let l = Double(low), let h = Double(high) else { return number(m) }
-    return "\(number(m)) [\(number(l)), \(number(h))]"
+    let cell = NumberFormat.tableCell
+    guard let l = Double(low), let h = Double(high) else { return cell(m) }
+    return "\(cell(m)) [\(cell(l)), \(cell(h))]"
   }
 
   /// Table 2.

@@ -103,11 +103,8 @@ public enum FNV1a {
     return hash
   }
 
-  /// 16 lowercase hex digits, zero-padded.
-  public static func hex(_ value: UInt64) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
-  }
+  /// 16 lowercase hex digits, zero-padded (`NumberFormat.hex`).
+  public static func hex(_ value: UInt64) -> String { NumberFormat.hex(value) }
 
   /// `hex(hash(bytes))`.
   public static func hexHash(_ bytes: some Sequence<UInt8>) -> String { hex(hash(bytes)) }

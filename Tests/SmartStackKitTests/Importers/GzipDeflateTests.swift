@@ -13,9 +13,9 @@ struct CRC32Tests {
       CRC32.checksum(Array("The quick brown fox jumps over the lazy dog".utf8)) == 0x414F_A339)
   }
 
-  /// Slicing-by-8 against the bit-at-a-time definition, over lengths that exercise the
-  /// 8-byte loop and the tail, and split updates.
-  @Test func eightBytesAtATimeEqualsTheBitwiseDefinition() {
+  /// zlib's CRC against the bit-at-a-time definition, over many lengths, and split
+  /// updates.
+  @Test func zlibsCRCEqualsTheBitwiseDefinition() {
     func reference(_ bytes: [UInt8]) -> UInt32 {
       var c: UInt32 = 0xFFFF_FFFF
       for b in bytes {
@@ -41,17 +41,37 @@ struct CRC32Tests {
   }
 }
 
-@Suite("Inflate (RFC 1951)")
-struct InflateTests {
+/// The DEFLATE data (RFC 1951) of gzip members, which zlib decodes: hand-made streams of
+/// every block type, the errors of corrupt and truncated streams, and the output limit.
+/// Each hand-made stream is wrapped in a gzip member (`gunzip`), so the errors carry the
+/// member and the offset in the file (the stream starts at byte 10).
+@Suite("Gzip: DEFLATE data through zlib")
+struct GzipDeflateTests {
+  /// `Gzip.decompress` of a member holding the raw DEFLATE `stream`, with a trailer
+  /// for `data`.
+  private func gunzip(_ stream: [UInt8], of data: [UInt8] = [], limit: Int = 100)
+    throws(ArchiveError)
+    -> [UInt8]
+  {
+    try Gzip.decompress(ImporterFixtures.gzip(deflate: stream, of: data), limit: limit)
+  }
+
   // MARK: The three block types
 
   @Test func storedBlocksMadeByHandDecode() throws {
     let data = Array("Smart Stack, Smart Stack!".utf8)
-    #expect(try Inflate.decompress(ImporterFixtures.stored(data), limit: 100) == data)
+    #expect(try gunzip(ImporterFixtures.stored(data), of: data) == data)
     // Several blocks of 4 bytes, the last one short.
-    #expect(try Inflate.decompress(ImporterFixtures.stored(data, blockSize: 4), limit: 100) == data)
+    #expect(try gunzip(ImporterFixtures.stored(data, blockSize: 4), of: data) == data)
     // An empty final stored block.
-    #expect(try Inflate.decompress([0x01, 0x00, 0x00, 0xFF, 0xFF], limit: 100) == [])
+    #expect(try gunzip([0x01, 0x00, 0x00, 0xFF, 0xFF]) == [])
+  }
+
+  @Test func emptyMembersDecodeToNothing() throws {
+    // What `printf '' | gzip -n` writes: one fixed block holding only end-of-block.
+    let empty = ImporterFixtures.gzip(deflate: [0x03, 0x00], of: [])
+    #expect(try Gzip.decompress(empty, limit: 0) == [])
+    #expect(try Gzip.decompress(empty + ImporterFixtures.helloGzip + empty, limit: 100).count == 20)
   }
 
   @Test func storedBlockMadeByGzipDecodes() throws {
@@ -79,8 +99,8 @@ struct InflateTests {
     w.fixedMatch258(distanceCode: 0)  // distance 1
     w.fixedSymbol(Int(UInt8(ascii: "b")))
     w.fixedSymbol(256)
-    let out = try Inflate.decompress(w.bytes, limit: 1000)
-    #expect(out == [UInt8](repeating: UInt8(ascii: "a"), count: 259) + [UInt8(ascii: "b")])
+    let expected = [UInt8](repeating: UInt8(ascii: "a"), count: 259) + [UInt8(ascii: "b")]
+    #expect(try gunzip(w.bytes, of: expected, limit: 1000) == expected)
   }
 
   @Test func blocksOfDifferentTypesFollowEachOther() throws {
@@ -95,29 +115,45 @@ struct InflateTests {
     f.code(1, 5)  // distance 2
     f.fixedSymbol(256)
     stream += f.bytes
-    #expect(try Inflate.decompress(stream, limit: 100) == Array("ababab".utf8))
+    let expected = Array("ababab".utf8)
+    #expect(try gunzip(stream, of: expected) == expected)
   }
 
   // MARK: Corrupt and truncated streams
 
+  /// The error of a member holding `stream` (with two spare bytes, so that no stream
+  /// here runs out of input before its error).
+  private func error(_ stream: [UInt8]) -> ArchiveError? {
+    archiveError { _ = try gunzip(stream + [0, 0, 0]) }
+  }
+
   @Test func invalidBlockTypeIsCorrupt() {
-    let error = archiveError { _ = try Inflate.decompress([0x07], limit: 100) }
+    let error = archiveError { _ = try gunzip([0x07]) }
     #expect(error?.kind == .corrupt)
-    #expect(error?.message == "deflate: invalid block type 3 near byte 0")
+    #expect(error?.message == "gzip member 1: deflate: invalid block type near byte 10")
   }
 
   @Test func storedLengthThatDisagreesWithItsComplementIsCorrupt() {
-    let error = archiveError { _ = try Inflate.decompress([0x01, 5, 0, 0, 0], limit: 100) }
+    let error = archiveError { _ = try gunzip([0x01, 5, 0, 0, 0]) }
     #expect(error?.kind == .corrupt)
-    #expect(
-      error?.message == "deflate: stored block length 5 does not match its complement near byte 1")
+    #expect(error?.message == "gzip member 1: deflate: invalid stored block lengths near byte 14")
   }
 
   @Test func storedBlockCutShortIsTruncated() {
+    let file = ImporterFixtures.gzip(deflate: [0x01, 5, 0, 0xFA, 0xFF, 0x61], of: [])
+    let error = archiveError { _ = try Gzip.decompress(Array(file.dropLast(8)), limit: 100) }
+    #expect(error?.kind == .truncated)
+    #expect(
+      error?.message
+        == "gzip member 1: deflate: the compressed data ends inside a block (truncated)")
+  }
+
+  @Test func aHeaderWithNoDataAfterItIsTruncated() {
     let error = archiveError {
-      _ = try Inflate.decompress([0x01, 5, 0, 0xFA, 0xFF, 0x61], limit: 100)
+      _ = try Gzip.decompress(Array(ImporterFixtures.helloGzip.prefix(10)), limit: 100)
     }
     #expect(error?.kind == .truncated)
+    #expect(error?.message == "gzip member 1: deflate: the compressed data is missing")
   }
 
   @Test func distanceBeforeTheStartIsCorrupt() {
@@ -127,27 +163,27 @@ struct InflateTests {
     w.fixedSymbol(257)  // length 3
     w.code(1, 5)  // distance 2, but only 1 byte so far
     w.fixedSymbol(256)
-    let error = archiveError { _ = try Inflate.decompress(w.bytes, limit: 100) }
+    let error = error(w.bytes)
     #expect(error?.kind == .corrupt)
     #expect(
-      error?.message.hasPrefix(
-        "deflate: distance 2 reaches before the start of the data (1 bytes so far)") == true)
+      error?.message.hasPrefix("gzip member 1: deflate: invalid distance too far back") == true)
   }
 
   @Test func lengthSymbol286AndDistanceSymbol30AreCorrupt() {
     var a = BitWriter()
     a.fixedBlock(final: true)
     a.fixedSymbol(286)
-    let lengthError = archiveError { _ = try Inflate.decompress(a.bytes + [0, 0], limit: 100) }
-    #expect(lengthError?.message.hasPrefix("deflate: invalid length symbol 286") == true)
+    #expect(
+      error(a.bytes)?.message.hasPrefix("gzip member 1: deflate: invalid literal/length code")
+        == true)
 
     var b = BitWriter()
     b.fixedBlock(final: true)
     b.fixedSymbol(97)
     b.fixedSymbol(257)
     b.code(30, 5)
-    let distanceError = archiveError { _ = try Inflate.decompress(b.bytes + [0, 0], limit: 100) }
-    #expect(distanceError?.message.hasPrefix("deflate: invalid distance symbol 30") == true)
+    #expect(
+      error(b.bytes)?.message.hasPrefix("gzip member 1: deflate: invalid distance code") == true)
   }
 
   @Test func overSubscribedCodeLengthCodeIsCorrupt() {
@@ -158,9 +194,15 @@ struct InflateTests {
     w.bits(0, 5)
     w.bits(15, 4)  // 19 code-length codes
     for _ in 0..<19 { w.bits(1, 3) }  // all of length 1: over-subscribed
-    let error = archiveError { _ = try Inflate.decompress(w.bytes + [0, 0, 0], limit: 100) }
-    #expect(error?.message.hasPrefix("deflate: over-subscribed code-length code") == true)
+    #expect(
+      error(w.bytes)?.message.hasPrefix("gzip member 1: deflate: invalid code lengths set") == true)
   }
+
+  /// The order in which a dynamic block's header sends the code-length code lengths
+  /// (RFC 1951 §3.2.7).
+  private static let codeLengthOrder = [
+    16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15,
+  ]
 
   /// A dynamic header whose code-length code has two symbols of length 1: `first` gets
   /// code 0 and `second` code 1 (canonical order, `first < second`).
@@ -170,7 +212,7 @@ struct InflateTests {
     w.bits(0, 5)  // 257 literal/length codes
     w.bits(0, 5)  // 1 distance code
     w.bits(15, 4)  // 19 code-length code lengths, in the transmission order
-    for symbol in HuffmanTable.codeLengthOrder {
+    for symbol in Self.codeLengthOrder {
       w.bits(symbol == first || symbol == second ? 1 : 0, 3)
     }
   }
@@ -180,9 +222,9 @@ struct InflateTests {
     dynamicHeader(&w, first: 0, second: 16)
     w.code(1, 1)  // symbol 16 first
     w.bits(0, 2)
-    let error = archiveError { _ = try Inflate.decompress(w.bytes + [0, 0], limit: 100) }
     #expect(
-      error?.message.hasPrefix("deflate: repeat code 16 with no previous code length") == true)
+      error(w.bytes)?.message.hasPrefix("gzip member 1: deflate: invalid bit length repeat") == true
+    )
   }
 
   @Test func dynamicBlockWithoutEndOfBlockCodeIsCorrupt() {
@@ -192,8 +234,9 @@ struct InflateTests {
     w.bits(127, 7)
     w.code(1, 1)  // 18: 11 + 109 = 120 zeros, 258 in all
     w.bits(109, 7)
-    let error = archiveError { _ = try Inflate.decompress(w.bytes + [0, 0], limit: 100) }
-    #expect(error?.message.hasPrefix("deflate: dynamic block has no end-of-block code") == true)
+    #expect(
+      error(w.bytes)?.message.hasPrefix(
+        "gzip member 1: deflate: invalid code -- missing end-of-block") == true)
   }
 
   @Test func codeLengthsRepeatingPastTheDeclaredCountAreCorrupt() {
@@ -203,33 +246,30 @@ struct InflateTests {
     w.bits(127, 7)
     w.code(1, 1)
     w.bits(127, 7)  // 276 > 258
-    let error = archiveError { _ = try Inflate.decompress(w.bytes + [0, 0], limit: 100) }
     #expect(
-      error?.message.hasPrefix("deflate: code lengths repeat past the 258 codes declared") == true)
+      error(w.bytes)?.message.hasPrefix("gzip member 1: deflate: invalid bit length repeat") == true
+    )
   }
 
-  @Test func everyCutOfAStreamIsTruncatedOrCorruptNeverACrash() {
+  @Test func everyCutOfAFileIsTruncatedOrCorruptNeverACrash() {
     for fixture in [
       ImporterFixtures.helloGzip, ImporterFixtures.lsappGzip, ImporterFixtures.randomGzip,
+      ImporterFixtures.lsappTarGzip,
     ] {
-      let stream = ImporterFixtures.deflateStream(fixture)
-      for cut in 0..<stream.count {
-        let error = archiveError {
-          _ = try Inflate.decompress(Array(stream[..<cut]), limit: 100_000)
-        }
-        #expect(error != nil, "cut at \(cut) of \(stream.count)")
+      for cut in 2..<fixture.count {
+        let error = archiveError { _ = try Gzip.decompress(Array(fixture[..<cut]), limit: 100_000) }
         #expect(
-          error?.kind == .truncated || error?.kind == .corrupt,
-          "cut at \(cut): \(String(describing: error))")
+          error?.kind == .truncated,
+          "cut at \(cut) of \(fixture.count): \(String(describing: error))")
       }
     }
   }
 
-  @Test func bytesAfterTheFinalBlockAreCorrupt() {
-    let error = archiveError {
-      _ = try Inflate.decompress(ImporterFixtures.stored([1, 2]) + [9], limit: 100)
-    }
-    #expect(error?.message == "deflate: 1 unexpected bytes after the final block")
+  @Test func bytesBetweenTheFinalBlockAndTheTrailerAreCorrupt() {
+    // The stray byte is read as the first byte of the trailer.
+    let error = archiveError { _ = try gunzip(ImporterFixtures.stored([1, 2]) + [9], of: [1, 2]) }
+    #expect(error?.kind == .corrupt)
+    #expect(error?.message.hasPrefix("gzip member 1: CRC-32 mismatch") == true)
   }
 
   // MARK: Limits
@@ -244,27 +284,36 @@ struct InflateTests {
     return w.bytes
   }
 
+  /// `gunzip` of `bomb(matches:)` with a correct trailer.
+  private func explode(matches: Int, limit: Int) throws(ArchiveError) -> [UInt8] {
+    try gunzip(
+      Self.bomb(matches: matches), of: [UInt8](repeating: 0, count: 1 + 258 * matches), limit: limit
+    )
+  }
+
   @Test func outputBeyondTheLimitIsRefusedAndExactlyTheLimitIsAccepted() throws {
-    let stream = Self.bomb(matches: 4_000)  // 1 032 001 bytes from about 6 KB
-    let error = archiveError { _ = try Inflate.decompress(stream, limit: 1_000_000) }
+    // 1 032 001 bytes from about 6 KB.
+    let error = archiveError { _ = try explode(matches: 4_000, limit: 1_000_000) }
     #expect(error?.kind == .tooLarge)
     #expect(error?.message.contains("beyond the limit of 1000000 bytes") == true)
     #expect(error?.message.contains("--max-expanded-bytes") == true)
-    let exact = try Inflate.decompress(stream, limit: 1_032_001)
+    let exact = try explode(matches: 4_000, limit: 1_032_001)
     #expect(exact.count == 1_032_001)
     #expect(exact.allSatisfy { $0 == 0 })
-    #expect(
-      archiveError { _ = try Inflate.decompress(stream, limit: 1_032_000) }?.kind == .tooLarge)
+    #expect(archiveError { _ = try explode(matches: 4_000, limit: 1_032_000) }?.kind == .tooLarge)
     // Limits below the buffer's first allocation hold too, for every block type.
     let twenty = [UInt8](repeating: 7, count: 20)
     let stored = ImporterFixtures.stored(twenty)
-    #expect(archiveError { _ = try Inflate.decompress(stored, limit: 19) }?.kind == .tooLarge)
-    #expect(try Inflate.decompress(stored, limit: 20) == twenty)
-    #expect(archiveError { _ = try Inflate.decompress(Self.bomb(matches: 1), limit: 258) }?.kind == .tooLarge)
-    #expect(try Inflate.decompress(Self.bomb(matches: 1), limit: 259).count == 259)
-    let hello = ImporterFixtures.deflateStream(ImporterFixtures.helloGzip)
-    #expect(archiveError { _ = try Inflate.decompress(hello, limit: 19) }?.kind == .tooLarge)
-    #expect(try Inflate.decompress(hello, limit: 20).count == 20)
+    #expect(archiveError { _ = try gunzip(stored, of: twenty, limit: 19) }?.kind == .tooLarge)
+    #expect(try gunzip(stored, of: twenty, limit: 20) == twenty)
+    #expect(archiveError { _ = try explode(matches: 1, limit: 258) }?.kind == .tooLarge)
+    #expect(try explode(matches: 1, limit: 259).count == 259)
+    let hello = ImporterFixtures.helloGzip
+    #expect(archiveError { _ = try Gzip.decompress(hello, limit: 19) }?.kind == .tooLarge)
+    #expect(try Gzip.decompress(hello, limit: 20).count == 20)
+    // The limit counts every member's data together.
+    #expect(archiveError { _ = try Gzip.decompress(hello + hello, limit: 39) }?.kind == .tooLarge)
+    #expect(try Gzip.decompress(hello + hello, limit: 40).count == 40)
   }
 
   // MARK: Against the system's gzip

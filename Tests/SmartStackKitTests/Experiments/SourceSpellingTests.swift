@@ -1,0 +1,46 @@
+import Testing
+
+@testable import SmartStackKit
+
+@Suite("VisitSource and StackSource: the one parser of sessions:MINUTES and top:N")
+struct SourceSpellingTests {
+  @Test func visitSourcesReadTheirThreeForms() throws {
+    #expect(try VisitSource.parse("donations") == .donations)
+    #expect(try VisitSource.parse("sessions:30") == .sessions(gapMinutes: 30))
+    #expect(try VisitSource.parse("sessions:0.5") == .sessions(gapMinutes: 0.5))
+    #expect(try VisitSource.parse("sessions:527040") == .sessions(gapMinutes: 527_040))
+    #expect(try VisitSource.parse("visits.csv") == .file("visits.csv"))
+    #expect(try VisitSource.parse("Donations") == .file("Donations"))
+  }
+
+  @Test(arguments: [
+    "sessions:0", "sessions:-3", "sessions:527040.5", "sessions:", "sessions:x",
+    "sessions:nan", "sessions:inf", "sessions:1e300",
+  ])
+  func gapsOutside0To527040AreRefused(_ text: String) {
+    #expect(
+      throws: SourceSpellingError(
+        form: "sessions:MINUTES",
+        requirement: "a number of minutes in 0 < MINUTES <= 527040 (366 days)", text: text)
+    ) {
+      try VisitSource.parse(text)
+    }
+  }
+
+  @Test func stackSourcesReadTheirThreeForms() throws {
+    #expect(try StackSource.parse("all") == .all)
+    #expect(try StackSource.parse("top:1") == .top(1))
+    #expect(try StackSource.parse("top:1000") == .top(1000))
+    #expect(try StackSource.parse("stack.json") == .file("stack.json"))
+  }
+
+  @Test(arguments: ["top:0", "top:-1", "top:1001", "top:", "top:3.5", "top:x", "top: 3"])
+  func countsOutside1To1000AreRefused(_ text: String) {
+    #expect(
+      throws: SourceSpellingError(
+        form: "top:N", requirement: "a whole number N in 1...1000", text: text)
+    ) {
+      try StackSource.parse(text)
+    }
+  }
+}
