@@ -128,18 +128,22 @@ extension JSONDecoding {
 
   /// Reads the object at `item` with `body`, then reports every member `body` did not
   /// look up as an unknown key (with a "did you mean" hint; see
-  /// `JSONObjectReader.rejectUnread()`). Reports `expected an object, found …` and
-  /// returns nil when `item` is not an object.
+  /// `JSONObjectReader.rejectUnread()`), unless `ignoringUnknownKeys`: for formats that
+  /// carry more than their reader uses (a bench baseline's other figures, a donation's
+  /// extra fields). Reports `expected an object, found …` and returns nil when `item` is
+  /// not an object.
   ///
   /// `body` must look up every key it accepts before it returns, also when it returns
-  /// nil: read all members first, then combine them.
+  /// nil: read all members first, then combine them. When `body` throws, the error is
+  /// rethrown and nothing it reported is kept.
   public mutating func decodeObject<T>(
-    _ item: JSONItem, _ body: (inout JSONObjectReader) -> T?
-  ) -> T? {
+    _ item: JSONItem, ignoringUnknownKeys: Bool = false,
+    _ body: (inout JSONObjectReader) throws -> T?
+  ) rethrows -> T? {
     guard let object = requireObject(item) else { return nil }
     var reader = JSONObjectReader(object, json: self)
-    let value = body(&reader)
-    reader.rejectUnread()
+    let value = try body(&reader)
+    if !ignoringUnknownKeys { reader.rejectUnread() }
     self = reader.json
     return value
   }
