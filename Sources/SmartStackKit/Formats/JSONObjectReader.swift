@@ -207,7 +207,18 @@ public struct JSONObjectReader {
   /// the order they were first looked up. Returns true when there was none.
   @discardableResult
   public mutating func rejectUnread() -> Bool {
-    json.rejectUnknownKeys(object, allowed: readKeys)
+    var clean = true
+    for member in object.members where !readKeys.contains(member.key) {
+      clean = false
+      var hint = "expected one of " + readKeys.map(JSONEscaping.quoted).joined(separator: ", ")
+      if let closest = JSONDecoding.closest(to: member.key, among: readKeys) {
+        hint = "did you mean \(JSONEscaping.quoted(closest))?"
+      }
+      json.report(
+        "unknown key \(JSONEscaping.quoted(member.key)) (\(hint))", at: member.keyOffset,
+        path: object.path)
+    }
+    return clean
   }
 }
 
