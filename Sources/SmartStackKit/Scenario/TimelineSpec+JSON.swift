@@ -169,7 +169,8 @@ extension ScheduleItem {
   {
     json.decodeObject(item) { o in
       let atItem = o.optional("at")
-      let hasWeekly = o.member("days") != nil || o.member("time") != nil
+      let (daysItem, timeItem) = (o.member("days"), o.member("time"))
+      let hasWeekly = daysItem != nil || timeItem != nil
       let minutes = o.require("minutes", in: 1...1_440.0)
       var start: ScheduleItem.Start? = nil
       if let atItem {
