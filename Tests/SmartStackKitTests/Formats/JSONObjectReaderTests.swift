@@ -206,4 +206,32 @@ struct JSONObjectReaderTests {
     }
     #expect(cleanAfter == [true, false])
   }
+
+  @Test func unknownKeysCanBeLeftAloneButOtherProblemsAreStillReported() {
+    var json = JSONDecoding(file: "u.json", bytes: Array(#"{"a": "x", "extra": 1}"#.utf8))
+    guard let root = json.parseDocument() else {
+      Issue.record("no parse")
+      return
+    }
+    let value = json.decodeObject(root, ignoringUnknownKeys: true) { o in
+      o.require("a", as: Int.self)
+    }
+    #expect(value == nil)
+    #expect(json.problems.diagnostics.map(\.message) == ["a: expected an integer, found a string"])
+  }
+
+  @Test func anErrorThrownWhileReadingAnObjectIsRethrown() {
+    struct Stop: Error {}
+    var json = JSONDecoding(file: "t.json", bytes: Array(#"{"a": 1}"#.utf8))
+    guard let root = json.parseDocument() else {
+      Issue.record("no parse")
+      return
+    }
+    #expect(throws: Stop.self) {
+      _ = try json.decodeObject(root) { o -> Int? in
+        _ = o.require("a", as: Int.self)
+        throw Stop()
+      }
+    }
+  }
 }
