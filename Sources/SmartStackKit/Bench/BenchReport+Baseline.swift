@@ -36,14 +36,15 @@ extension BenchReport {
         "the baseline is a \(build) build and this run is a \(self.build) build: compare like with like", at: item)
     }
     _ = top.require("workload") { item, json in json.decodeObject(item, ignoringUnknownKeys: true, checkWorkload) }
-    /// The message when this run's `amount` per second is more than `factor` times below the
-    /// baseline's: per CPU second when the baseline has a positive `baselineAmount` and
-    /// `baselineCPU` (a tiny run's MB and CPU seconds can round to 0 in the JSON), else by
-    /// the wall-clock rate `rateKey` of `object`.
+    var messages: [String] = []
+    /// Compares this run's `amount` per second with the baseline's: per CPU second when
+    /// the baseline has a positive `baselineAmount` and `baselineCPU` (a tiny run's MB and
+    /// CPU seconds can round to 0 in the JSON), else by the wall-clock rate `rateKey` of
+    /// `object`.
     func check(
       _ what: String, _ unit: String, scale: Double, amount: Double, cpuSeconds: Double, wallSeconds: Double,
       baselineAmount: JSONItem?, baselineCPU: JSONItem?, object: inout JSONObjectReader, rateKey: String
-    ) -> String? {
+    ) {
       let baseline: Double
       let measured: Double
       let clock: String
@@ -55,46 +56,42 @@ extension BenchReport {
         measured = amount / cpuSeconds
         clock = " (CPU time)"
       } else {
-        guard let rate = object.require(rateKey, in: 0...Double.infinity) else { return nil }
+        guard let rate = object.require(rateKey, in: 0...Double.infinity) else { return }
         baseline = rate
         measured = amount / wallSeconds
         clock = ""
       }
-      guard measured * factor < baseline else { return nil }
-      return "\(what): \(NumberFormat.format(measured / scale, decimals: 2))\(unit)\(clock) is more than "
-        + "\(NumberFormat.format(factor))x slower than the baseline's "
-        + "\(NumberFormat.format(baseline / scale, decimals: 2))\(unit)"
+      if measured * factor < baseline {
+        let f = NumberFormat.format(factor)
+        messages.append(
+          "\(what): \(NumberFormat.format(measured / scale, decimals: 2))\(unit)\(clock) is more than \(f)x "
+            + "slower than the baseline's \(NumberFormat.format(baseline / scale, decimals: 2))\(unit)")
+      }
     }
-    var messages: [String] = []
     if let item = top.require("strategies"), let object = top.json.requireObject(item) {
       for s in strategies {
         guard let entry = object[s.name] else { continue }
         // One visit count for all strategies of a run: they face the same people.
         let visits = top.object["visits"]
-        let message = top.json.decodeObject(entry, ignoringUnknownKeys: true) { fields in
+        _ = top.json.decodeObject(entry, ignoringUnknownKeys: true) { fields -> Void? in
           check(
             s.name, " M visits/s", scale: 1e6, amount: Double(s.visits), cpuSeconds: s.cpuSeconds,
             wallSeconds: s.seconds, baselineAmount: visits, baselineCPU: fields.object["cpu_seconds"],
             object: &fields, rateKey: "visits_per_s")
         }
-        if let message { messages.append(message) }
       }
     }
-    if csv.rows > 0,
-      let message = check(
+    if csv.rows > 0 {
+      check(
         "CSV ingest", " MB/s", scale: 1, amount: Double(csv.bytes) / 1_000_000, cpuSeconds: csv.cpuSeconds,
         wallSeconds: csv.seconds, baselineAmount: top.object["ingest_mb"],
         baselineCPU: top.object["ingest_cpu_seconds"], object: &top, rateKey: "ingest_mb_per_s")
-    {
-      messages.append(message)
     }
-    if jsonl.rows > 0,
-      let message = check(
+    if jsonl.rows > 0 {
+      check(
         "JSON Lines ingest", " MB/s", scale: 1, amount: Double(jsonl.bytes) / 1_000_000,
         cpuSeconds: jsonl.cpuSeconds, wallSeconds: jsonl.seconds, baselineAmount: top.object["ingest_jsonl_mb"],
         baselineCPU: top.object["ingest_jsonl_cpu_seconds"], object: &top, rateKey: "ingest_jsonl_mb_per_s")
-    {
-      messages.append(message)
     }
     return messages
   }

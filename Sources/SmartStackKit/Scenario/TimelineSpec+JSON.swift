@@ -141,23 +141,13 @@ extension TimelineSpec {
   private static func decodeSchedule(_ o: inout JSONObjectReader, zone: ZoneRules)
     -> [ScheduleItem]?
   {
-    guard let item = o.require("schedule"), let items = o.json.requireArray(item) else {
-      return nil
-    }
-    if items.isEmpty {
-      o.json.report("expected at least one scheduled time", at: item)
-      return nil
-    }
-    var schedule: [ScheduleItem] = []
-    var valid = true
-    for entry in items {
-      if let scheduled = ScheduleItem.decode(entry, &o.json, zone: zone) {
-        schedule.append(scheduled)
-      } else {
-        valid = false
+    o.require("schedule") { item, json in
+      if item.value.arrayValue?.isEmpty == true {
+        json.report("expected at least one scheduled time", at: item)
+        return nil
       }
+      return json.decodeArray(item) { entry, json in ScheduleItem.decode(entry, &json, zone: zone) }
     }
-    return valid ? schedule : nil
   }
 }
 

@@ -359,6 +359,3 @@ enum NormaliserScopeName: String, CaseIterable, JSONDecodable {
   case instance, kind
   var scope: PercentileNormaliser.Scope { self == .instance ? .instance : .kind }
 }
-
-/// A log source's `format`: `"csv"` or `"jsonl"`.
-extension DonationLogFormat: JSONDecodable {}
