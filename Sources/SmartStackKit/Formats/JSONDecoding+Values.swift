@@ -93,11 +93,6 @@ extension JSONDecoding {
     return exact
   }
 
-  /// The exact integer as an `Int`, or reports as `requireInteger(_:in:)` does.
-  public mutating func requireInteger(_ item: JSONItem) -> Int? {
-    requireInteger(item, in: Int.min...Int.max)
-  }
-
   /// The case of `T` whose raw value is the string, or reports
   /// `expected one of "a", "b", found "c"`, followed by `(did you mean "a"?)` when a
   /// raw value is at most two edits from the string.
