@@ -1,7 +1,9 @@
 /// Reads the members of one JSON object and remembers which keys it looked up, so the
 /// keys nobody read are rejected in one place (`rejectUnread()`, called by
-/// `JSONDecoding.decodeObject(_:_:)`): a reader's accepted keys are exactly the keys it
-/// reads, and no list of allowed keys is kept beside them.
+/// `JSONDecoding.decodeObject(_:ignoringUnknownKeys:_:)` unless told to ignore them): a
+/// reader's accepted keys are exactly the keys it reads, and no list of allowed keys is
+/// kept beside them. The order of the first look-ups is the order an unknown key's
+/// message lists the keys in.
 ///
 /// Every look-up counts as reading the key, whether the member is present or not and
 /// whatever its value; `has(_:)` only peeks. `require…` reports a missing key
