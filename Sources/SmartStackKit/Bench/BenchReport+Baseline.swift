@@ -21,55 +21,42 @@ extension BenchReport {
   ///   different workloads are not comparable.
   public func regressions(againstBaseline bytes: [UInt8], file: String, factor: Double) throws -> [String] {
     var json = JSONDecoding(file: file, bytes: bytes)
-    var messages: [String] = []
-    guard let root = json.parseDocument(), let top = json.requireObject(root) else {
-      return try json.finish(messages)
+    guard let root = json.parseDocument() else { return try json.finish(nil) }
+    // The baseline holds more figures than are compared: the others are not unknown keys.
+    let messages = json.decodeObject(root, ignoringUnknownKeys: true) { top in
+      regressions(&top, factor: factor)
     }
-    if let item = json.require(top, "build"), let build = json.requireString(item), build != self.build {
-      json.report(
+    return try json.finish(messages)
+  }
+
+  /// The regressions against the baseline's top-level object `top`.
+  private func regressions(_ top: inout JSONObjectReader, factor: Double) -> [String] {
+    if let build = top.require("build", as: String.self), build != self.build, let item = top.object["build"] {
+      top.json.report(
         "the baseline is a \(build) build and this run is a \(self.build) build: compare like with like", at: item)
     }
-    if let object = json.requireObject(top, "workload") {
-      let w = workload
-      let expected: [(String, Double)] = [
-        ("people", Double(w.people)), ("days", Double(w.days)), ("visits_per_day", Double(w.visitsPerDay)),
-        ("donations_per_day", Double(w.donationsPerDay)), ("stack_size", Double(w.stackSize)),
-        ("entries_per_instance_per_day", Double(w.entriesPerInstancePerDay)),
-        ("horizon_s", Double(w.horizonSeconds)), ("ingest_rows", Double(w.ingestRows)), ("seed", Double(w.seed)),
-      ]
-      for (key, value) in expected {
-        if let item = json.require(object, key), let number = json.requireDouble(item), number != value {
-          json.report(
-            "the baseline's workload has \(NumberFormat.format(number)), this run \(NumberFormat.format(value)): "
-              + "measure the baseline with the same options", at: item)
-        }
-      }
-      for (key, value) in [("relevance", w.relevance), ("quick", quick)] {
-        if let item = json.require(object, key), let flag = json.requireBool(item), flag != value {
-          json.report("the baseline has \(flag), this run \(value): measure the baseline with the same options", at: item)
-        }
-      }
-    }
+    _ = top.require("workload") { item, json in json.decodeObject(item, ignoringUnknownKeys: true, checkWorkload) }
+    var messages: [String] = []
     /// Compares this run's `amount` per second with the baseline's: per CPU second when
     /// the baseline has a positive `baselineAmount` and `baselineCPU` (a tiny run's MB and
     /// CPU seconds can round to 0 in the JSON), else by the wall-clock rate `rateKey` of
     /// `object`.
     func check(
       _ what: String, _ unit: String, scale: Double, amount: Double, cpuSeconds: Double, wallSeconds: Double,
-      baselineAmount: JSONItem?, baselineCPU: JSONItem?, object: JSONObjectItem, rateKey: String
+      baselineAmount: JSONItem?, baselineCPU: JSONItem?, object: inout JSONObjectReader, rateKey: String
     ) {
       let baseline: Double
       let measured: Double
       let clock: String
-      if let a = baselineAmount, let c = baselineCPU, let amountBase = json.requireDouble(a, in: 0...Double.infinity),
-        let cpuBase = json.requireDouble(c, in: 0...Double.infinity), amountBase > 0, cpuBase > 0
+      if let a = baselineAmount, let c = baselineCPU,
+        let amountBase = object.json.requireDouble(a, in: 0...Double.infinity),
+        let cpuBase = object.json.requireDouble(c, in: 0...Double.infinity), amountBase > 0, cpuBase > 0
       {
         baseline = amountBase / cpuBase
         measured = amount / cpuSeconds
         clock = " (CPU time)"
       } else {
-        guard let item = json.require(object, rateKey), let rate = json.requireDouble(item, in: 0...Double.infinity)
-        else { return }
+        guard let rate = object.require(rateKey, in: 0...Double.infinity) else { return }
         baseline = rate
         measured = amount / wallSeconds
         clock = ""
@@ -81,28 +68,55 @@ extension BenchReport {
             + "slower than the baseline's \(NumberFormat.format(baseline / scale, decimals: 2))\(unit)")
       }
     }
-    if let object = json.requireObject(top, "strategies") {
+    if let item = top.require("strategies"), let object = top.json.requireObject(item) {
       for s in strategies {
-        guard let entry = object[s.name], let fields = json.requireObject(entry) else { continue }
+        guard let entry = object[s.name] else { continue }
         // One visit count for all strategies of a run: they face the same people.
-        check(
-          s.name, " M visits/s", scale: 1e6, amount: Double(s.visits), cpuSeconds: s.cpuSeconds,
-          wallSeconds: s.seconds, baselineAmount: top["visits"], baselineCPU: fields["cpu_seconds"],
-          object: fields, rateKey: "visits_per_s")
+        let visits = top.object["visits"]
+        _ = top.json.decodeObject(entry, ignoringUnknownKeys: true) { fields -> Void? in
+          check(
+            s.name, " M visits/s", scale: 1e6, amount: Double(s.visits), cpuSeconds: s.cpuSeconds,
+            wallSeconds: s.seconds, baselineAmount: visits, baselineCPU: fields.object["cpu_seconds"],
+            object: &fields, rateKey: "visits_per_s")
+        }
       }
     }
     if csv.rows > 0 {
       check(
         "CSV ingest", " MB/s", scale: 1, amount: Double(csv.bytes) / 1_000_000, cpuSeconds: csv.cpuSeconds,
-        wallSeconds: csv.seconds, baselineAmount: top["ingest_mb"], baselineCPU: top["ingest_cpu_seconds"],
-        object: top, rateKey: "ingest_mb_per_s")
+        wallSeconds: csv.seconds, baselineAmount: top.object["ingest_mb"],
+        baselineCPU: top.object["ingest_cpu_seconds"], object: &top, rateKey: "ingest_mb_per_s")
     }
     if jsonl.rows > 0 {
       check(
         "JSON Lines ingest", " MB/s", scale: 1, amount: Double(jsonl.bytes) / 1_000_000,
-        cpuSeconds: jsonl.cpuSeconds, wallSeconds: jsonl.seconds, baselineAmount: top["ingest_jsonl_mb"],
-        baselineCPU: top["ingest_jsonl_cpu_seconds"], object: top, rateKey: "ingest_jsonl_mb_per_s")
+        cpuSeconds: jsonl.cpuSeconds, wallSeconds: jsonl.seconds, baselineAmount: top.object["ingest_jsonl_mb"],
+        baselineCPU: top.object["ingest_jsonl_cpu_seconds"], object: &top, rateKey: "ingest_jsonl_mb_per_s")
     }
-    return try json.finish(messages)
+    return messages
+  }
+
+  /// Reports each figure of the baseline's `workload` that differs from this run's.
+  private func checkWorkload(_ o: inout JSONObjectReader) -> Void? {
+    let w = workload
+    let expected: [(String, Double)] = [
+      ("people", Double(w.people)), ("days", Double(w.days)), ("visits_per_day", Double(w.visitsPerDay)),
+      ("donations_per_day", Double(w.donationsPerDay)), ("stack_size", Double(w.stackSize)),
+      ("entries_per_instance_per_day", Double(w.entriesPerInstancePerDay)),
+      ("horizon_s", Double(w.horizonSeconds)), ("ingest_rows", Double(w.ingestRows)), ("seed", Double(w.seed)),
+    ]
+    for (key, value) in expected {
+      if let number = o.require(key, as: Double.self), number != value, let item = o.object[key] {
+        o.json.report(
+          "the baseline's workload has \(NumberFormat.format(number)), this run \(NumberFormat.format(value)): "
+            + "measure the baseline with the same options", at: item)
+      }
+    }
+    for (key, value) in [("relevance", w.relevance), ("quick", quick)] {
+      if let flag = o.require(key, as: Bool.self), flag != value, let item = o.object[key] {
+        o.json.report("the baseline has \(flag), this run \(value): measure the baseline with the same options", at: item)
+      }
+    }
+    return ()
   }
 }

@@ -78,65 +78,61 @@ extension DonationLog {
     _ range: Range<Int>, json: inout JSONDecoding, builder: inout DonationLogBuilder,
     timeZone: ZoneRules
   ) {
-    guard let root = json.parse(range: range), let object = json.requireObject(root) else {
-      return
-    }
-    let before = json.problems.diagnostics.count + (json.problems.truncated ? 1 : 0)
-
-    var milliseconds: Int64 = 0
-    if let item = json.require(object, DonationField.timestamp), let text = json.requireString(item)
-    {
-      if text.isEmpty {
-        json.report("timestamp is empty", at: item.offset)
-      } else {
-        switch ISO8601.parse(text) {
-        case .success(let timestamp): milliseconds = timeZone.resolve(timestamp).milliseconds
-        case .failure(let error):
-          json.report(
-            error.message,
-            at: sourceOffset(in: json.bytes, string: item.offset, byte: error.offset),
-            path: item.path)
+    guard let root = json.parse(range: range) else { return }
+    // Unknown fields are ignored.
+    _ = json.decodeObject(root, ignoringUnknownKeys: true) { o -> Void? in
+      var milliseconds: Int64 = 0
+      if let item = o.require(DonationField.timestamp), let text = o.json.requireString(item) {
+        if text.isEmpty {
+          o.json.report("timestamp is empty", at: item.offset)
+        } else {
+          switch ISO8601.parse(text) {
+          case .success(let timestamp): milliseconds = timeZone.resolve(timestamp).milliseconds
+          case .failure(let error):
+            o.json.report(
+              error.message,
+              at: sourceOffset(in: o.json.bytes, string: item.offset, byte: error.offset),
+              path: item.path)
+          }
         }
       }
-    }
 
-    var userName = json.optionalString(object, DonationField.user) ?? ""
-    if userName.isEmpty { userName = Donation.defaultUser }
+      var userName = o.optional(DonationField.user, as: String.self) ?? ""
+      if userName.isEmpty { userName = Donation.defaultUser }
 
-    var kindName: String? = nil
-    if let item = json.require(object, DonationField.kind), let text = json.requireString(item) {
-      if text.isEmpty { json.report("kind is empty", at: item.offset) } else { kindName = text }
-    }
-
-    let intentName = json.optionalString(object, DonationField.intent)
-
-    var parameters: [Parameter] = []
-    if let item = json.optional(object, DonationField.parameters),
-      let members = json.requireObject(item)
-    {
-      for member in members.members {
-        let child = JSONItem(member.node, path: JSONDecoding.path(item.path, key: member.key))
-        guard let value = json.requireString(child) else { continue }
-        if member.key.isEmpty {
-          json.report("empty parameter name", at: member.keyOffset, path: item.path)
-        }
-        parameters.append(Parameter(member.key, value))
+      var kindName: String? = nil
+      if let item = o.require(DonationField.kind), let text = o.json.requireString(item) {
+        if text.isEmpty { o.json.report("kind is empty", at: item.offset) } else { kindName = text }
       }
-    }
 
-    let after = json.problems.diagnostics.count + (json.problems.truncated ? 1 : 0)
-    guard after == before, let kindName else { return }
-    var pairs = parameters.map {
-      ParameterID(
-        key: builder.parameterKeys.intern($0.key), value: builder.parameterValues.intern($0.value))
+      let intentName = o.optional(DonationField.intent, as: String.self)
+
+      var parameters: [Parameter] = []
+      if let item = o.optional(DonationField.parameters), let members = o.json.requireObject(item) {
+        for member in members.members {
+          let child = JSONItem(member.node, path: JSONDecoding.path(item.path, key: member.key))
+          guard let value = o.json.requireString(child) else { continue }
+          if member.key.isEmpty {
+            o.json.report("empty parameter name", at: member.keyOffset, path: item.path)
+          }
+          parameters.append(Parameter(member.key, value))
+        }
+      }
+
+      guard o.isClean, let kindName else { return nil }
+      var pairs = parameters.map {
+        ParameterID(
+          key: builder.parameterKeys.intern($0.key), value: builder.parameterValues.intern($0.value))
+      }
+      pairs.sort()
+      builder.append(
+        timestamp: milliseconds,
+        user: builder.userNames.intern(userName),
+        kind: builder.kindNames.intern(kindName),
+        intent: intentName.flatMap { $0.isEmpty ? nil : builder.intentNames.intern($0) } ?? -1,
+        parameterSet: builder.internSet(pairs))
+      return ()
     }
-    pairs.sort()
-    builder.append(
-      timestamp: milliseconds,
-      user: builder.userNames.intern(userName),
-      kind: builder.kindNames.intern(kindName),
-      intent: intentName.flatMap { $0.isEmpty ? nil : builder.intentNames.intern($0) } ?? -1,
-      parameterSet: builder.internSet(pairs))
   }
 
   /// The file offset of byte `k` of a JSON string's decoded text, for a string literal

@@ -1,5 +1,6 @@
-/// The file formats a donation log can be read from and written to (DESIGN.md §5).
-public enum DonationLogFormat: String, Sendable, Hashable, CaseIterable {
+/// The file formats a donation log can be read from and written to (DESIGN.md §5), also
+/// as an experiment config's `format` reads them (`"csv"`, `"jsonl"`).
+public enum DonationLogFormat: String, Sendable, Hashable, CaseIterable, JSONDecodable {
   /// RFC 4180 CSV with a header row: `timestamp,user,kind,intent,parameters`.
   case csv
   /// JSON Lines: one JSON object per line with the same field names.

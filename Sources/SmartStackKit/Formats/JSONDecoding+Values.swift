@@ -93,19 +93,22 @@ extension JSONDecoding {
     return exact
   }
 
-  /// The exact integer as an `Int`, or reports as `requireInteger(_:in:)` does.
-  public mutating func requireInteger(_ item: JSONItem) -> Int? {
-    requireInteger(item, in: Int.min...Int.max)
-  }
-
   /// The case of `T` whose raw value is the string, or reports
-  /// `expected one of "a", "b", found "c"`.
+  /// `expected one of "a", "b", found "c"`, followed by `(did you mean "a"?)` when a
+  /// raw value is at most two edits from the string.
   public mutating func requireCase<T: CaseIterable & RawRepresentable>(
     _ item: JSONItem, as type: T.Type
   ) -> T? where T.RawValue == String {
     if case .string(let text) = item.value, let value = T(rawValue: text) { return value }
-    let choices = T.allCases.map { JSONEscaping.quoted($0.rawValue) }.joined(separator: ", ")
-    let shown = item.value.stringValue.map(JSONEscaping.quoted) ?? found(item)
+    let names = T.allCases.map(\.rawValue)
+    let choices = names.map(JSONEscaping.quoted).joined(separator: ", ")
+    var shown = found(item)
+    if let text = item.value.stringValue {
+      shown = JSONEscaping.quoted(text)
+      if let closest = Self.closest(to: text, among: names) {
+        shown += " (did you mean \(JSONEscaping.quoted(closest))?)"
+      }
+    }
     report("expected one of \(choices), found \(shown)", at: item)
     return nil
   }

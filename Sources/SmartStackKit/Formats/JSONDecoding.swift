@@ -50,26 +50,26 @@ public struct JSONObjectItem: Sendable, Equatable {
 /// can act on.
 ///
 /// It holds the file name, the bytes (to compute line and column only when something
-/// is reported) and a `DiagnosticCollector`. Every `require…`/`optional…` method checks
-/// one thing, reports what is wrong as
+/// is reported) and a `DiagnosticCollector`. Every `require…` method checks one value,
+/// reports what is wrong as
 /// `FILE:LINE:COLUMN: instances[2].entries[0].relevance.score: expected a number, found a string`
 /// at the offending value, and returns nil, so a reader checks everything and reports
-/// all problems in one run:
+/// all problems in one run. Objects are read through `decodeObject(_:_:)` and a
+/// `JSONObjectReader` (or a `JSONObjectDecodable` type), whose look-ups are the keys
+/// the object accepts:
 ///
 /// ```swift
 /// var json = JSONDecoding(file: path, bytes: bytes)
-/// var stack: Stack? = nil
-/// if let root = json.parseDocument(), let top = json.requireObject(root) {
-///   json.rejectUnknownKeys(top, allowed: ["name", "instances"])
-///   let name = json.requireString(top, "name")
-///   var instances: [Instance] = []
-///   for item in json.requireArray(top, "instances") ?? [] { … }
-///   if let name { stack = Stack(name: name, instances: instances) }
+/// let stack = json.parseDocument().flatMap { root in
+///   json.decodeObject(root) { o -> Stack? in
+///     let name = o.require("name", as: String.self)
+///     let instances = o.requireArray("instances", of: Instance.self)
+///     guard let name, let instances else { return nil }
+///     return Stack(name: name, instances: instances)
+///   }
 /// }
 /// return try json.finish(stack)  // throws every problem, in file order
 /// ```
-///
-/// Optional members that are absent or `null` read as nil without a report.
 public struct JSONDecoding: Sendable {
   /// The file as the user named it.
   public let file: String
@@ -77,6 +77,9 @@ public struct JSONDecoding: Sendable {
   public let bytes: [UInt8]
   /// Everything reported so far (also open for reports of your own).
   public var problems: DiagnosticCollector
+  /// How many times `report` was called, also past the collector's limit: a reader
+  /// compares counts to learn whether a part it read had a problem.
+  public private(set) var reportCount = 0
   private var lines: LineIndex?
 
   public init(file: String, bytes: [UInt8], limit: Int = DiagnosticCollector.defaultLimit) {
@@ -108,6 +111,7 @@ public struct JSONDecoding: Sendable {
 
   /// Reports `message` at byte `offset`, prefixed by `path: ` when `path` is not empty.
   public mutating func report(_ message: String, at offset: Int, path: String = "") {
+    reportCount += 1
     if problems.isFull {
       problems.report(line: 1, column: 1, message)  // only marks the list truncated
       return

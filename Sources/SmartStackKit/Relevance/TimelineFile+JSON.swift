@@ -25,170 +25,125 @@ extension TimelineFile {
     bytes: [UInt8], file: String, timeZone: ZoneRules = .utc
   ) throws -> TimelineFile {
     var json = JSONDecoding(file: file, bytes: bytes)
-    guard let root = json.parseDocument(), let top = json.requireObject(root) else {
-      try json.throwIfAny()
-      return TimelineFile(instances: [])
+    guard let root = json.parseDocument() else { return try json.finish(nil) }
+    let timelines = json.decodeObject(root) { o in
+      o.requireElements("instances").map { items in
+        TimelineFile(instances: decodeInstances(items, &o.json, timeZone: timeZone))
+      }
     }
-    json.rejectUnknownKeys(top, allowed: ["instances"])
+    return try json.finish(timelines)
+  }
+
+  /// An instance as written, before its id is compared with the other instances'.
+  private struct Draft {
+    /// nil when missing, not a string or empty (reported).
+    var id: String?
+    var idItem: JSONItem?
+    var kind: String?
+    var user: String?
+    /// False when `user` is given but is not a non-empty string (reported).
+    var userIsValid: Bool
+    var entries: [RelevanceEntry]?
+  }
+
+  /// The instances whose id is unique (per user, for personal ones) and whose entries
+  /// could be read, in file order; every other one is reported.
+  private static func decodeInstances(
+    _ items: [JSONItem], _ json: inout JSONDecoding, timeZone: ZoneRules
+  ) -> [Instance] {
     var instances: [Instance] = []
     // Only looked up, never iterated: the output order is the file order. The first
     // instance of each id, and of each (id, user) pair.
     var firstIndexOfId: [String: (index: Int, personal: Bool)] = [:]
     var firstIndexOfPersonalId: [String: [String: Int]] = [:]
-    for (index, item) in (json.requireArray(top, "instances") ?? []).enumerated() {
-      guard let object = json.requireObject(item) else { continue }
-      json.rejectUnknownKeys(object, allowed: ["id", "kind", "user", "entries"])
-      let user = json.optionalString(object, "user")
+    for (index, item) in items.enumerated() {
+      guard let draft = decodeDraft(item, &json, timeZone: timeZone) else { continue }
       // A wrong `user` is reported by itself; the id is then not compared with others.
-      var userIsValid = user != nil || json.optional(object, "user") == nil
-      if let text = user, text.isEmpty, let userItem = object["user"] {
-        json.report("expected a non-empty user (or leave \"user\" out for every person's timeline)", at: userItem)
-        userIsValid = false
+      guard let id = draft.id, let idItem = draft.idItem, draft.userIsValid else { continue }
+      let quoted = JSONEscaping.quoted(id)
+      let user = draft.user
+      if let first = firstIndexOfId[id], first.personal != (user != nil) {
+        json.report(
+          "instance id \(quoted) is every person's in instances[\(first.personal ? index : first.index)] and "
+            + "one person's (\"user\") in instances[\(first.personal ? first.index : index)]: give it to every "
+            + "person or per person, not both",
+          at: idItem)
+        continue
+      } else if let user, let first = firstIndexOfPersonalId[id]?[user] {
+        json.report(
+          "duplicate instance id \(quoted) for user \(JSONEscaping.quoted(user)) (first used by instances[\(first)])",
+          at: idItem)
+        continue
+      } else if user == nil, let first = firstIndexOfId[id] {
+        json.report(
+          "duplicate instance id \(quoted) (first used by instances[\(first.index)])", at: idItem)
+        continue
       }
-      var id = json.requireString(object, "id")
-      if let text = id, let idItem = object["id"] {
-        let quoted = JSONEscaping.quoted(text)
-        if text.isEmpty {
-          json.report("expected a non-empty instance id", at: idItem)
-          id = nil
-        } else if !userIsValid {
-          id = nil
-        } else if let first = firstIndexOfId[text], first.personal != (user != nil) {
-          json.report(
-            "instance id \(quoted) is every person's in instances[\(first.personal ? index : first.index)] and "
-              + "one person's (\"user\") in instances[\(first.personal ? first.index : index)]: give it to every "
-              + "person or per person, not both",
-            at: idItem)
-          id = nil
-        } else if let user, let first = firstIndexOfPersonalId[text]?[user] {
-          json.report(
-            "duplicate instance id \(quoted) for user \(JSONEscaping.quoted(user)) (first used by instances[\(first)])",
-            at: idItem)
-          id = nil
-        } else if user == nil, let first = firstIndexOfId[text] {
-          json.report(
-            "duplicate instance id \(quoted) (first used by instances[\(first.index)])", at: idItem)
-          id = nil
-        } else {
-          if firstIndexOfId[text] == nil { firstIndexOfId[text] = (index, user != nil) }
-          if let user { firstIndexOfPersonalId[text, default: [:]][user] = index }
-        }
-      }
-      var kind = json.optionalString(object, "kind")
-      if let text = kind, text.isEmpty, let kindItem = object["kind"] {
-        json.report("expected a non-empty kind (or leave \"kind\" out to use the id)", at: kindItem)
-        kind = nil
-      }
-      var entries: [RelevanceEntry]? = nil
-      if let entriesItem = json.require(object, "entries") {
-        entries = decodeEntries(entriesItem, &json, timeZone: timeZone)
-      }
-      if let id, let entries {
-        instances.append(Instance(id: id, kind: kind, entries: entries, user: user))
-      }
+      if firstIndexOfId[id] == nil { firstIndexOfId[id] = (index, user != nil) }
+      if let user { firstIndexOfPersonalId[id, default: [:]][user] = index }
+      guard let entries = draft.entries else { continue }
+      instances.append(Instance(id: id, kind: draft.kind, entries: entries, user: user))
     }
-    try json.throwIfAny()
-    return TimelineFile(instances: instances)
+    return instances
+  }
+
+  /// `{"id": …, "kind": …, "user": …, "entries": […]}`.
+  private static func decodeDraft(
+    _ item: JSONItem, _ json: inout JSONDecoding, timeZone: ZoneRules
+  ) -> Draft? {
+    json.decodeObject(item) { o in
+      let id = o.require("id", as: String.self, where: { !$0.isEmpty }) { _ in
+        "expected a non-empty instance id"
+      }
+      let kind = o.optional("kind", as: String.self, where: { !$0.isEmpty }) { _ in
+        "expected a non-empty kind (or leave \"kind\" out to use the id)"
+      }
+      let userItem = o.optional("user")
+      let user = o.optional("user", as: String.self, where: { !$0.isEmpty }) { _ in
+        "expected a non-empty user (or leave \"user\" out for every person's timeline)"
+      }
+      let entries = o.require("entries") { item, json in
+        decodeEntries(item, &json, timeZone: timeZone)
+      }
+      return Draft(
+        id: id, idItem: o.member("id"), kind: kind, user: user,
+        userIsValid: user != nil || userItem == nil, entries: entries)
+    }
   }
 
   /// Decodes an array of timeline entries in this file's format
   /// (`[{"date": …, "relevance": {"score": …, "duration": …}}, …]`), for other readers
   /// that embed timelines (scenario files). Dates without a zone are read in `timeZone`.
   ///
-  /// - Returns: the entries in array order, or nil after reporting every problem to `json`.
+  /// - Returns: the entries in array order, or nil after reporting every problem to
+  ///   `json` (an entry with any problem, an unknown key aside, makes it nil).
   public static func decodeEntries(
     _ item: JSONItem, _ json: inout JSONDecoding, timeZone: ZoneRules = .utc
   ) -> [RelevanceEntry]? {
-    guard let items = json.requireArray(item) else { return nil }
-    var entries: [RelevanceEntry] = []
-    entries.reserveCapacity(items.count)
-    var valid = true
-    for entryItem in items {
-      if let entry = readEntry(entryItem, &json, timeZone: timeZone) {
-        entries.append(entry)
-      } else {
-        valid = false
+    json.decodeArray(item) { entry, json in
+      json.decodeObject(entry) { o in
+        let date = o.require("date") { item, json in json.instant(item, zone: timeZone) }
+        let relevance = o.optional("relevance", as: Relevance.self)
+        guard let date, o.isClean else { return nil }
+        return RelevanceEntry(date: date, relevance: relevance)
       }
-    }
-    return valid ? entries : nil
-  }
-
-  /// One entry, or nil after reporting what is wrong with it.
-  private static func readEntry(
-    _ item: JSONItem, _ json: inout JSONDecoding, timeZone: ZoneRules
-  ) -> RelevanceEntry? {
-    guard let object = json.requireObject(item) else { return nil }
-    var valid = json.rejectUnknownKeys(object, allowed: ["date", "relevance"])
-    var date: Instant? = nil
-    if let dateItem = json.require(object, "date"), let text = json.requireString(dateItem) {
-      date = readDate(text, dateItem, &json, timeZone: timeZone)
-    }
-    var relevance: Relevance? = nil
-    if let relevanceItem = json.optional(object, "relevance") {
-      if let relevanceObject = json.requireObject(relevanceItem),
-        let value = readRelevance(relevanceObject, &json)
-      {
-        relevance = value
-      } else {
-        valid = false
-      }
-    }
-    guard valid, let date else { return nil }
-    return RelevanceEntry(date: date, relevance: relevance)
-  }
-
-  /// Parses an ISO 8601 date string; reports the parser's message at the byte it names.
-  private static func readDate(
-    _ text: String, _ item: JSONItem, _ json: inout JSONDecoding, timeZone: ZoneRules
-  ) -> Instant? {
-    switch ISO8601.parse(text) {
-    case .success(let timestamp):
-      return timeZone.resolve(timestamp)
-    case .failure(let error):
-      // The string's text starts after its opening quote. When the JSON string has no
-      // escapes its bytes are the parsed bytes, so the parser's offset maps exactly;
-      // otherwise point at the string.
-      let start = item.offset + 1
-      var offset = item.offset
-      if start + text.utf8.count <= json.bytes.count,
-        json.bytes[start..<(start + text.utf8.count)].elementsEqual(text.utf8)
-      {
-        offset = start + min(max(error.offset, 0), text.utf8.count)
-      }
-      json.report(error.message, at: offset, path: item.path)
-      return nil
     }
   }
+}
 
-  /// `{"score": …, "duration": …}`, or nil after reporting what is wrong.
-  private static func readRelevance(
-    _ object: JSONObjectItem, _ json: inout JSONDecoding
-  ) -> Relevance? {
-    var valid = json.rejectUnknownKeys(object, allowed: ["score", "duration"])
-    var score: Double? = nil
-    if let scoreItem = json.require(object, "score"), let value = json.requireDouble(scoreItem) {
-      if value.isFinite && value.magnitude <= maximumScoreMagnitude {
-        score = value
-      } else {
-        json.report(
-          "\(NumberFormat.format(value)) is outside the range of a Float (WidgetKit's score type)",
-          at: scoreItem)
-      }
+extension Relevance: JSONObjectDecodable {
+  /// `{"score": …, "duration": …}`: a score within `Float` range and a duration in
+  /// seconds, 0 (until the next entry with relevance) by default, in whole milliseconds.
+  public static func read(_ o: inout JSONObjectReader) -> Relevance? {
+    let limit = TimelineFile.maximumScoreMagnitude
+    let score = o.require("score", as: Double.self, where: { $0.isFinite && $0.magnitude <= limit }) {
+      "\(NumberFormat.format($0)) is outside the range of a Float (WidgetKit's score type)"
     }
-    var durationMilliseconds: Int64 = 0
-    if let durationItem = json.optional(object, "duration") {
-      if let seconds = json.requireDouble(durationItem) {
-        if let ms = milliseconds(fromSeconds: seconds, durationItem, &json) {
-          durationMilliseconds = ms
-        } else {
-          valid = false
-        }
-      } else {
-        valid = false
-      }
+    let milliseconds = o.optional("duration") { item, json in
+      Double(json: item, in: &json).flatMap { Self.milliseconds(fromSeconds: $0, item, &json) }
     }
-    guard valid, let score else { return nil }
-    return Relevance(score: score, durationMilliseconds: durationMilliseconds)
+    guard let score, o.isClean else { return nil }
+    return Relevance(score: score, durationMilliseconds: milliseconds ?? 0)
   }
 
   /// A duration in seconds as whole milliseconds, or nil after reporting a negative,
@@ -203,7 +158,7 @@ extension TimelineFile {
         at: item)
       return nil
     }
-    if seconds > maximumDurationSeconds {
+    if seconds > TimelineFile.maximumDurationSeconds {
       json.report(
         "\(shown) s is more than 366 days (durations are in seconds, not milliseconds)",
         at: item)

@@ -3,10 +3,6 @@
 // value when there is any.
 
 extension Scenario {
-  static let keys = [
-    "name", "start", "days", "timezone", "seed", "people", "stack", "apps", "intents",
-  ]
-
   /// Reads a scenario file.
   ///
   /// - Throws: `InputFileError` when the file cannot be read; `DiagnosticList` with every
@@ -21,138 +17,110 @@ extension Scenario {
   /// - Complexity: O(n) in the file's size, plus O(apps × instances) matching checks.
   public static func read(bytes: [UInt8], file: String) throws -> Scenario {
     var json = JSONDecoding(file: file, bytes: bytes)
-    guard let root = json.parseDocument(), let top = json.requireObject(root) else {
-      try json.throwIfAny()
+    let scenario = json.parseDocument().flatMap { root in
+      json.decodeObject(root) { o in read(&o, file: file) }
+    }
+    try json.throwIfAny()
+    guard let scenario else {
       throw DiagnosticList([
-        Diagnostic(file: file, line: 1, column: 1, message: "expected a JSON object")
+        Diagnostic(file: file, line: 1, column: 1, message: "no scenario could be read")
       ])
     }
-    json.rejectUnknownKeys(top, allowed: keys)
-    let name = json.optionalString(top, "name") ?? "scenario"
+    return scenario
+  }
 
-    var zone = ZoneRules.utc
-    if let zoneItem = json.optional(top, "timezone"), let identifier = json.requireString(zoneItem)
-    {
-      if let rules = ZoneRules(identifier: identifier) {
-        zone = rules
-      } else {
-        json.report(
-          "unknown time zone \(JSONEscaping.quoted(identifier)) (expected an IANA name such as \"Europe/Berlin\")",
-          at: zoneItem)
-      }
-    }
-    let startDay = json.require(top, "start").flatMap { json.localDate($0) }
-    let days = json.requireInteger(top, "days", in: 1...maximumDays)
+  /// Reads the top-level object; the keys are looked up in the documented order
+  /// (`name`, `start`, `days`, `timezone`, `seed`, `people`, `stack`, `apps`, `intents`)
+  /// and read in the order they depend on each other: apps before the people whose
+  /// routines name them.
+  private static func read(_ o: inout JSONObjectReader, file: String) -> Scenario? {
+    let name = o.optional("name", as: String.self) ?? "scenario"
+    let startDay = o.require("start") { item, json in json.localDate(item) }
+    let days = o.require("days", in: 1...maximumDays)
     let lastDay = Instant.endOfSupportedRange.milliseconds / Instant.millisecondsPerDay
-    if let startDay, let days, startDay + Int64(days) > lastDay, let daysItem = top["days"] {
-      json.report("the simulation would run past 2100-12-31", at: daysItem)
+    if let startDay, let days, startDay + Int64(days) > lastDay, let daysItem = o.object["days"] {
+      o.json.report("the simulation would run past 2100-12-31", at: daysItem)
     }
-    let seed = json.optionalInteger(top, "seed", in: UInt64.min...UInt64.max) ?? 1
+    let zone = o.optional("timezone") { item, json in zoneRules(item, &json) } ?? .utc
+    let seed = o.optional("seed", in: UInt64.min...UInt64.max, default: 1)
+    _ = (o.member("people"), o.member("stack"))  // looked up here, read below
 
     // Apps first: routines and matching refer to them.
-    let appItems = json.requireArray(top, "apps") ?? []
-    if appItems.isEmpty, let appsItem = top["apps"], case .array = appsItem.value {
-      json.report("expected at least one app", at: appsItem)
+    let appItems = o.requireElements("apps") ?? []
+    if appItems.isEmpty, let appsItem = o.object["apps"], case .array = appsItem.value {
+      o.json.report("expected at least one app", at: appsItem)
     }
     // Aligned with the items (an app without an id gets "", which no routine can name
     // since the empty key is refused there too).
     let appIDs = appItems.map { $0.node["id"]?.value.stringValue ?? "" }
     var apps: [ScenarioApp?] = []
     for (index, item) in appItems.enumerated() {
-      var app = ScenarioApp.decode(item, &json, zone: zone)
+      var app = ScenarioApp.decode(item, &o.json, zone: zone)
       if let id = app?.id, let first = appIDs.firstIndex(of: id), first != index,
-        let idItem = item.node["id"]
+        let idItem = item["id"]
       {
-        json.report(
-          "duplicate app id \(JSONEscaping.quoted(id)) (first used by apps[\(first)])",
-          at: JSONItem(idItem, path: JSONDecoding.path(item.path, key: "id")))
+        o.json.report(
+          "duplicate app id \(JSONEscaping.quoted(id)) (first used by apps[\(first)])", at: idItem)
         app = nil
       }
       apps.append(app)
     }
-
-    var catalog = IntentCatalog()
-    if let intentsItem = json.optional(top, "intents") {
-      catalog = decodeIntents(intentsItem, &json)
+    let catalog = o.optional("intents", as: IntentCatalog.self) ?? IntentCatalog()
+    let stack = o.require("stack", as: StackSettings.self)
+    let personas = o.require("people") { item, json in
+      readPeople(item, &json, appIDs: appIDs)
     }
-    let stack = json.require(top, "stack").flatMap { StackSettings.decode($0, &json) }
 
+    guard let startDay, let days, let stack, apps.allSatisfy({ $0 != nil }) else { return nil }
+    let scenario = Scenario(
+      file: file, name: name, startDay: startDay, days: days, zone: zone, seed: seed,
+      personas: personas ?? [], stack: stack, apps: apps.compactMap { $0 }, catalog: catalog)
+    scenario.checkWidgets(appItems: appItems, &o.json)
+    return scenario
+  }
+
+  /// `timezone`: an IANA zone name.
+  private static func zoneRules(_ item: JSONItem, _ json: inout JSONDecoding) -> ZoneRules? {
+    guard let identifier = json.requireString(item) else { return nil }
+    guard let rules = ZoneRules(identifier: identifier) else {
+      json.report(
+        "unknown time zone \(JSONEscaping.quoted(identifier)) (expected an IANA name such as \"Europe/Berlin\")",
+        at: item)
+      return nil
+    }
+    return rules
+  }
+
+  /// `people`: at least one persona, with distinct names and at most `maximumPeople`
+  /// people in all. The personas that could be read, in file order; each problem is
+  /// reported.
+  private static func readPeople(_ item: JSONItem, _ json: inout JSONDecoding, appIDs: [String])
+    -> [Persona]?
+  {
+    guard let items = json.requireArray(item) else { return nil }
+    if items.isEmpty { json.report("expected at least one persona", at: item) }
     var personas: [Persona] = []
     var total = 0
-    for item in json.requireArray(top, "people") ?? [] {
+    for item in items {
       guard let persona = Persona.decode(item, &json, appIDs: appIDs) else { continue }
-      if personas.contains(where: { $0.name == persona.name }), let nameItem = item.node["name"] {
-        json.report(
-          "duplicate persona name \(JSONEscaping.quoted(persona.name))",
-          at: JSONItem(nameItem, path: JSONDecoding.path(item.path, key: "name")))
+      if personas.contains(where: { $0.name == persona.name }), let nameItem = item["name"] {
+        json.report("duplicate persona name \(JSONEscaping.quoted(persona.name))", at: nameItem)
         continue
       }
       total += persona.count
       if total > maximumPeople {
-        let countItem = item.node["count"].map {
-          JSONItem($0, path: JSONDecoding.path(item.path, key: "count"))
-        }
         json.report(
-          "a scenario holds at most \(maximumPeople) people in all", at: countItem ?? item)
+          "a scenario holds at most \(maximumPeople) people in all", at: item["count"] ?? item)
       }
       personas.append(persona)
     }
-    if let peopleItem = top["people"], case .array(let elements) = peopleItem.value,
-      elements.isEmpty
-    {
-      json.report("expected at least one persona", at: peopleItem)
-    }
-
-    guard let startDay, let days, let stack, apps.allSatisfy({ $0 != nil }) else {
-      try json.throwIfAny()
-      throw DiagnosticList([
-        Diagnostic(file: file, line: 1, column: 1, message: "no scenario could be read")
-      ])
-    }
-    let scenario = Scenario(
-      file: file, name: name, startDay: startDay, days: days, zone: zone, seed: seed,
-      personas: personas, stack: stack, apps: apps.compactMap { $0 }, catalog: catalog)
-    scenario.checkWidgets(appItems: appItems, top: top, &json)
-    try json.throwIfAny()
-    return scenario
-  }
-
-  /// `intents`: intent name -> list of supported combinations (as in stack files).
-  static func decodeIntents(_ item: JSONItem, _ json: inout JSONDecoding) -> IntentCatalog {
-    var catalog = IntentCatalog()
-    guard let intents = json.requireObject(item) else { return catalog }
-    for member in intents.members {
-      let memberItem = JSONItem(member.node, path: JSONDecoding.path(intents.path, key: member.key))
-      guard let combos = json.requireArray(memberItem) else { continue }
-      var combinations: [[String]] = []
-      for combo in combos {
-        guard let names = json.requireArray(combo) else { continue }
-        var combination: [String] = []
-        for name in names {
-          guard let text = json.requireString(name) else { continue }
-          if combination.contains(text) {
-            json.report("parameter \(JSONEscaping.quoted(text)) is listed twice", at: name)
-          }
-          combination.append(text)
-        }
-        if names.isEmpty {
-          json.report("a supported combination needs at least one parameter name", at: combo)
-        }
-        combinations.append(combination)
-      }
-      catalog.declare(member.key, combinations: combinations)
-    }
-    return catalog
+    return personas
   }
 
   /// Cross-checks between apps and widgets: suggested widgets are new and match their
   /// app; no instance shows two apps' timelines; every timeline reaches some widget.
-  private func checkWidgets(appItems: [JSONItem], top: JSONObjectItem, _ json: inout JSONDecoding) {
-    func member(_ index: Int, _ key: String) -> JSONItem {
-      let item = appItems[index]
-      let path = JSONDecoding.path(item.path, key: key)
-      return item.node[key].map { JSONItem($0, path: path) } ?? item
-    }
+  private func checkWidgets(appItems: [JSONItem], _ json: inout JSONDecoding) {
+    func member(_ index: Int, _ key: String) -> JSONItem { appItems[index][key] ?? appItems[index] }
     var ids = stack.instances.map(\.id)
     for (a, app) in apps.enumerated() {
       guard let suggestion = app.suggestion else { continue }
@@ -201,71 +169,19 @@ extension Scenario {
   }
 }
 
-extension StackSettings {
-  static let keys = [
-    "instances", "smartRotate", "widgetSuggestions", "developerMode", "swipeCooldownMinutes",
-    "rotationLimit", "reloadBudget",
-  ]
-
+extension StackSettings: JSONObjectDecodable {
   /// Reads `stack`; instances have the shape of stack files (`StackSpec`).
-  static func decode(_ item: JSONItem, _ json: inout JSONDecoding) -> StackSettings? {
-    guard let object = json.requireObject(item) else { return nil }
-    json.rejectUnknownKeys(object, allowed: keys)
-    var instances: [WidgetInstance] = []
-    var valid = true
-    if let items = json.requireArray(object, "instances"), let node = object["instances"] {
-      if items.isEmpty { json.report("a stack needs at least one instance", at: node) }
-      if items.count > StackSpec.maximumInstances {
-        json.report(
-          "a stack holds at most \(StackSpec.maximumInstances) widgets, found \(items.count)",
-          at: node)
-      }
-      for instanceItem in items {
-        guard let instanceObject = json.requireObject(instanceItem) else {
-          valid = false
-          continue
-        }
-        json.rejectUnknownKeys(instanceObject, allowed: ["id", "kind", "configuration"])
-        guard let kind = json.requireString(instanceObject, "kind") else {
-          valid = false
-          continue
-        }
-        let id = json.optionalString(instanceObject, "id") ?? kind
-        if id.isEmpty || kind.isEmpty {
-          json.report("id and kind must not be empty", at: instanceItem)
-          valid = false
-          continue
-        }
-        if instances.contains(where: { $0.id == id }) {
-          json.report(
-            "duplicate instance id \(JSONEscaping.quoted(id))",
-            at: instanceObject["id"] ?? instanceItem)
-          valid = false
-          continue
-        }
-        let configuration = json.optionalStringMembers(instanceObject, "configuration") ?? []
-        instances.append(
-          WidgetInstance(
-            id: id, kind: kind, configuration: configuration.map { Parameter($0.key, $0.value) }))
-      }
-    } else {
-      valid = false
-    }
-    var stack = StackSettings(instances: instances)
-    stack.smartRotate = json.flag(object, "smartRotate", default: true)
-    stack.widgetSuggestions = json.flag(object, "widgetSuggestions", default: false)
-    stack.developerMode = json.flag(object, "developerMode", default: false)
-    stack.swipeCooldownMinutes = json.number(
-      object, "swipeCooldownMinutes", in: 0...10_080, default: 60)
-    if let limitItem = json.optional(object, "rotationLimit"),
-      let limit = json.requireObject(limitItem)
-    {
-      json.rejectUnknownKeys(limit, allowed: ["perHour", "perDay"])
-      stack.rotationLimit.perHour = json.integer(limit, "perHour", in: 1...10_000, default: 4)
-      stack.rotationLimit.perDay = json.integer(limit, "perDay", in: 1...100_000, default: 40)
-    }
-    if let budgetItem = json.optional(object, "reloadBudget") {
-      if let budget = ReloadBudget.decode(budgetItem, &json) {
+  public static func read(_ o: inout JSONObjectReader) -> StackSettings? {
+    let instances = o.require("instances") { item, json in WidgetInstance.decodeStack(item, &json) }
+    var valid = instances != nil
+    var stack = StackSettings(instances: instances ?? [])
+    stack.smartRotate = o.optional("smartRotate", default: true)
+    stack.widgetSuggestions = o.optional("widgetSuggestions", default: false)
+    stack.developerMode = o.optional("developerMode", default: false)
+    stack.swipeCooldownMinutes = o.optional("swipeCooldownMinutes", in: 0...10_080, default: 60)
+    stack.rotationLimit = o.optional("rotationLimit", as: RotationLimit.self) ?? stack.rotationLimit
+    if let budgetItem = o.optional("reloadBudget") {
+      if let budget = ReloadBudget(json: budgetItem, in: &o.json) {
         stack.reloadBudget = budget
       } else {
         valid = false
@@ -275,46 +191,59 @@ extension StackSettings {
   }
 }
 
-extension ReloadBudget {
+extension RotationLimit: JSONObjectDecodable {
+  /// `{"perHour": 4, "perDay": 40}`; an absent or wrong value keeps its default.
+  public static func read(_ o: inout JSONObjectReader) -> RotationLimit? {
+    var limit = RotationLimit()
+    limit.perHour = o.optional("perHour", in: 1...10_000, default: limit.perHour)
+    limit.perDay = o.optional("perDay", in: 1...100_000, default: limit.perDay)
+    return limit
+  }
+}
+
+extension ReloadBudget: JSONObjectDecodable {
   /// `{"minimum": 40, "maximum": 70, "visitsForMaximum": 90, "spacingMinutes": 5,
-  /// "systemPickMinutes": [15, 60]}`.
-  static func decode(_ item: JSONItem, _ json: inout JSONDecoding) -> ReloadBudget? {
-    guard let object = json.requireObject(item) else { return nil }
-    json.rejectUnknownKeys(
-      object,
-      allowed: ["minimum", "maximum", "visitsForMaximum", "spacingMinutes", "systemPickMinutes"])
+  /// "systemPickMinutes": [15, 60]}`; the maximum defaults to max(70, minimum).
+  public static func read(_ o: inout JSONObjectReader) -> ReloadBudget? {
     var budget = ReloadBudget()
     var valid = true
-    budget.minimum = json.number(object, "minimum", in: 0...100_000, default: 40)
-    budget.maximum = json.number(
-      object, "maximum", in: 0...100_000, default: max(70, budget.minimum))
-    if budget.maximum < budget.minimum, let maximumItem = object["maximum"] ?? object["minimum"] {
-      json.report(
+    budget.minimum = o.optional("minimum", in: 0...100_000, default: 40)
+    budget.maximum = o.optional("maximum", in: 0...100_000, default: max(70, budget.minimum))
+    if budget.maximum < budget.minimum,
+      let maximumItem = o.object["maximum"] ?? o.object["minimum"]
+    {
+      o.json.report(
         "the maximum budget (\(NumberFormat.format(budget.maximum))) is below the minimum (\(NumberFormat.format(budget.minimum)))",
         at: maximumItem)
       valid = false
     }
-    budget.visitsForMaximum = json.number(
-      object, "visitsForMaximum", in: 1...1_000_000, default: 90)
-    budget.spacingMinutes = json.number(object, "spacingMinutes", in: 0...1_440, default: 5)
-    if let pickItem = json.optional(object, "systemPickMinutes"),
-      let items = json.requireArray(pickItem)
-    {
-      let values = items.compactMap { json.requireDouble($0, in: 1...1_440) }
-      if items.count != 2 {
-        json.report("expected [from, to] minutes, found \(items.count) numbers", at: pickItem)
-        valid = false
-      } else if values.count == 2 {
-        if values[0] <= values[1] {
-          budget.systemPickMinutes = values[0]...values[1]
-        } else {
-          json.report("expected [from, to] with from <= to", at: pickItem)
-          valid = false
-        }
+    budget.visitsForMaximum = o.optional("visitsForMaximum", in: 1...1_000_000, default: 90)
+    budget.spacingMinutes = o.optional("spacingMinutes", in: 0...1_440, default: 5)
+    if let pickItem = o.optional("systemPickMinutes"), let items = o.json.requireArray(pickItem) {
+      if let range = systemPickMinutes(items, at: pickItem, &o.json) {
+        budget.systemPickMinutes = range
       } else {
         valid = false
       }
     }
     return valid ? budget : nil
+  }
+
+  /// The elements of `systemPickMinutes` (at `item`): `[from, to]` minutes in 1...1440
+  /// with from <= to; nil after a problem.
+  private static func systemPickMinutes(
+    _ items: [JSONItem], at item: JSONItem, _ json: inout JSONDecoding
+  ) -> ClosedRange<Double>? {
+    let values = items.compactMap { json.requireDouble($0, in: 1...1_440) }
+    if items.count != 2 {
+      json.report("expected [from, to] minutes, found \(items.count) numbers", at: item)
+      return nil
+    }
+    guard values.count == 2 else { return nil }
+    guard values[0] <= values[1] else {
+      json.report("expected [from, to] with from <= to", at: item)
+      return nil
+    }
+    return values[0]...values[1]
   }
 }

@@ -1,42 +1,8 @@
-// Value readers shared by the scenario format: numbers with defaults, local clock
-// times, hour ranges, dates, instants and weekday lists. Each reports what is wrong at
-// the value (`PATH: message`) and returns nil (or the default), so a reader checks
-// everything in one pass. Text is parsed over UTF-8 bytes.
+// Value readers shared by the scenario format: local clock times, dates and weekday
+// lists. Each reports what is wrong at the value (`PATH: message`) and returns nil, so
+// a reader checks everything in one pass. Text is parsed over UTF-8 bytes.
 
 extension JSONDecoding {
-  /// The number at `key` in `range`, `value` when the key is absent or `null`, and also
-  /// `value` after reporting a wrong one (the read then fails anyway).
-  mutating func number(
-    _ object: JSONObjectItem, _ key: String, in range: ClosedRange<Double>, default value: Double
-  ) -> Double {
-    optionalDouble(object, key, in: range) ?? value
-  }
-
-  /// The integer at `key` in `range`, or `value` (see `number`).
-  mutating func integer(
-    _ object: JSONObjectItem, _ key: String, in range: ClosedRange<Int>, default value: Int
-  ) -> Int {
-    optionalInteger(object, key, in: range) ?? value
-  }
-
-  /// The Boolean at `key`, or `value` (see `number`).
-  mutating func flag(_ object: JSONObjectItem, _ key: String, default value: Bool) -> Bool {
-    optionalBool(object, key) ?? value
-  }
-
-  /// A probability at `key` (0...1), or `value`.
-  mutating func probability(_ object: JSONObjectItem, _ key: String, default value: Double)
-    -> Double
-  {
-    number(object, key, in: 0...1, default: value)
-  }
-
-  /// A score: a finite number within `Float` range (WidgetKit's score type).
-  mutating func score(_ object: JSONObjectItem, _ key: String, default value: Double) -> Double {
-    let limit = TimelineFile.maximumScoreMagnitude
-    return number(object, key, in: -limit...limit, default: value)
-  }
-
   /// A local clock time `HH:MM` (00:00 to 23:59) as minutes after midnight.
   mutating func clock(_ item: JSONItem) -> Int? {
     guard let text = requireString(item) else { return nil }
@@ -55,26 +21,6 @@ extension JSONDecoding {
       "expected a date \"YYYY-MM-DD\" from 1970-01-01 to 2100-12-31, found \(JSONEscaping.quoted(text))",
       at: item)
     return nil
-  }
-
-  /// An ISO 8601 timestamp; one without a zone designator is a local time in `zone`.
-  mutating func instant(_ item: JSONItem, zone: ZoneRules) -> Instant? {
-    guard let text = requireString(item) else { return nil }
-    switch ISO8601.parse(text) {
-    case .success(let timestamp):
-      return zone.resolve(timestamp)
-    case .failure(let error):
-      // Point at the offending byte when the JSON string has no escapes.
-      let start = item.offset + 1
-      var offset = item.offset
-      if start + text.utf8.count <= bytes.count,
-        bytes[start..<(start + text.utf8.count)].elementsEqual(text.utf8)
-      {
-        offset = start + min(max(error.offset, 0), text.utf8.count)
-      }
-      report(error.message, at: offset, path: item.path)
-      return nil
-    }
   }
 
   /// A list of weekday names (`mon` … `sun`, `weekdays`, `weekend`, `daily`) as a bit

@@ -1,7 +1,7 @@
 // Reading an app's `timeline` object (docs/scenario-format.md, "Timeline").
 
 extension TimelineSpec {
-  enum Kind: String, CaseIterable {
+  enum Kind: String, CaseIterable, JSONDecodable {
     case calendar, weather, sports, purchases
     case emptyState = "empty-state"
     case entries
@@ -21,149 +21,164 @@ extension TimelineSpec {
     }
   }
 
-  /// Reads `{"type": …, …}`; local times are read in `zone`.
+  /// The scores a timeline accepts: finite and within `Float` range (WidgetKit's score
+  /// type).
+  static let scores = -TimelineFile.maximumScoreMagnitude...TimelineFile.maximumScoreMagnitude
+
+  /// Reads `{"type": …, …}`; local times are read in `zone`. With no valid `type`, the
+  /// keys of every type are accepted (so only keys no type has are called unknown).
   static func decode(_ item: JSONItem, _ json: inout JSONDecoding, zone: ZoneRules) -> TimelineSpec?
   {
-    guard let object = json.requireObject(item) else { return nil }
-    guard let kind = json.requireCase(object, "type", as: Kind.self) else {
-      json.rejectUnknownKeys(object, allowed: ["type"] + Kind.allCases.flatMap(\.keys).uniqued())
-      return nil
+    json.decodeObject(item) { o in
+      guard let kind = o.require("type", as: Kind.self) else {
+        for key in Kind.allCases.flatMap(\.keys) { _ = o.member(key) }
+        return nil
+      }
+      return read(kind, &o, zone: zone)
     }
-    json.rejectUnknownKeys(object, allowed: ["type"] + kind.keys)
-    let want = json.probability(object, "wantProbability", default: kind == .entries ? 0 : 0.5)
+  }
+
+  /// Reads the keys of `kind`, each type's keys in the order of `Kind.keys`.
+  private static func read(_ kind: Kind, _ o: inout JSONObjectReader, zone: ZoneRules)
+    -> TimelineSpec?
+  {
+    func want(_ o: inout JSONObjectReader) -> Double {
+      o.optional("wantProbability", in: 0...1, default: kind == .entries ? 0 : 0.5)
+    }
     let day = 1_440.0
     switch kind {
     case .calendar:
-      let schedule = decodeSchedule(object, &json, zone: zone)
+      let schedule = decodeSchedule(&o, zone: zone)
       var calendar = CalendarTimeline(schedule: schedule ?? [])
-      calendar.leadMinutes = json.number(object, "leadMinutes", in: 0...day, default: 15)
-      calendar.score = json.score(object, "score", default: 1)
-      calendar.wantProbability = want
+      calendar.leadMinutes = o.optional("leadMinutes", in: 0...day, default: 15)
+      calendar.score = o.optional("score", in: scores, default: 1)
+      calendar.wantProbability = want(&o)
       return schedule == nil ? nil : .calendar(calendar)
     case .sports:
-      let schedule = decodeSchedule(object, &json, zone: zone)
+      let schedule = decodeSchedule(&o, zone: zone)
       var sports = SportsTimeline(schedule: schedule ?? [])
-      sports.leadMinutes = json.number(object, "leadMinutes", in: 0...day, default: 0)
-      sports.score = json.score(object, "score", default: 1)
-      sports.updateMinutes = json.number(object, "updateMinutes", in: 0...day, default: 15)
+      sports.leadMinutes = o.optional("leadMinutes", in: 0...day, default: 0)
+      sports.score = o.optional("score", in: scores, default: 1)
+      sports.updateMinutes = o.optional("updateMinutes", in: 0...day, default: 15)
       if sports.updateMinutes > 0 && sports.updateMinutes < 1,
-        let updateItem = object["updateMinutes"]
+        let updateItem = o.object["updateMinutes"]
       {
-        json.report(
-          "expected 0 (no updates) or at least 1 minute between updates, found \(json.found(updateItem))",
+        o.json.report(
+          "expected 0 (no updates) or at least 1 minute between updates, found \(o.json.found(updateItem))",
           at: updateItem)
       }
-      sports.wantProbability = want
+      sports.wantProbability = want(&o)
       return schedule == nil ? nil : .sports(sports)
     case .weather:
       var weather = WeatherTimeline()
-      weather.alertsPerDay = json.number(object, "alertsPerDay", in: 0...1_000, default: 0.2)
-      weather.alertMinutes = json.number(object, "alertMinutes", in: 1...(7 * day), default: 120)
-      if let weightsItem = json.optional(object, "severityWeights"),
-        let items = json.requireArray(weightsItem)
+      weather.alertsPerDay = o.optional("alertsPerDay", in: 0...1_000, default: 0.2)
+      weather.alertMinutes = o.optional("alertMinutes", in: 1...(7 * day), default: 120)
+      if let weightsItem = o.optional("severityWeights"),
+        let weights = severityWeights(weightsItem, &o.json)
       {
-        let weights = items.compactMap { json.requireDouble($0, in: 0...Double.infinity) }
-        if items.count != 3 {
-          json.report(
-            "expected 3 weights, for severities 1 (minor), 2 (moderate) and 3 (severe), found \(items.count)",
-            at: weightsItem)
-        } else if weights.count == 3 {
-          if weights.reduce(0, +) > 0 {
-            weather.severityWeights = weights
-          } else {
-            json.report("at least one severity weight must be positive", at: weightsItem)
-          }
-        }
+        weather.severityWeights = weights
       }
-      weather.wantProbability = want
+      weather.wantProbability = want(&o)
       return .weather(weather)
     case .purchases:
       var purchases = PurchasesTimeline()
-      purchases.purchasesPerDay = json.number(object, "purchasesPerDay", in: 0...1_000, default: 2)
-      purchases.medianAmount = json.number(object, "medianAmount", in: 0.01...1e9, default: 20)
-      purchases.amountSigma = json.number(object, "amountSigma", in: 0...5, default: 1)
-      purchases.wantMinutes = json.number(object, "wantMinutes", in: 1...day, default: 30)
-      purchases.wantProbability = want
+      purchases.purchasesPerDay = o.optional("purchasesPerDay", in: 0...1_000, default: 2)
+      purchases.medianAmount = o.optional("medianAmount", in: 0.01...1e9, default: 20)
+      purchases.amountSigma = o.optional("amountSigma", in: 0...5, default: 1)
+      purchases.wantMinutes = o.optional("wantMinutes", in: 1...day, default: 30)
+      purchases.wantProbability = want(&o)
       return .purchases(purchases)
     case .emptyState:
       var state = EmptyStateTimeline()
-      state.contentMinutes = json.number(object, "contentMinutes", in: 1...(366 * day), default: 60)
-      state.emptyMinutes = json.number(object, "emptyMinutes", in: 1...(366 * day), default: 240)
-      state.score = json.score(object, "score", default: 1)
-      if state.score <= 0, let scoreItem = object["score"] {
-        json.report(
-          "expected a score > 0 for the widget with content, found \(json.found(scoreItem))",
+      state.contentMinutes = o.optional("contentMinutes", in: 1...(366 * day), default: 60)
+      state.emptyMinutes = o.optional("emptyMinutes", in: 1...(366 * day), default: 240)
+      state.score = o.optional("score", in: scores, default: 1)
+      if state.score <= 0, let scoreItem = o.object["score"] {
+        o.json.report(
+          "expected a score > 0 for the widget with content, found \(o.json.found(scoreItem))",
           at: scoreItem)
       }
-      state.emptyScore = json.score(object, "emptyScore", default: 0)
-      if state.emptyScore > 0, let scoreItem = object["emptyScore"] {
-        json.report(
-          "expected a score <= 0 for the empty widget (reference rule 3), found \(json.found(scoreItem))",
+      state.emptyScore = o.optional("emptyScore", in: scores, default: 0)
+      if state.emptyScore > 0, let scoreItem = o.object["emptyScore"] {
+        o.json.report(
+          "expected a score <= 0 for the empty widget (reference rule 3), found \(o.json.found(scoreItem))",
           at: scoreItem)
       }
-      state.wantProbability = want
+      state.wantProbability = want(&o)
       return .emptyState(state)
     case .entries:
-      guard let entriesItem = json.require(object, "entries"),
-        let entries = TimelineFile.decodeEntries(entriesItem, &json, timeZone: zone)
-      else { return nil }
+      let entries = o.require("entries") { item, json in
+        TimelineFile.decodeEntries(item, &json, timeZone: zone)
+      }
+      let wantProbability = want(&o)
+      guard let entries else { return nil }
       var explicit = EntriesTimeline(entries: entries)
-      explicit.wantProbability = want
+      explicit.wantProbability = wantProbability
       return .entries(explicit)
     }
   }
 
+  /// `severityWeights`: 3 weights >= 0, not all 0; nil after a problem.
+  private static func severityWeights(_ item: JSONItem, _ json: inout JSONDecoding) -> [Double]? {
+    guard let items = json.requireArray(item) else { return nil }
+    let weights = items.compactMap { json.requireDouble($0, in: 0...Double.infinity) }
+    if items.count != 3 {
+      json.report(
+        "expected 3 weights, for severities 1 (minor), 2 (moderate) and 3 (severe), found \(items.count)",
+        at: item)
+      return nil
+    }
+    guard weights.count == 3 else { return nil }
+    guard weights.reduce(0, +) > 0 else {
+      json.report("at least one severity weight must be positive", at: item)
+      return nil
+    }
+    return weights
+  }
+
   /// `schedule`: a non-empty list of `{"at": …, "minutes": …}` or
   /// `{"days": […], "time": "HH:MM", "minutes": …}`.
-  private static func decodeSchedule(
-    _ object: JSONObjectItem, _ json: inout JSONDecoding, zone: ZoneRules
-  ) -> [ScheduleItem]? {
-    guard let item = json.require(object, "schedule"), let items = json.requireArray(item) else {
-      return nil
-    }
-    if items.isEmpty {
-      json.report("expected at least one scheduled time", at: item)
-      return nil
-    }
-    var schedule: [ScheduleItem] = []
-    var valid = true
-    for entry in items {
-      guard let entryObject = json.requireObject(entry) else {
-        valid = false
-        continue
+  private static func decodeSchedule(_ o: inout JSONObjectReader, zone: ZoneRules)
+    -> [ScheduleItem]?
+  {
+    o.require("schedule") { item, json in
+      if item.value.arrayValue?.isEmpty == true {
+        json.report("expected at least one scheduled time", at: item)
+        return nil
       }
-      json.rejectUnknownKeys(entryObject, allowed: ["at", "days", "time", "minutes"])
-      let minutes = json.requireDouble(entryObject, "minutes", in: 1...1_440)
-      var start: ScheduleItem.Start? = nil
-      if let atItem = json.optional(entryObject, "at") {
-        if entryObject.contains("days") || entryObject.contains("time") {
-          json.report(
-            "give either \"at\" (one date) or \"days\" and \"time\" (weekly), not both", at: entry)
-        } else if let instant = json.instant(atItem, zone: zone) {
-          start = .once(instant)
-        }
-      } else if !entryObject.contains("days") && !entryObject.contains("time") {
-        json.report("expected \"at\" (one date) or \"days\" and \"time\" (weekly)", at: entry)
-      } else {
-        let days = json.require(entryObject, "days").flatMap { json.weekdays($0) }
-        let time = json.require(entryObject, "time").flatMap { json.clock($0) }
-        if let days, let time { start = .weekly(weekdays: days, minuteOfDay: time) }
-      }
-      if let start, let minutes {
-        schedule.append(ScheduleItem(start: start, minutes: minutes))
-      } else {
-        valid = false
-      }
+      return json.decodeArray(item) { entry, json in ScheduleItem.decode(entry, &json, zone: zone) }
     }
-    return valid ? schedule : nil
   }
 }
 
-extension Array where Element == String {
-  /// The elements in order, each kept once.
-  fileprivate func uniqued() -> [String] {
-    var seen: [String] = []
-    for element in self where !seen.contains(element) { seen.append(element) }
-    return seen
+extension ScheduleItem {
+  /// `{"at": …, "minutes": …}` (once) or `{"days": […], "time": "HH:MM", "minutes": …}`
+  /// (weekly), never both.
+  static func decode(_ item: JSONItem, _ json: inout JSONDecoding, zone: ZoneRules)
+    -> ScheduleItem?
+  {
+    json.decodeObject(item) { o in
+      let atItem = o.optional("at")
+      let (daysItem, timeItem) = (o.member("days"), o.member("time"))
+      let hasWeekly = daysItem != nil || timeItem != nil
+      let minutes = o.require("minutes", in: 1...1_440.0)
+      var start: ScheduleItem.Start? = nil
+      if let atItem {
+        if hasWeekly {
+          o.json.report(
+            "give either \"at\" (one date) or \"days\" and \"time\" (weekly), not both", at: o.item)
+        } else if let instant = o.json.instant(atItem, zone: zone) {
+          start = .once(instant)
+        }
+      } else if !hasWeekly {
+        o.json.report("expected \"at\" (one date) or \"days\" and \"time\" (weekly)", at: o.item)
+      } else {
+        let days = o.require("days") { item, json in json.weekdays(item) }
+        let time = o.require("time") { item, json in json.clock(item) }
+        if let days, let time { start = .weekly(weekdays: days, minuteOfDay: time) }
+      }
+      guard let start, let minutes else { return nil }
+      return ScheduleItem(start: start, minutes: minutes)
+    }
   }
 }

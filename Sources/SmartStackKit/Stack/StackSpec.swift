@@ -38,64 +38,12 @@ public struct StackSpec: Sendable, Hashable {
 
   public static func read(bytes: [UInt8], file: String) throws -> StackSpec {
     var json = JSONDecoding(file: file, bytes: bytes)
-    guard let root = json.parseDocument(), let top = json.requireObject(root) else {
-      try json.throwIfAny()
-      throw DiagnosticList([Diagnostic(file: file, line: 1, column: 1, message: "expected a JSON object")])
+    guard let root = json.parseDocument() else { return try json.finish(nil) }
+    let stack = json.decodeObject(root) { o -> StackSpec? in
+      let instances = o.require("instances") { item, json in WidgetInstance.decodeStack(item, &json) }
+      let catalog = o.optional("intents", as: IntentCatalog.self) ?? IntentCatalog()
+      return instances.map { StackSpec(file: file, instances: $0, catalog: catalog) }
     }
-    _ = json.rejectUnknownKeys(top, allowed: ["instances", "intents"])
-    var instances: [WidgetInstance] = []
-    if let items = json.requireArray(top, "instances") {
-      if items.isEmpty, let node = top["instances"] {
-        json.report("a stack needs at least one instance", at: node)
-      }
-      if items.count > maximumInstances, let node = top["instances"] {
-        json.report(
-          "a stack holds at most \(maximumInstances) widgets, found \(items.count)", at: node)
-      }
-      for item in items {
-        guard let object = json.requireObject(item) else { continue }
-        _ = json.rejectUnknownKeys(object, allowed: ["id", "kind", "configuration"])
-        guard let kind = json.requireString(object, "kind") else { continue }
-        let id = json.optionalString(object, "id") ?? kind
-        if id.isEmpty || kind.isEmpty {
-          json.report("id and kind must not be empty", at: item)
-          continue
-        }
-        if instances.contains(where: { $0.id == id }) {
-          json.report("duplicate instance id \(JSONEscaping.quoted(id))", at: object["id"] ?? item)
-          continue
-        }
-        let configuration = json.optionalStringMembers(object, "configuration") ?? []
-        instances.append(
-          WidgetInstance(id: id, kind: kind, configuration: configuration.map { Parameter($0.key, $0.value) }))
-      }
-    }
-    var catalog = IntentCatalog()
-    if let intents = json.optionalObject(top, "intents") {
-      for member in intents.members {
-        let item = JSONItem(member.node, path: JSONDecoding.path(intents.path, key: member.key))
-        guard let combos = json.requireArray(item) else { continue }
-        var combinations: [[String]] = []
-        for combo in combos {
-          guard let names = json.requireArray(combo) else { continue }
-          var combination: [String] = []
-          for name in names {
-            if let text = json.requireString(name) {
-              if combination.contains(text) {
-                json.report("parameter \(JSONEscaping.quoted(text)) is listed twice", at: name)
-              }
-              combination.append(text)
-            }
-          }
-          if combination.isEmpty {
-            json.report("a supported combination needs at least one parameter name", at: combo)
-          }
-          combinations.append(combination)
-        }
-        catalog.declare(member.key, combinations: combinations)
-      }
-    }
-    try json.throwIfAny()
-    return StackSpec(file: file, instances: instances, catalog: catalog)
+    return try json.finish(stack)
   }
 }

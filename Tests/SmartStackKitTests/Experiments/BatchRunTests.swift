@@ -192,9 +192,7 @@ struct BatchRunTests {
       let line = JournalCodec.cellLine(
         CellResult(cell: cell, metrics: metrics), runID: outline.runID(cell))
       var json = JSONDecoding(file: "j", bytes: Array(line.utf8))
-      let root = json.parseDocument()
-      let object = root.flatMap { json.requireObject($0) }
-      let decoded = object.flatMap { JournalCodec.readCell(&json, $0) }
+      let decoded = json.decodeDocument(JournalCell.self)
       let back = try #require(decoded)
       #expect(back.index == index)
       #expect(back.metrics.perPerson == metrics.perPerson)
@@ -219,7 +217,11 @@ struct BatchRunTests {
     } catch let list as DiagnosticList {
       #expect(
         list.diagnostics.map { "\($0.line):\($0.column): \($0.message)" } == [
-          "2:1: missing required key \"run_id\""
+          "2:1: missing required key \"run_id\"",
+          "2:1: missing required key \"people\"",
+          "2:1: missing required key \"gini\"",
+          "2:1: missing required key \"tts\"",
+          "2:1: missing required key \"daily\"",
         ])
     }
   }

@@ -199,3 +199,25 @@ struct ExperimentConfigTests {
     #expect(ExperimentFixture.problems("{\"sources\": [}\n").first?.hasPrefix("1:14: ") == true)
   }
 }
+
+@Suite("Experiment config keys")
+struct ExperimentConfigKeyTests {
+  @Test func topLevelKeysAreListedInTheirDocumentedOrder() throws {
+    let problems = ExperimentFixture.problems(
+      #"{"sources": [{"log": "log.csv"}], "zzzzzz": 1}"#)
+    #expect(
+      problems == [
+        #"1:35: unknown key "zzzzzz" (expected one of "name", "description", "seed", "replicates", "baseline", "sources", "strategies", "engine", "outputs")"#
+      ])
+  }
+
+  @Test func aNullStrategyParameterIsReportedAtTheValue() {
+    let problems = ExperimentFixture.problems(
+      #"{"sources": [{"log": "log.csv"}], "strategies": ["mfu", {"name": "hour-of-week", "parameters": {"half-life-days": null}}]}"#
+    )
+    #expect(
+      problems == [
+        #"1:115: strategies[1].parameters["half-life-days"]: expected a number, found null"#
+      ])
+  }
+}

@@ -2,9 +2,10 @@ import Testing
 
 @testable import SmartStackKit
 
-// A small made-up schema to show how a typed reader reads with `JSONDecoding`.
+// A small made-up schema to show how a typed reader reads with `JSONDecoding` and
+// `JSONObjectReader`.
 
-private enum DemoKind: String, CaseIterable { case weather, calendar, photos }
+private enum DemoKind: String, CaseIterable, JSONDecodable { case weather, calendar, photos }
 
 private struct DemoEntry: Equatable {
   var date: Int
@@ -28,45 +29,42 @@ private struct DemoStack: Equatable {
 
 private func decodeStack(_ text: String, file: String = "stack.json") throws -> DemoStack {
   var json = JSONDecoding(file: file, bytes: Array(text.utf8))
-  var stack: DemoStack? = nil
-  if let root = json.parseDocument(), let top = json.requireObject(root) {
-    json.rejectUnknownKeys(top, allowed: ["name", "seed", "instances"])
-    let name = json.requireString(top, "name")
-    let seed = json.optionalInteger(top, "seed", in: 0...UInt64.max) ?? 0
-    var instances: [DemoInstance] = []
-    for item in json.requireArray(top, "instances") ?? [] {
-      if let instance = decodeInstance(item, &json) { instances.append(instance) }
+  let stack = json.parseDocument().flatMap { root in
+    json.decodeObject(root) { o -> DemoStack? in
+      let name = o.require("name", as: String.self)
+      let seed = o.optional("seed", in: 0...UInt64.max, default: 0)
+      let items = o.requireElements("instances") ?? []
+      let instances = items.compactMap { decodeInstance($0, &o.json) }
+      return name.map { DemoStack(name: $0, seed: seed, instances: instances) }
     }
-    if let name { stack = DemoStack(name: name, seed: seed, instances: instances) }
   }
   return try json.finish(stack)
 }
 
 private func decodeInstance(_ item: JSONItem, _ json: inout JSONDecoding) -> DemoInstance? {
-  guard let object = json.requireObject(item) else { return nil }
-  json.rejectUnknownKeys(object, allowed: ["id", "kind", "size", "entries", "parameters"])
-  let id = json.requireString(object, "id")
-  let kind = json.requireCase(object, "kind", as: DemoKind.self)
-  let size = json.requireInteger(object, "size", in: 1...4)
-  var entries: [DemoEntry] = []
-  for entryItem in json.optionalArray(object, "entries") ?? [] {
-    guard let entry = json.requireObject(entryItem) else { continue }
-    json.rejectUnknownKeys(entry, allowed: ["date", "relevance"])
-    let date = json.requireInteger(entry, "date", in: 0...Int.max)
-    var score: Double? = nil
-    var duration: Double? = nil
-    if let relevance = json.optionalObject(entry, "relevance") {
-      json.rejectUnknownKeys(relevance, allowed: ["score", "duration"])
-      score = json.requireDouble(relevance, "score")
-      duration = json.optionalDouble(relevance, "duration", in: 0...Double.infinity)
-    }
-    if let date { entries.append(DemoEntry(date: date, score: score, duration: duration)) }
+  json.decodeObject(item) { o in
+    let id = o.require("id", as: String.self)
+    let kind = o.require("kind", as: DemoKind.self)
+    let size = o.require("size", in: 1...4)
+    let entries = (o.optionalElements("entries") ?? []).compactMap { decodeEntry($0, &o.json) }
+    let parameters = o.optionalStringMembers("parameters") ?? []
+    guard let id, let kind, let size else { return nil }
+    return DemoInstance(
+      id: id, kind: kind, size: size, entries: entries,
+      parameters: parameters.map { "\($0.key)=\($0.value)" })
   }
-  let parameters = json.optionalStringMembers(object, "parameters") ?? []
-  guard let id, let kind, let size else { return nil }
-  return DemoInstance(
-    id: id, kind: kind, size: size, entries: entries,
-    parameters: parameters.map { "\($0.key)=\($0.value)" })
+}
+
+private func decodeEntry(_ item: JSONItem, _ json: inout JSONDecoding) -> DemoEntry? {
+  json.decodeObject(item) { o in
+    let date = o.require("date", in: 0...Int.max)
+    let relevance = o.optional("relevance") { item, json in
+      json.decodeObject(item) { r in
+        (score: r.require("score", as: Double.self), duration: r.optional("duration", in: 0...Double.infinity))
+      }
+    }
+    return date.map { DemoEntry(date: $0, score: relevance?.score, duration: relevance?.duration) }
+  }
 }
 
 /// The diagnostics a failing decode threw, one string each.
@@ -208,8 +206,8 @@ struct JSONDecodingTests {
     var kinds: [String] = []
     var lineStart = 0
     for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
-      if let item = json.parse(range: lineStart..<offset), let object = json.requireObject(item),
-        let kind = json.requireString(object, "kind")
+      if let item = json.parse(range: lineStart..<offset),
+        let kind = json.decodeObject(item, { o in o.require("kind", as: String.self) })
       {
         kinds.append(kind)
       }
@@ -227,8 +225,8 @@ struct JSONDecodingTests {
     var text = "{\"name\": \"n\", \"instances\": ["
     text += Array(repeating: "{\"kind\": 1}", count: 30).joined(separator: ",") + "]}"
     var json = JSONDecoding(file: "big.json", bytes: Array(text.utf8), limit: 5)
-    if let root = json.parseDocument(), let top = json.requireObject(root) {
-      for item in json.requireArray(top, "instances") ?? [] { _ = decodeInstance(item, &json) }
+    if let items = json.parseDocument()?["instances"].flatMap({ json.requireArray($0) }) {
+      for item in items { _ = decodeInstance(item, &json) }
     }
     #expect(json.problems.diagnostics.count == 5)
     #expect(json.problems.truncated)

@@ -21,37 +21,50 @@ struct SweepAxis {
   var points: [SweepPoint]
 }
 
-extension ConfigReader {
-  /// The values of `key` in `object`: one for a single value, several for a list (a
-  /// sweep); nil when the key is absent (or `null`, unless `allowNull`).
-  mutating func sweep<T>(
-    _ object: JSONObjectItem, _ key: String, allowNull: Bool = false,
-    _ read: (inout ConfigReader, JSONItem) -> T?
-  ) -> [(value: T, item: JSONItem)]? {
-    guard let item = object[key] else { return nil }
-    if item.value.isNull && !allowNull { return nil }
-    if case .array = item.value {
-      let elements = json.requireArray(item) ?? []
-      if elements.isEmpty {
-        json.report("an empty list sweeps over nothing: give at least one value", at: item)
-      }
-      var values: [(T, JSONItem)] = []
-      for element in elements {
-        if case .array = element.value {
-          json.report("expected a single value in a sweep list, found an array", at: element)
-        } else if let value = read(&self, element) {
-          values.append((value, element))
-        }
-      }
-      return values
+extension JSONDecoding {
+  /// The values at `item`: one for a single value, several for a list (a sweep), each
+  /// read by `read`. An empty list and a list inside the list are reported; values
+  /// `read` refuses (and reports) are left out.
+  mutating func sweep<T>(_ item: JSONItem, _ read: (JSONItem, inout JSONDecoding) -> T?)
+    -> [(value: T, item: JSONItem)]
+  {
+    guard case .array = item.value else {
+      guard let value = read(item, &self) else { return [] }
+      return [(value, item)]
     }
-    guard let value = read(&self, item) else { return [] }
-    return [(value, item)]
+    let elements = requireArray(item) ?? []
+    if elements.isEmpty {
+      report("an empty list sweeps over nothing: give at least one value", at: item)
+    }
+    var values: [(T, JSONItem)] = []
+    for element in elements {
+      if case .array = element.value {
+        report("expected a single value in a sweep list, found an array", at: element)
+      } else if let value = read(element, &self) {
+        values.append((value, element))
+      }
+    }
+    return values
   }
+}
 
+extension JSONObjectReader {
+  /// The values of the member `key` (see `JSONDecoding.sweep(_:_:)`); nil when the key
+  /// is absent (or `null`, unless `allowNull`).
+  mutating func sweep<T>(
+    _ key: String, allowNull: Bool = false, _ read: (JSONItem, inout JSONDecoding) -> T?
+  ) -> [(value: T, item: JSONItem)]? {
+    guard let item = member(key), allowNull || !item.value.isNull else { return nil }
+    return json.sweep(item, read)
+  }
+}
+
+extension ConfigReader {
   /// A file named in the config: resolved against the config's folder and checked to
   /// exist (reported at `item` when it does not).
-  mutating func existingFile(_ item: JSONItem, _ written: String) -> ConfigPath? {
+  func existingFile(_ item: JSONItem, _ written: String, _ json: inout JSONDecoding)
+    -> ConfigPath?
+  {
     guard !written.isEmpty else {
       json.report("expected a file name, found an empty string", at: item)
       return nil
@@ -73,13 +86,14 @@ extension ConfigReader {
   // MARK: - Engine
 
   /// The engine keys as sweep axes (absent keys keep `EngineOptions()` defaults).
-  mutating func readEngine(_ top: JSONObjectItem) -> [SweepAxis] {
-    guard let engine = json.optionalObject(top, "engine") else { return [] }
-    json.rejectUnknownKeys(engine, allowed: ExperimentConfig.engineKeys)
+  func readEngine(_ top: inout JSONObjectReader) -> [SweepAxis] {
+    top.optional("engine") { item, json in json.decodeObject(item, engineAxes) } ?? []
+  }
+
+  /// The axes of the `engine` object's keys.
+  private func engineAxes(_ engine: inout JSONObjectReader) -> [SweepAxis] {
     var axes: [SweepAxis] = []
-    if let values = sweep(
-      engine, "relevanceThreshold", { r, item in r.json.requireDouble(item, in: 0...1) })
-    {
+    if let values = engine.sweep("relevanceThreshold", { item, json in json.requireDouble(item, in: 0...1) }) {
       axes.append(
         SweepAxis(
           key: "relevanceThreshold",
@@ -89,12 +103,7 @@ extension ConfigReader {
             }
           }))
     }
-    if let values = sweep(
-      engine, "normaliserScope",
-      { r, item in
-        r.json.requireCase(item, as: NormaliserScopeName.self)
-      })
-    {
+    if let values = engine.sweep("normaliserScope", NormaliserScopeName.init(json:in:)) {
       axes.append(
         SweepAxis(
           key: "normaliserScope",
@@ -102,11 +111,11 @@ extension ConfigReader {
             SweepPoint(label: v.value.rawValue) { $0.engine.normaliserScope = v.value.scope }
           }))
     }
-    if let values = sweep(
-      engine, "normaliserWindowDays", allowNull: true,
-      { r, item -> Int?? in
+    if let values = engine.sweep(
+      "normaliserWindowDays", allowNull: true,
+      { item, json -> Int?? in
         if item.value.isNull { return .some(nil) }
-        return r.json.requireInteger(item, in: 1...Scenario.maximumDays).map { .some($0) }
+        return json.requireInteger(item, in: 1...Scenario.maximumDays).map { .some($0) }
       })
     {
       axes.append(
@@ -124,48 +133,41 @@ extension ConfigReader {
   // MARK: - Sources
 
   /// Reads one source and expands its sweeps: its base name, the item naming it, and
-  /// the points. nil when it is not an object.
-  mutating func readSource(
-    _ item: JSONItem, engineAxes: [SweepAxis]
-  ) -> (String, JSONItem, [SourceSpec])? {
-    guard let object = json.requireObject(item) else { return nil }
-    let hasLog = object.contains("log")
-    let hasScenario = object.contains("scenario")
-    if hasLog && hasScenario {
-      json.report(
-        "give either \"log\" or \"scenario\", not both", at: object.offset, path: object.path)
+  /// the points; nil when it has both or neither of `log` and `scenario`. Its keys are
+  /// looked up in the documented order: `name`, then the log's or the scenario's.
+  func readSource(_ o: inout JSONObjectReader, engineAxes: [SweepAxis])
+    -> (String, JSONItem, [SourceSpec])?
+  {
+    let hasLog = o.has("log")
+    let hasScenario = o.has("scenario")
+    if hasLog == hasScenario {
+      o.json.report(
+        hasLog
+          ? "give either \"log\" or \"scenario\", not both"
+          : "missing required key \"log\" or \"scenario\" (a donation log or a scenario file)",
+        at: o.item)
+      o.skipRest()
       return nil
     }
-    if !hasLog && !hasScenario {
-      json.report(
-        "missing required key \"log\" or \"scenario\" (a donation log or a scenario file)",
-        at: object.offset, path: object.path)
-      return nil
-    }
+    let givenName = o.optional("name")
     var draft = SourceDraft()
     var axes: [SweepAxis] = []
-    var pathItem: JSONItem
-    var baseName: String
+    guard let pathItem = o.member(hasLog ? "log" : "scenario") else { return nil }
+    let written = o.json.requireString(pathItem)
+    let path =
+      written.flatMap { existingFile(pathItem, $0, &o.json) }
+      ?? ConfigPath(written: "", resolved: "")
+    var baseName = ExperimentConfig.baseName(written ?? (hasLog ? "log" : "scenario"))
     if hasLog {
-      json.rejectUnknownKeys(object, allowed: ExperimentConfig.logSourceKeys)
-      pathItem = object["log"]!
-      let written = json.requireString(pathItem)
-      let log = written.flatMap { existingFile(pathItem, $0) }
-      baseName = ExperimentConfig.baseName(written ?? "log")
-      draft.log = LogInput(log: log ?? ConfigPath(written: "", resolved: ""))
-      if let format = json.optionalCase(object, "format", as: DonationLogFormat.self) {
+      draft.log = LogInput(log: path)
+      if let format = o.optional("format", as: DonationLogFormat.self) {
         draft.log?.format = format
       }
-      axes += readLogAxes(object)
+      axes += readLogAxes(&o)
     } else {
-      json.rejectUnknownKeys(object, allowed: ExperimentConfig.scenarioSourceKeys)
-      pathItem = object["scenario"]!
-      let written = json.requireString(pathItem)
-      let scenario = written.flatMap { existingFile(pathItem, $0) }
-      baseName = ExperimentConfig.baseName(written ?? "scenario")
-      draft.scenario = ScenarioInput(scenario: scenario ?? ConfigPath(written: "", resolved: ""))
-      if let values = sweep(
-        object, "days", { r, item in r.json.requireInteger(item, in: 1...Scenario.maximumDays) })
+      draft.scenario = ScenarioInput(scenario: path)
+      if let values = o.sweep(
+        "days", { item, json in json.requireInteger(item, in: 1...Scenario.maximumDays) })
       {
         axes.append(
           SweepAxis(
@@ -176,14 +178,14 @@ extension ConfigReader {
       }
     }
     var nameItem = pathItem
-    if let item = object["name"], !item.value.isNull, let text = json.requireString(item) {
+    if let item = givenName, let text = o.json.requireString(item) {
       nameItem = item
       if text.isEmpty {
-        json.report("expected a non-empty name", at: item)
+        o.json.report("expected a non-empty name", at: item)
       } else if let bad = text.unicodeScalars.first(where: {
         $0 == "|" || $0.value < 0x20 || $0 == "[" || $0 == "]"
       }) {
-        json.report(
+        o.json.report(
           "a source name may not contain \(bad.value < 0x20 ? "control characters" : "'\(bad)'") (it is part of run ids)",
           at: item)
       } else {
@@ -195,7 +197,7 @@ extension ConfigReader {
     // The cartesian product, last axis fastest.
     var points: [SourceSpec] = []
     var index = Array(repeating: 0, count: axes.count)
-    let location = location(object)
+    let location = location(o.object)
     if axes.contains(where: { $0.points.isEmpty }) { return (baseName, nameItem, []) }
     var reportedTopWarmup: Set<Int> = []
     while true {
@@ -211,7 +213,7 @@ extension ConfigReader {
         if case .top(let n) = log.stack, log.warmupDays <= 0 {
           let item = point.stackItem ?? pathItem
           if reportedTopWarmup.insert(item.offset).inserted {
-            json.report(
+            o.json.report(
               "stack \"top:\(n)\" chooses each person's kinds from a warm-up: give \"warmupDays\" > 0",
               at: item)
           }
@@ -237,9 +239,9 @@ extension ConfigReader {
   }
 
   /// The sweepable keys of a log source, in expansion order.
-  mutating func readLogAxes(_ object: JSONObjectItem) -> [SweepAxis] {
+  func readLogAxes(_ o: inout JSONObjectReader) -> [SweepAxis] {
     var axes: [SweepAxis] = []
-    if let values = sweep(object, "visits", { r, item in r.readVisits(item) }) {
+    if let values = o.sweep("visits", { item, json in readVisits(item, &json) }) {
       axes.append(
         SweepAxis(
           key: "visits",
@@ -247,8 +249,8 @@ extension ConfigReader {
             SweepPoint(label: v.item.value.stringValue ?? "") { $0.log?.visits = v.value }
           }))
     }
-    if let values = sweep(
-      object, "horizon", { r, item in r.json.requireDouble(item, in: 0...31_622_400) })
+    if let values = o.sweep(
+      "horizon", { item, json in json.requireDouble(item, in: 0...31_622_400) })
     {
       axes.append(
         SweepAxis(
@@ -257,7 +259,7 @@ extension ConfigReader {
             SweepPoint(label: NumberFormat.format(v.value)) { $0.log?.horizonSeconds = v.value }
           }))
     }
-    if let values = sweep(object, "stack", { r, item in r.readStack(item) }) {
+    if let values = o.sweep("stack", { item, json in readStack(item, &json) }) {
       axes.append(
         SweepAxis(
           key: "stack",
@@ -268,8 +270,8 @@ extension ConfigReader {
             }
           }))
     }
-    if let values = sweep(
-      object, "warmupDays", { r, item in r.json.requireDouble(item, in: 0...36_500) })
+    if let values = o.sweep(
+      "warmupDays", { item, json in json.requireDouble(item, in: 0...36_500) })
     {
       axes.append(
         SweepAxis(
@@ -278,12 +280,12 @@ extension ConfigReader {
             SweepPoint(label: NumberFormat.format(v.value)) { $0.log?.warmupDays = v.value }
           }))
     }
-    if let values = sweep(
-      object, "timezone",
-      { r, item -> String? in
-        guard let text = r.json.requireString(item) else { return nil }
+    if let values = o.sweep(
+      "timezone",
+      { item, json -> String? in
+        guard let text = json.requireString(item) else { return nil }
         guard ZoneRules(identifier: text) != nil else {
-          r.json.report(
+          json.report(
             "unknown time zone \(JSONEscaping.quoted(text)) (use an IANA name such as \"Europe/Berlin\", or \"UTC\")",
             at: item)
           return nil
@@ -296,11 +298,11 @@ extension ConfigReader {
           key: "timezone",
           points: values.map { v in SweepPoint(label: v.value) { $0.log?.timezone = v.value } }))
     }
-    if let values = sweep(
-      object, "timelines",
-      { r, item -> ConfigPath? in
-        guard let text = r.json.requireString(item) else { return nil }
-        return r.existingFile(item, text)
+    if let values = o.sweep(
+      "timelines",
+      { item, json -> ConfigPath? in
+        guard let text = json.requireString(item) else { return nil }
+        return existingFile(item, text, &json)
       })
     {
       axes.append(
@@ -314,30 +316,31 @@ extension ConfigReader {
   }
 
   /// `"donations"`, `"sessions:MINUTES"` or a visit log file (`VisitSource.parse`).
-  mutating func readVisits(_ item: JSONItem) -> LogInput.Visits? {
-    switch parsed(item, VisitSource.parse) {
+  func readVisits(_ item: JSONItem, _ json: inout JSONDecoding) -> LogInput.Visits? {
+    switch Self.parsed(item, &json, VisitSource.parse) {
     case nil: return nil
     case .donations: return .donations
     case .sessions(let minutes): return .sessions(gapMinutes: minutes)
-    case .file(let path): return existingFile(item, path).map { .file($0) }
+    case .file(let path): return existingFile(item, path, &json).map { .file($0) }
     }
   }
 
   /// `"all"`, `"top:N"` or a stack file (`StackSource.parse`).
-  mutating func readStack(_ item: JSONItem) -> LogInput.Stack? {
-    switch parsed(item, StackSource.parse) {
+  func readStack(_ item: JSONItem, _ json: inout JSONDecoding) -> LogInput.Stack? {
+    switch Self.parsed(item, &json, StackSource.parse) {
     case nil: return nil
     case .all: return .all
     case .top(let n): return .top(n)
-    case .file(let path): return existingFile(item, path).map { .file($0) }
+    case .file(let path): return existingFile(item, path, &json).map { .file($0) }
     }
   }
 
   /// The string at `item` read by `parse`, or nil after reporting a value that is not a
   /// string or that `parse` refuses: `expected "top:N" with a whole number N in 1...1000,
   /// found "top:0"`.
-  private mutating func parsed<Source>(
-    _ item: JSONItem, _ parse: (String) throws(SourceSpellingError) -> Source
+  private static func parsed<Source>(
+    _ item: JSONItem, _ json: inout JSONDecoding,
+    _ parse: (String) throws(SourceSpellingError) -> Source
   ) -> Source? {
     guard let text = json.requireString(item) else { return nil }
     do {
@@ -352,7 +355,7 @@ extension ConfigReader {
 }
 
 /// The config's names for `PercentileNormaliser.Scope`.
-enum NormaliserScopeName: String, CaseIterable {
+enum NormaliserScopeName: String, CaseIterable, JSONDecodable {
   case instance, kind
   var scope: PercentileNormaliser.Scope { self == .instance ? .instance : .kind }
 }

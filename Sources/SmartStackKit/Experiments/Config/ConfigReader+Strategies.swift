@@ -12,10 +12,13 @@ extension ConfigReader {
 
   /// The `strategies` list expanded into strategy points, names looked up in the reader's
   /// registry; all of its strategies when the key is absent; nil after a problem.
-  mutating func readStrategies(_ top: JSONObjectItem) -> [StrategyChoice]? {
-    guard let list = top["strategies"], !list.value.isNull else {
-      return Self.allStrategies(registry)
-    }
+  func readStrategies(_ top: inout JSONObjectReader) -> [StrategyChoice]? {
+    guard let list = top.optional("strategies") else { return Self.allStrategies(registry) }
+    return readStrategies(list, &top.json)
+  }
+
+  /// The strategy points of the `strategies` list at `list`; nil after a problem.
+  private func readStrategies(_ list: JSONItem, _ json: inout JSONDecoding) -> [StrategyChoice]? {
     guard let items = json.requireArray(list) else { return nil }
     if items.isEmpty { json.report("expected at least one strategy", at: list) }
     var points: [(choice: StrategyChoice, item: JSONItem)] = []
@@ -30,7 +33,7 @@ extension ConfigReader {
           clean = false
         }
       case .object:
-        if let expanded = readStrategyObject(item) {
+        if let expanded = json.decodeObject(item, { o in readStrategyObject(&o) }) {
           points += expanded.map { ($0, item) }
         } else {
           clean = false
@@ -55,44 +58,42 @@ extension ConfigReader {
 
   /// `{"name": "hour-of-week", "parameters": {"half-life-days": [0, 7]}}`: one point per
   /// combination of the parameter values, the last parameter varying fastest.
-  mutating func readStrategyObject(_ item: JSONItem) -> [StrategyChoice]? {
-    guard let object = json.requireObject(item) else { return nil }
-    json.rejectUnknownKeys(object, allowed: ["name", "parameters"])
-    guard let nameItem = json.require(object, "name"), let name = json.requireString(nameItem)
-    else {
-      return nil
-    }
+  private func readStrategyObject(_ o: inout JSONObjectReader) -> [StrategyChoice]? {
+    let nameItem = o.require("name")
+    let parametersItem = o.optional("parameters")
+    guard let nameItem, let name = o.json.requireString(nameItem) else { return nil }
     let type: any RankingStrategy.Type
     do {
       type = try registry.type(named: name)
     } catch {
-      json.report("\(error)", at: nameItem)
+      o.json.report("\(error)", at: nameItem)
       return nil
     }
     var axes: [(name: String, values: [Double])] = []
     var clean = true
-    if let parameters = json.optionalObject(object, "parameters") {
+    if let parametersItem, let parameters = o.json.requireObject(parametersItem) {
       for member in parameters.members {
         guard let spec = type.parameterSpecs.first(where: { $0.name == member.key }) else {
           let known = type.parameterSpecs.map(\.name)
-          json.report(
+          o.json.report(
             "strategy '\(name)' has no parameter \(JSONEscaping.quoted(member.key))"
               + (known.isEmpty ? " (it takes none)" : " (known: \(known.joined(separator: ", ")))"),
             at: member.keyOffset, path: parameters.path)
           clean = false
           continue
         }
-        let values = sweep(parameters, member.key) { r, valueItem -> Double? in
-          guard let value = r.json.requireDouble(valueItem) else { return nil }
+        let valuesItem = JSONItem(member.node, path: JSONDecoding.path(parameters.path, key: member.key))
+        let values = o.json.sweep(valuesItem) { valueItem, json -> Double? in
+          guard let value = json.requireDouble(valueItem) else { return nil }
           do {
             _ = try StrategyParameters(specs: [spec], given: [(spec.name, value)], strategy: name)
           } catch {
-            r.json.report("\(error)", at: valueItem)
+            json.report("\(error)", at: valueItem)
             return nil
           }
           return value
         }
-        guard let values, !values.isEmpty else {
+        guard !values.isEmpty else {
           clean = false
           continue
         }
@@ -110,7 +111,7 @@ extension ConfigReader {
           specs: type.parameterSpecs, given: given, strategy: name)
         choices.append(try StrategyChoice(type: type, parameters: parameters))
       } catch {
-        json.report("\(error)", at: item)
+        o.json.report("\(error)", at: o.item)
         return nil
       }
       var a = axes.count - 1

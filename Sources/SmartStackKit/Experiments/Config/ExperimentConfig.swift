@@ -36,20 +36,6 @@ public enum ExperimentConfig {
   /// More cells than this is refused (a typo in a sweep, most likely).
   public static let maximumCells = 1_000_000
 
-  /// The keys of the top-level object.
-  public static let topLevelKeys = [
-    "name", "description", "seed", "replicates", "baseline", "sources", "strategies", "engine",
-    "outputs",
-  ]
-  /// The keys of a log source.
-  public static let logSourceKeys = [
-    "name", "log", "format", "visits", "horizon", "stack", "warmupDays", "timezone", "timelines",
-  ]
-  /// The keys of a scenario source.
-  public static let scenarioSourceKeys = ["name", "scenario", "days"]
-  /// The keys of `engine`.
-  public static let engineKeys = ["relevanceThreshold", "normaliserScope", "normaliserWindowDays"]
-
   /// Reads and validates the config at `path` and applies `overrides`; strategy names
   /// (in the file, in `overrides` and the baseline) are those of `registry` (by default
   /// the built-in strategies; the commands pass the tool's registry).
@@ -70,9 +56,10 @@ public enum ExperimentConfig {
     bytes: [UInt8], file: String, overrides: ExperimentOverrides = ExperimentOverrides(),
     registry: StrategyRegistry = .builtIn
   ) throws -> ExperimentDesign {
-    var reader = ConfigReader(file: file, bytes: bytes, registry: registry, overrides: overrides)
-    let design = try reader.read()
-    return try reader.json.finish(design)
+    let reader = ConfigReader(file: file, bytes: bytes, registry: registry, overrides: overrides)
+    var json = JSONDecoding(file: file, bytes: bytes)
+    let design = try reader.read(&json)
+    return try json.finish(design)
   }
 
   /// The folder relative paths in `file` start from (`.` for a bare file name).
@@ -97,17 +84,16 @@ public enum ExperimentConfig {
   }
 }
 
-/// One step of the config reader: the state of a read in progress.
+/// What reading a config needs besides the JSON: where the file is (relative paths start
+/// from its folder), the strategies it may name and the command line's overrides.
 struct ConfigReader {
-  var json: JSONDecoding
   let file: String
   let folder: String
   let registry: StrategyRegistry
   let overrides: ExperimentOverrides
-  private var lines: LineIndex
+  private let lines: LineIndex
 
   init(file: String, bytes: [UInt8], registry: StrategyRegistry, overrides: ExperimentOverrides) {
-    json = JSONDecoding(file: file, bytes: bytes)
     self.file = file
     folder = ExperimentConfig.folder(of: file)
     self.registry = registry
@@ -115,43 +101,59 @@ struct ConfigReader {
     lines = LineIndex(bytes)
   }
 
-  func location(_ item: JSONItem) -> ConfigLocation {
-    ConfigLocation(file: file, path: item.path, position: lines.position(ofByte: item.offset))
-  }
-
   func location(_ object: JSONObjectItem) -> ConfigLocation {
     ConfigLocation(file: file, path: object.path, position: lines.position(ofByte: object.offset))
   }
 
-  /// Reads the whole config; nil when something was reported.
-  mutating func read() throws -> ExperimentDesign? {
-    guard let root = json.parseDocument(), let top = json.requireObject(root) else { return nil }
-    json.rejectUnknownKeys(top, allowed: ExperimentConfig.topLevelKeys)
-
-    var name = ExperimentConfig.baseName(file)
-    if let item = json.optional(top, "name"), let text = json.requireString(item) {
-      if text.isEmpty { json.report("expected a non-empty name", at: item) } else { name = text }
+  /// Reads the whole config from `json`'s file; nil when something was reported.
+  ///
+  /// - Throws: `ExperimentUsageError` when an override cannot be applied.
+  func read(_ json: inout JSONDecoding) throws -> ExperimentDesign? {
+    guard let root = json.parseDocument(),
+      let design = try json.decodeObject(root, { o in try readTop(&o) }), json.problems.isEmpty
+    else { return nil }
+    let cells = design.sources.count.multipliedReportingOverflow(by: design.strategies.count)
+    let total = cells.partialValue.multipliedReportingOverflow(by: design.replicates)
+    if cells.overflow || total.overflow || total.partialValue > ExperimentConfig.maximumCells {
+      json.report(
+        "the experiment has \(design.sources.count) source points × \(design.strategies.count) strategy points × \(design.replicates) replicates, more than \(ExperimentConfig.maximumCells) cells",
+        at: root.offset)
+      return nil
     }
-    let description = json.optionalString(top, "description")
-    var seed =
-      json.optionalInteger(top, "seed", in: UInt64.min...UInt64.max) ?? ExperimentConfig.defaultSeed
-    var replicates =
-      json.optionalInteger(top, "replicates", in: 1...ExperimentConfig.maximumReplicates)
-      ?? ExperimentConfig.defaultReplicates
+    return design
+  }
 
-    let engineAxes = readEngine(top)
+  /// Reads the top-level object; its keys are looked up in the documented order (`name`,
+  /// `description`, `seed`, `replicates`, `baseline`, `sources`, `strategies`, `engine`,
+  /// `outputs`) and read in the order they depend on each other: the engine before the
+  /// sources it is swept with, the strategies before the baseline chosen among them.
+  private func readTop(_ o: inout JSONObjectReader) throws -> ExperimentDesign? {
+    var name = ExperimentConfig.baseName(file)
+    if let item = o.optional("name"), let text = o.json.requireString(item) {
+      if text.isEmpty { o.json.report("expected a non-empty name", at: item) } else { name = text }
+    }
+    let description = o.optional("description", as: String.self)
+    var seed = o.optional("seed", in: UInt64.min...UInt64.max, default: ExperimentConfig.defaultSeed)
+    var replicates = o.optional(
+      "replicates", in: 1...ExperimentConfig.maximumReplicates,
+      default: ExperimentConfig.defaultReplicates)
+    let baselineItem = o.optional("baseline")
+    _ = (o.member("sources"), o.member("strategies"))  // looked up here, read below
+
+    let engineAxes = readEngine(&o)
     var sources: [SourceSpec] = []
-    if let items = json.requireArray(top, "sources") {
-      if items.isEmpty, let item = top["sources"] {
-        json.report("expected at least one source", at: item)
+    if let items = o.requireElements("sources") {
+      if items.isEmpty, let item = o.object["sources"] {
+        o.json.report("expected at least one source", at: item)
       }
       var names: [(String, JSONItem)] = []
       for item in items {
-        guard let (baseName, nameItem, points) = readSource(item, engineAxes: engineAxes) else {
-          continue
-        }
+        guard
+          let (baseName, nameItem, points) = o.json.decodeObject(
+            item, { s in readSource(&s, engineAxes: engineAxes) })
+        else { continue }
         if let earlier = names.first(where: { $0.0 == baseName }) {
-          json.report(
+          o.json.report(
             "source name \(JSONEscaping.quoted(baseName)) is used twice (also \(earlier.1.path)); give each source a distinct \"name\"",
             at: nameItem)
         }
@@ -160,43 +162,31 @@ struct ConfigReader {
       }
     }
 
-    let fileStrategies = readStrategies(top)
-    var strategies = fileStrategies
+    var strategies = readStrategies(&o)
     if let specs = overrides.strategies {
       strategies = try Self.parseStrategies(specs, registry: registry)
     }
-    var trace = false
-    var outputDirectory: String? = nil
-    if let outputs = json.optionalObject(top, "outputs") {
-      json.rejectUnknownKeys(outputs, allowed: ["dir", "trace"])
-      if let item = json.optional(outputs, "dir"), let dir = json.requireString(item) {
-        if dir.isEmpty {
-          json.report("expected a folder name, found an empty string", at: item)
-        } else {
-          outputDirectory = ExperimentConfig.resolve(dir, in: folder)
-        }
-      }
-      trace = json.optionalBool(outputs, "trace") ?? false
-    }
+    let outputs = o.optional("outputs") { item, json in readOutputs(item, &json) }
+    var trace = outputs?.trace ?? false
+    let outputDirectory = outputs?.directory
 
     // The baseline: the file's, unless overridden; it must be among the strategies.
-    let baselineItem = json.optional(top, "baseline")
     var baselineText = ExperimentConfig.defaultBaseline
     var baselineFromFile: StrategyDescriptor? = nil
-    if let baselineItem, let text = json.requireString(baselineItem) {
+    if let baselineItem, let text = o.json.requireString(baselineItem) {
       baselineText = text
       do {
         baselineFromFile = try registry.parse(text).descriptor
       } catch let error as StrategyError {
-        json.report(error.description, at: baselineItem)
+        o.json.report(error.description, at: baselineItem)
       }
     }
     if baselineItem == nil {
       baselineFromFile = try? registry.parse(baselineText).descriptor
       if baselineFromFile == nil && overrides.baseline == nil {
-        json.report(
+        o.json.report(
           "the default baseline \"\(baselineText)\" is not a known strategy; set \"baseline\"",
-          at: top.offset, path: "baseline")
+          at: o.object.offset, path: "baseline")
       }
     }
     var baseline = -1
@@ -222,13 +212,13 @@ struct ConfigReader {
           "the baseline \(descriptor) is not among the strategies given with --strategy: add it, or choose one with --baseline"
         )
       } else if let baselineItem {
-        json.report(
+        o.json.report(
           "the baseline \(JSONEscaping.quoted(baselineText)) is not among the strategies; add it to \"strategies\" or choose another baseline",
           at: baselineItem)
       } else {
-        json.report(
+        o.json.report(
           "the baseline \"\(ExperimentConfig.defaultBaseline)\" (the default) is not among the strategies; add it to \"strategies\" or set \"baseline\"",
-          at: top.offset, path: "baseline")
+          at: o.object.offset, path: "baseline")
       }
     }
 
@@ -242,19 +232,29 @@ struct ConfigReader {
     }
     if let value = overrides.trace { trace = value }
 
-    guard let strategies, json.problems.isEmpty, baseline >= 0 else { return nil }
-    let cells = sources.count.multipliedReportingOverflow(by: strategies.count)
-    let total = cells.partialValue.multipliedReportingOverflow(by: replicates)
-    if cells.overflow || total.overflow || total.partialValue > ExperimentConfig.maximumCells {
-      json.report(
-        "the experiment has \(sources.count) source points × \(strategies.count) strategy points × \(replicates) replicates, more than \(ExperimentConfig.maximumCells) cells",
-        at: top.offset)
-    }
-    guard json.problems.isEmpty else { return nil }
+    guard let strategies, o.json.problems.isEmpty, baseline >= 0 else { return nil }
     return ExperimentDesign(
       name: name, description: description, configFile: file, seed: seed, replicates: replicates,
       sources: sources, strategies: strategies, baseline: baseline, trace: trace,
       outputDirectory: outputDirectory)
+  }
+
+  /// `outputs`: `{"dir": FOLDER, "trace": BOOL}`, the folder resolved against the
+  /// config's; nil when it is not an object.
+  private func readOutputs(_ item: JSONItem, _ json: inout JSONDecoding)
+    -> (directory: String?, trace: Bool)?
+  {
+    json.decodeObject(item) { o in
+      var directory: String? = nil
+      if let item = o.optional("dir"), let dir = o.json.requireString(item) {
+        if dir.isEmpty {
+          o.json.report("expected a folder name, found an empty string", at: item)
+        } else {
+          directory = ExperimentConfig.resolve(dir, in: folder)
+        }
+      }
+      return (directory, o.optional("trace", default: false))
+    }
   }
 
   /// Parses command-line strategy specs (each may be a comma-separated list).

@@ -58,7 +58,7 @@ public struct ExperimentManifest: Sendable {
       JSONMember("config_hash", .string(outline.configHash)),
       JSONMember("seed", ExperimentOutline.seedJSON(outline.seed)),
       JSONMember("config", outline.config),
-      JSONMember("sources", .array(outline.sources.map { JSONNode(JournalCodec.sourceJSON($0)) })),
+      JSONMember("sources", .array(outline.sources.map { JSONNode($0.jsonValue) })),
       JSONMember(
         "cells",
         [

@@ -1,5 +1,8 @@
 // The JSON forms of journal lines.
 //
+// Each line is a record type that writes itself with `JSONWriter` (`jsonValue`) and
+// reads itself through the decoding layer (`JSONDecodable`), the keys in one place.
+//
 // Header (first line):
 //   {"journal":"smartstack-batch","version":1,"config_hash":"…","shard":"2/3" or null,
 //    "cells":N,"outline":{…}}
@@ -78,67 +81,233 @@ enum JournalCodec {
   static let format = "smartstack-batch"
   static let version = 1
 
+  /// Numbers, NaN written as `null`.
   static func numbers(_ values: [Double]) -> JSONValue {
     .array(values.map { JSONNode($0.isNaN ? .null : .number($0)) })
   }
 
+  /// An array of numbers; `null` reads as NaN when `allowNull`.
+  static func numbers(_ item: JSONItem, _ json: inout JSONDecoding, allowNull: Bool = false)
+    -> [Double]?
+  {
+    json.decodeArray(item) { element, json in
+      allowNull && element.value.isNull ? Double.nan : Double(json: element, in: &json)
+    }
+  }
+
+  /// `MetricCounts` from its 13 journal values, or reports at `item`.
+  static func counts(
+    _ values: ArraySlice<Double>, at item: JSONItem, _ json: inout JSONDecoding
+  ) -> MetricCounts? {
+    guard let counts = MetricCounts(journalValues: values) else {
+      json.report("expected 13 counts (whole numbers >= 0), found \(values.count) values", at: item)
+      return nil
+    }
+    return counts
+  }
+
   /// One cell's journal line (without the newline).
   static func cellLine(_ result: CellResult, runID: String) -> String {
-    let m = result.metrics
-    var members: [JSONMember] = [
-      JSONMember("cell", .number(Double(result.cell.index))),
-      JSONMember("run_id", .string(runID)),
-      JSONMember("people", .array(m.perPerson.map { JSONNode(numbers($0.journalValues)) })),
-      JSONMember("gini", numbers(m.perPersonGini)),
-      JSONMember("tts", .array(m.timesToSurface.map { JSONNode(.number(Double($0))) })),
-      JSONMember(
-        "daily",
-        .array(m.daily.map { JSONNode(numbers([Double($0.day)] + $0.counts.journalValues)) })),
-    ]
-    // Simulated runs also carry `SimulationCounts` in `SimulationCounts.names` order.
-    if let simulation = m.simulation { members.append(JSONMember("sim", numbers(simulation.values))) }
-    return JSONValue.object(members).serialized()
+    JournalCell(index: result.cell.index, runID: runID, metrics: result.metrics).jsonValue
+      .serialized()
   }
 
   /// The header line (without the newline).
   static func headerLine(_ outline: ExperimentOutline, shard: Shard?) -> String {
-    let line: JSONValue = [
-      "journal": .string(format),
-      "version": .number(Double(version)),
+    JournalHeader(outline: outline, shard: shard).jsonValue.serialized()
+  }
+}
+
+/// The journal's first line: what experiment (and shard) the cells belong to.
+struct JournalHeader: JSONObjectDecodable {
+  var outline: ExperimentOutline
+  var shard: Shard?
+
+  init(outline: ExperimentOutline, shard: Shard?) {
+    self.outline = outline
+    self.shard = shard
+  }
+
+  var jsonValue: JSONValue {
+    [
+      "journal": .string(JournalCodec.format),
+      "version": .number(Double(JournalCodec.version)),
       "config_hash": .string(outline.configHash),
       "shard": shard.map { .string($0.description) } ?? .null,
       "cells": .number(Double(outline.cellCount)),
-      "outline": outlineJSON(outline),
+      "outline": outline.journalValue,
     ]
-    return line.serialized()
   }
 
-  static func outlineJSON(_ o: ExperimentOutline) -> JSONValue {
+  /// Refuses another format or version before reading further; reports a config hash or
+  /// cell count that does not match the outline (an edited journal).
+  static func read(_ o: inout JSONObjectReader) -> JournalHeader? {
+    let format = JournalCodec.format
+    let version = JournalCodec.version
+    guard o.member("journal")?.value.stringValue == format else {
+      o.json.report("not a batch journal (expected \"journal\": \"\(format)\")", at: o.item)
+      o.skipRest()
+      return nil
+    }
+    let written = o.member("version")?.value.doubleValue
+    guard written == Double(version) else {
+      o.json.report(
+        "journal version \(written.map(NumberFormat.format) ?? "?") is not supported (expected \(version))",
+        at: o.item)
+      o.skipRest()
+      return nil
+    }
+    let hash = o.require("config_hash", as: String.self)
+    let shard = o.optional("shard") { item, json in
+      json.check(String(json: item, in: &json), at: item, { Shard(parsing: $0) != nil }) {
+        "expected K/N, found \(JSONEscaping.quoted($0))"
+      }.flatMap(Shard.init(parsing:))
+    }
+    let cells = o.require("cells", in: 0...Int.max)
+    let outline = o.require("outline", as: ExperimentOutline.self)
+    guard let hash, let cells, let outline, o.isClean else { return nil }
+    guard hash == outline.configHash, cells == outline.cellCount else {
+      o.json.report(
+        "config_hash \(hash) and cells \(cells) do not match the outline (\(outline.configHash), \(outline.cellCount) cells): the journal was edited",
+        at: o.item)
+      return nil
+    }
+    return JournalHeader(outline: outline, shard: shard)
+  }
+}
+
+/// One finished cell's line: enough to rebuild every output without running it again.
+struct JournalCell: JSONObjectDecodable {
+  var index: Int
+  var runID: String
+  var metrics: RunMetrics
+
+  init(index: Int, runID: String, metrics: RunMetrics) {
+    self.index = index
+    self.runID = runID
+    self.metrics = metrics
+  }
+
+  var jsonValue: JSONValue {
+    let m = metrics
+    var members: [JSONMember] = [
+      JSONMember("cell", .number(Double(index))),
+      JSONMember("run_id", .string(runID)),
+      JSONMember(
+        "people", .array(m.perPerson.map { JSONNode(JournalCodec.numbers($0.journalValues)) })),
+      JSONMember("gini", JournalCodec.numbers(m.perPersonGini)),
+      JSONMember("tts", .array(m.timesToSurface.map { JSONNode(.number(Double($0))) })),
+      JSONMember(
+        "daily",
+        .array(
+          m.daily.map { JSONNode(JournalCodec.numbers([Double($0.day)] + $0.counts.journalValues)) }
+        )),
+    ]
+    // Simulated runs also carry `SimulationCounts` in `SimulationCounts.names` order.
+    if let simulation = m.simulation {
+      members.append(JSONMember("sim", JournalCodec.numbers(simulation.values)))
+    }
+    return .object(members)
+  }
+
+  static func read(_ o: inout JSONObjectReader) -> JournalCell? {
+    let index = o.require("cell", in: 0...Int.max)
+    let runID = o.require("run_id", as: String.self)
+    let people = o.requireArray("people") { item, json in
+      JournalCodec.numbers(item, &json).flatMap { JournalCodec.counts($0[...], at: item, &json) }
+    }
+    let gini = o.require("gini") { item, json in
+      json.check(JournalCodec.numbers(item, &json, allowNull: true), at: item, {
+        $0.count == people?.count ?? $0.count
+      }) { "expected \(people?.count ?? 0) values (one per person), found \($0.count)" }
+    }
+    let tts = o.requireArray("tts", of: Int64.self)
+    let daily = o.requireArray("daily") { item, json in Self.day(item, &json) }
+    let simulation = o.optional("sim") { item, json in
+      json.check(JournalCodec.numbers(item, &json), at: item, {
+        SimulationCounts(journalValues: $0) != nil
+      }) { _ in "expected \(SimulationCounts.names.count) whole counts" }
+      .flatMap { SimulationCounts(journalValues: $0) }
+    }
+    guard let index, let runID, let people, let gini, let tts, let daily, o.isClean else {
+      return nil
+    }
+    var metrics = RunMetrics(
+      perPerson: people, perPersonGini: gini, timesToSurface: tts, daily: daily)
+    metrics.simulation = simulation
+    return JournalCell(index: index, runID: runID, metrics: metrics)
+  }
+
+  /// `[day, 13 counts]`.
+  private static func day(_ item: JSONItem, _ json: inout JSONDecoding) -> (
+    day: Int64, counts: MetricCounts
+  )? {
+    guard let values = JournalCodec.numbers(item, &json) else { return nil }
+    guard let day = values.first, day.rounded() == day, abs(day) < 1e15 else {
+      json.report("expected [day, 13 counts]", at: item)
+      return nil
+    }
+    return JournalCodec.counts(values.dropFirst(), at: item, &json).map { (Int64(day), $0) }
+  }
+}
+
+extension ExperimentOutline: JSONObjectDecodable {
+  /// The outline as the journal header holds it.
+  var journalValue: JSONValue {
     [
-      "name": .string(o.name),
-      "seed": ExperimentOutline.seedJSON(o.seed),
-      "replicates": .number(Double(o.replicates)),
-      "baseline": .number(Double(o.baseline)),
-      "trace": .bool(o.trace),
-      "sources": .array(o.sources.map { JSONNode(sourceJSON($0)) }),
-      "strategies": .array(
-        o.strategies.map {
-          JSONNode(
-            [
-              "descriptor": .string($0.descriptor), "name": .string($0.name),
-              "parameters": .string($0.parameters),
-            ])
-        }),
-      "config": o.config,
+      "name": .string(name),
+      "seed": ExperimentOutline.seedJSON(seed),
+      "replicates": .number(Double(replicates)),
+      "baseline": .number(Double(baseline)),
+      "trace": .bool(trace),
+      "sources": .array(sources.map { JSONNode($0.jsonValue) }),
+      "strategies": .array(strategies.map { JSONNode($0.jsonValue) }),
+      "config": config,
     ]
   }
 
-  static func sourceJSON(_ s: ExperimentOutline.Source) -> JSONValue {
-    let t = s.statistics
+  /// Reads `journalValue`'s form.
+  public static func read(_ o: inout JSONObjectReader) -> ExperimentOutline? {
+    let name = o.require("name", as: String.self)
+    let seed = o.require("seed") { item, json in Self.seed(item, &json) }
+    let replicates = o.require("replicates", in: 1...ExperimentConfig.maximumReplicates)
+    let baseline = o.require("baseline", in: 0...Int(Int32.max))
+    let trace = o.require("trace", as: Bool.self)
+    let sources = o.requireArray("sources", of: Source.self)
+    let strategies = o.requireArray("strategies", of: Strategy.self)
+    let config = o.require("config")
+    guard let name, let seed, let replicates, let baseline, let trace, let sources,
+      let strategies, let config, o.isClean
+    else { return nil }
+    guard baseline < strategies.count, !sources.isEmpty else {
+      o.json.report("the outline has no sources or its baseline is out of range", at: o.item)
+      return nil
+    }
+    return ExperimentOutline(
+      name: name, seed: seed, replicates: replicates, sources: sources,
+      strategies: strategies, baseline: baseline, trace: trace,
+      config: config.node.withoutLocations.value)
+  }
+
+  /// A seed written by `seedJSON`: an integer, or a string of digits above 2^53.
+  static func seed(_ item: JSONItem, _ json: inout JSONDecoding) -> UInt64? {
+    guard case .string(let text) = item.value else { return UInt64(json: item, in: &json) }
+    guard let seed = UInt64(text) else {
+      json.report("expected a seed, found \(JSONEscaping.quoted(text))", at: item)
+      return nil
+    }
+    return seed
+  }
+}
+
+extension ExperimentOutline.Source: JSONObjectDecodable {
+  /// The source as the journal header and the manifest hold it.
+  var jsonValue: JSONValue {
+    let t = statistics
     return [
-      "name": .string(s.name),
-      "kind": .string(s.kind),
-      "units": .string(s.unitsArePeoplePerReplicate ? "replicate-person" : "person"),
+      "name": .string(name),
+      "kind": .string(kind),
+      "units": .string(unitsArePeoplePerReplicate ? "replicate-person" : "person"),
       "people": .number(Double(t.people)),
       "events": .number(Double(t.events)),
       "visits": t.visits.map { .number(Double($0)) } ?? .null,
@@ -146,188 +315,58 @@ enum JournalCodec {
       "last": t.last.map { .string(ISO8601.format(Instant(milliseconds: $0))) } ?? .null,
       "span_days": .number(t.spanDays),
       "fnv1a64": .string(t.contentHash),
-      "inputs": .array(
-        t.inputs.map {
-          JSONNode([
-            "role": .string($0.role), "path": .string($0.path), "fnv1a64": .string($0.hash),
-          ])
-        }),
+      "inputs": .array(t.inputs.map { JSONNode($0.jsonValue) }),
     ]
   }
-}
 
-// MARK: - Reading
-
-extension JSONDecoding {
-  /// A seed written by `ExperimentOutline.seedJSON`.
-  mutating func requireSeed(_ object: JSONObjectItem, _ key: String) -> UInt64? {
-    guard let item = require(object, key) else { return nil }
-    if case .string(let text) = item.value {
-      guard let seed = UInt64(text) else {
-        report("expected a seed, found \(JSONEscaping.quoted(text))", at: item)
-        return nil
-      }
-      return seed
-    }
-    return requireInteger(item, in: UInt64.min...UInt64.max)
-  }
-
-  /// An array of numbers (`null` for NaN when `allowNull`).
-  mutating func requireNumbers(_ item: JSONItem, allowNull: Bool = false) -> [Double]? {
-    guard case .array(let elements) = item.value else {
-      report("expected an array of numbers, found \(found(item))", at: item)
-      return nil
-    }
-    var values: [Double] = []
-    values.reserveCapacity(elements.count)
-    for (i, e) in elements.enumerated() {
-      switch e.value {
-      case .number(let x): values.append(x)
-      case .null where allowNull: values.append(.nan)
-      default:
-        report(
-          "expected a number, found \(e.value.kindDescription)", at: e.offset,
-          path: JSONDecoding.path(item.path, index: i))
-        return nil
-      }
-    }
-    return values
-  }
-
-  /// `MetricCounts` from 13 numbers.
-  mutating func requireCounts(_ values: ArraySlice<Double>, at item: JSONItem) -> MetricCounts? {
-    guard let counts = MetricCounts(journalValues: values) else {
-      report("expected 13 counts (whole numbers >= 0), found \(values.count) values", at: item)
-      return nil
-    }
-    return counts
+  /// Reads `jsonValue`'s form; `span_days` is derived from `first` and `last`.
+  public static func read(_ o: inout JSONObjectReader) -> Self? {
+    let name = o.require("name", as: String.self)
+    let kind = o.require("kind", as: String.self)
+    let units = o.require("units", as: String.self)
+    let people = o.require("people", in: 0...Int.max)
+    let events = o.require("events", in: 0...Int.max)
+    let visits = o.optional("visits", in: 0...Int.max)
+    let first = o.optional("first") { item, json in json.instant(item, zone: .utc) }
+    let last = o.optional("last") { item, json in json.instant(item, zone: .utc) }
+    _ = o.member("span_days")
+    let hash = o.require("fnv1a64", as: String.self)
+    let inputs = o.requireArray("inputs", of: SourceInput.self)
+    guard let name, let kind, let units, let people, let events, let hash, let inputs,
+      o.isClean
+    else { return nil }
+    return Self(
+      name: name, kind: kind, unitsArePeoplePerReplicate: units == "replicate-person",
+      statistics: SourceStatistics(
+        people: people, events: events, visits: visits, first: first?.milliseconds,
+        last: last?.milliseconds, contentHash: hash, inputs: inputs))
   }
 }
 
-extension JournalCodec {
-  /// Reads a header line's outline.
-  static func readOutline(_ json: inout JSONDecoding, _ object: JSONObjectItem)
-    -> ExperimentOutline?
-  {
-    guard let name = json.requireString(object, "name"),
-      let seed = json.requireSeed(object, "seed"),
-      let replicates = json.requireInteger(
-        object, "replicates", in: 1...ExperimentConfig.maximumReplicates),
-      let baseline = json.requireInteger(object, "baseline", in: 0...Int(Int32.max)),
-      let trace = json.requireBool(object, "trace"),
-      let sourceItems = json.requireArray(object, "sources"),
-      let strategyItems = json.requireArray(object, "strategies"),
-      let config = json.require(object, "config")
-    else { return nil }
-    var sources: [ExperimentOutline.Source] = []
-    for item in sourceItems {
-      guard let s = json.requireObject(item),
-        let name = json.requireString(s, "name"),
-        let kind = json.requireString(s, "kind"),
-        let units = json.requireString(s, "units"),
-        let people = json.requireInteger(s, "people", in: 0...Int.max),
-        let events = json.requireInteger(s, "events", in: 0...Int.max),
-        let hash = json.requireString(s, "fnv1a64"),
-        let inputItems = json.requireArray(s, "inputs")
-      else { return nil }
-      let visits = json.optionalInteger(s, "visits", in: 0...Int.max)
-      func instant(_ key: String) -> Int64? {
-        guard let text = s[key]?.value.stringValue, case .success(let t) = ISO8601.parse(text)
-        else { return nil }
-        return ZoneRules.utc.resolve(t).milliseconds
-      }
-      var inputs: [SourceInput] = []
-      for inputItem in inputItems {
-        guard let i = json.requireObject(inputItem),
-          let role = json.requireString(i, "role"), let path = json.requireString(i, "path"),
-          let hash = json.requireString(i, "fnv1a64")
-        else { return nil }
-        inputs.append(SourceInput(role: role, path: path, hash: hash))
-      }
-      sources.append(
-        ExperimentOutline.Source(
-          name: name, kind: kind, unitsArePeoplePerReplicate: units == "replicate-person",
-          statistics: SourceStatistics(
-            people: people, events: events, visits: visits, first: instant("first"),
-            last: instant("last"), contentHash: hash, inputs: inputs)))
-    }
-    var strategies: [ExperimentOutline.Strategy] = []
-    for item in strategyItems {
-      guard let s = json.requireObject(item),
-        let descriptor = json.requireString(s, "descriptor"),
-        let name = json.requireString(s, "name"),
-        let parameters = json.requireString(s, "parameters")
-      else { return nil }
-      strategies.append(
-        ExperimentOutline.Strategy(descriptor: descriptor, name: name, parameters: parameters))
-    }
-    guard baseline < strategies.count, !sources.isEmpty else {
-      json.report(
-        "the outline has no sources or its baseline is out of range", at: object.offset,
-        path: object.path)
-      return nil
-    }
-    return ExperimentOutline(
-      name: name, seed: seed, replicates: replicates, sources: sources, strategies: strategies,
-      baseline: baseline, trace: trace, config: config.node.withoutLocations.value)
+extension SourceInput: JSONObjectDecodable {
+  var jsonValue: JSONValue {
+    ["role": .string(role), "path": .string(path), "fnv1a64": .string(hash)]
   }
 
-  /// Reads a cell line into its index, run id and metrics.
-  static func readCell(_ json: inout JSONDecoding, _ object: JSONObjectItem) -> (
-    index: Int, runID: String, metrics: RunMetrics
-  )? {
-    guard let index = json.requireInteger(object, "cell", in: 0...Int.max),
-      let runID = json.requireString(object, "run_id"),
-      let peopleItems = json.requireArray(object, "people"),
-      let giniItem = json.require(object, "gini"),
-      let ttsItem = json.require(object, "tts"),
-      let dailyItems = json.requireArray(object, "daily")
-    else { return nil }
-    var people: [MetricCounts] = []
-    people.reserveCapacity(peopleItems.count)
-    for item in peopleItems {
-      guard let values = json.requireNumbers(item),
-        let counts = json.requireCounts(values[...], at: item)
-      else {
-        return nil
-      }
-      people.append(counts)
-    }
-    guard let gini = json.requireNumbers(giniItem, allowNull: true),
-      let ttsValues = json.requireNumbers(ttsItem)
-    else { return nil }
-    guard gini.count == people.count else {
-      json.report(
-        "expected \(people.count) values (one per person), found \(gini.count)", at: giniItem)
-      return nil
-    }
-    var tts: [Int64] = []
-    for x in ttsValues {
-      guard x.rounded() == x, abs(x) < 9.2e18 else {
-        json.report("expected whole milliseconds", at: ttsItem)
-        return nil
-      }
-      tts.append(Int64(x))
-    }
-    var daily: [(day: Int64, counts: MetricCounts)] = []
-    for item in dailyItems {
-      guard let values = json.requireNumbers(item), let day = values.first, day.rounded() == day,
-        abs(day) < 1e15,
-        let counts = json.requireCounts(values.dropFirst(), at: item)
-      else {
-        if !json.isFull { json.report("expected [day, 13 counts]", at: item) }
-        return nil
-      }
-      daily.append((Int64(day), counts))
-    }
-    var metrics = RunMetrics(perPerson: people, perPersonGini: gini, timesToSurface: tts, daily: daily)
-    if let simItem = json.optional(object, "sim") {
-      guard let values = json.requireNumbers(simItem), let counts = SimulationCounts(journalValues: values) else {
-        if !json.isFull { json.report("expected \(SimulationCounts.names.count) whole counts", at: simItem) }
-        return nil
-      }
-      metrics.simulation = counts
-    }
-    return (index, runID, metrics)
+  public static func read(_ o: inout JSONObjectReader) -> SourceInput? {
+    let role = o.require("role", as: String.self)
+    let path = o.require("path", as: String.self)
+    let hash = o.require("fnv1a64", as: String.self)
+    guard let role, let path, let hash else { return nil }
+    return SourceInput(role: role, path: path, hash: hash)
+  }
+}
+
+extension ExperimentOutline.Strategy: JSONObjectDecodable {
+  var jsonValue: JSONValue {
+    ["descriptor": .string(descriptor), "name": .string(name), "parameters": .string(parameters)]
+  }
+
+  public static func read(_ o: inout JSONObjectReader) -> Self? {
+    let descriptor = o.require("descriptor", as: String.self)
+    let name = o.require("name", as: String.self)
+    let parameters = o.require("parameters", as: String.self)
+    guard let descriptor, let name, let parameters else { return nil }
+    return Self(descriptor: descriptor, name: name, parameters: parameters)
   }
 }

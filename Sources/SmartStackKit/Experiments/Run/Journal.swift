@@ -96,7 +96,7 @@ public enum Journal {
   /// Reads a journal.
   ///
   /// - Throws: `InputFileError` when it cannot be read; `DiagnosticList` when a line is
-  ///   not what `JournalCodec` writes (other than an incomplete last line) or names a
+  ///   not what `JournalCell` and `JournalHeader` write (other than an incomplete last line) or names a
   ///   cell that does not fit the header.
   public static func read(path: String) throws -> Contents {
     let bytes = try FileIO.readBytes(path)
@@ -108,51 +108,26 @@ public enum Journal {
     guard lineStarts.count >= 2 else {
       throw DiagnosticList([notAJournal(path, "no complete header line")])
     }
-    // Header.
-    var outline: ExperimentOutline? = nil
-    var shard: Shard? = nil
-    if let root = json.parse(range: 0..<(lineStarts[1] - 1)), let header = json.requireObject(root)
-    {
-      if header["journal"]?.value.stringValue != JournalCodec.format {
-        json.report(
-          "not a batch journal (expected \"journal\": \"\(JournalCodec.format)\")",
-          at: header.offset)
-      } else if header["version"]?.value.doubleValue != Double(JournalCodec.version) {
-        json.report(
-          "journal version \(header["version"]?.value.doubleValue.map(NumberFormat.format) ?? "?") is not supported (expected \(JournalCodec.version))",
-          at: header.offset)
-      } else if let outlineObject = json.requireObject(header, "outline") {
-        outline = JournalCodec.readOutline(&json, outlineObject)
-        if let item = json.optional(header, "shard"), let text = json.requireString(item) {
-          shard = Shard(parsing: text)
-          if shard == nil {
-            json.report("expected K/N, found \(JSONEscaping.quoted(text))", at: item)
-          }
-        }
-        if let outline, let hash = json.requireString(header, "config_hash"),
-          hash != outline.configHash
-        {
-          json.report(
-            "config_hash \(hash) does not match the outline (\(outline.configHash)): the journal was edited",
-            at: header.offset)
-        }
-      }
+    var header: JournalHeader? = nil
+    if let root = json.parse(range: 0..<(lineStarts[1] - 1)) {
+      header = JournalHeader(json: root, in: &json)
     }
     try json.throwIfAny()
-    guard let outline else {
+    guard let outline = header?.outline else {
       throw DiagnosticList([notAJournal(path, "the header has no outline")])
     }
+    let shard = header?.shard
     var cells: [CellResult] = []
     var seen = Set<Int>()
     for l in 1..<(lineStarts.count - 1) {
       let range = lineStarts[l]..<(lineStarts[l + 1] - 1)
       if range.isEmpty { continue }
-      guard let root = json.parse(range: range), let object = json.requireObject(root),
-        let (index, runID, metrics) = JournalCodec.readCell(&json, object)
+      guard let root = json.parse(range: range), let line = JournalCell(json: root, in: &json)
       else {
         if json.isFull { break }
         continue
       }
+      let (index, runID) = (line.index, line.runID)
       guard index < outline.cellCount else {
         json.report(
           "cell \(index) is beyond the experiment's \(outline.cellCount) cells",
@@ -169,7 +144,7 @@ public enum Journal {
       } else if !seen.insert(index).inserted {
         json.report("cell \(index) (\(runID)) is journaled twice", at: range.lowerBound)
       } else {
-        cells.append(CellResult(cell: cell, metrics: metrics))
+        cells.append(CellResult(cell: cell, metrics: line.metrics))
       }
     }
     try json.throwIfAny()
