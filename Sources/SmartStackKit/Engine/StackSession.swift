@@ -403,27 +403,24 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// The shown instance, the rule and the target's rank once the stack's rules are
   /// applied to the strategy's decision (`StackRules`), at a visit where they may bind.
   ///
-  /// Out of line: the order-key closure it passes captures the session, a copy that
-  /// would cost every visit if built where rules cannot bind.
+  /// Candidate `i`'s key in the strategy's order is `orderKey` of its current score and
+  /// tie rank, read through buffers: a closure over the session itself would copy it.
   @inline(never)
   func applyStackRules(
     strategyTop: Int, rule: StaticString, targetRank: Int, policy: VisitPolicy, targets: UnsafeBufferPointer<Int32>
   ) -> (shown: Int, rule: StaticString, targetRank: Int) {
-    let (constrained, constraintRule) = StackRules.shown(
-      strategyTop: strategyTop, policy: policy, current: Int(context.shown), features: context.features,
-      key: strategyOrderKey)
-    guard let constraintRule else { return (strategyTop, rule, targetRank) }
-    guard constrained != strategyTop else { return (strategyTop, constraintRule, targetRank) }
-    let rank = StackRules.targetRank(
-      shown: constrained, targets: targets, features: context.features, key: strategyOrderKey)
-    return (constrained, constraintRule, rank)
-  }
-
-  /// Candidate `i`'s key in the strategy's order (`orderKey` of its current score and
-  /// tie rank), for `StackRules`, which asks for it only when a rule changes the top.
-  @inline(__always)
-  func strategyOrderKey(_ i: Int) -> UInt128 {
-    Self.orderKey(ranking.scores[i], slots.view.tieRank[i])
+    let tieRank = slots.view.tieRank
+    let current = Int(context.shown)
+    let features = context.features
+    return ranking.scores.withUnsafeBufferPointer { scores in
+      let key = { (i: Int) -> UInt128 in Self.orderKey(scores[i], tieRank[i]) }
+      let (constrained, constraintRule) = StackRules.shown(
+        strategyTop: strategyTop, policy: policy, current: current, features: features, key: key)
+      guard let constraintRule else { return (strategyTop, rule, targetRank) }
+      guard constrained != strategyTop else { return (strategyTop, constraintRule, targetRank) }
+      let rank = StackRules.targetRank(shown: constrained, targets: targets, features: features, key: key)
+      return (constrained, constraintRule, rank)
+    }
   }
 
   /// The top candidate (-1 when there is none), the number of candidates, and the

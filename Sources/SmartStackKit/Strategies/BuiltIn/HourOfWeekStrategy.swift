@@ -18,10 +18,16 @@ public struct HourOfWeekStrategy: InstanceScoringStrategy {
         help: "exponential decay half-life in days; 0 = no decay")
     ])
   let halfLife: Double
-  /// With decay: per instance and hour of week (index `i * 168 + hourOfWeek`), the
-  /// decayed count as of `updated`, and when it was last updated (epoch ms).
-  var weight: [Double] = []
-  var updated: [Int64] = []
+  /// With decay only: per instance and hour of week (index `i * 168 + hourOfWeek`), the
+  /// decayed count as of `updated`, and when it was last updated (epoch ms). nil
+  /// without decay, so that copying and comparing the strategy (what the engine does
+  /// around each event) touches no array.
+  var decay: Decay?
+
+  struct Decay: Equatable, Sendable {
+    var weight: [Double]
+    var updated: [Int64]
+  }
 
   public init(parameters: StrategyParameters) {
     halfLife = parameters["half-life-days"] * 86_400_000
@@ -33,28 +39,30 @@ public struct HourOfWeekStrategy: InstanceScoringStrategy {
 
   public mutating func begin(_ setup: StrategySetup) {
     guard halfLife > 0 else { return }
-    weight = Array(repeating: 0, count: setup.instanceCount * 168)
-    updated = Array(repeating: 0, count: setup.instanceCount * 168)
+    decay = Decay(
+      weight: Array(repeating: 0, count: setup.instanceCount * 168),
+      updated: Array(repeating: 0, count: setup.instanceCount * 168))
   }
 
   public mutating func observe(_ event: ObservedEvent, context: StackContext) {
-    guard halfLife > 0, case .donation(_, let instances) = event else { return }
+    guard halfLife > 0, case .donation(_, let instances) = event, var d = decay else { return }
+    decay = nil  // `d` is now the only reference: updated in place
     for i in instances {
       let k = Int(i) * 168 + context.hourOfWeek
-      weight[k] = decayed(k, to: context.now) + 1
-      updated[k] = context.now
+      d.weight[k] = decayed(d, k, to: context.now) + 1
+      d.updated[k] = context.now
     }
+    decay = d
   }
 
-  @inline(__always) func decayed(_ k: Int, to now: Int64) -> Double {
-    weight[k] == 0 ? 0 : weight[k] * exp2(-Double(now - updated[k]) / halfLife)
+  @inline(__always) func decayed(_ d: Decay, _ k: Int, to now: Int64) -> Double {
+    d.weight[k] == 0 ? 0 : d.weight[k] * exp2(-Double(now - d.updated[k]) / halfLife)
   }
 
   @inline(__always)
   public func score(_ instance: InstanceView) -> Double {
-    halfLife > 0
-      ? decayed(instance.index * 168 + instance.hourOfWeek, to: instance.now)
-      : Double(instance.donationsThisHourOfWeek)
+    if let decay { return decayed(decay, instance.index * 168 + instance.hourOfWeek, to: instance.now) }
+    return Double(instance.donationsThisHourOfWeek)
   }
   public func rule(top: InstanceView?) -> StaticString { "donations this hour of week" }
 }
