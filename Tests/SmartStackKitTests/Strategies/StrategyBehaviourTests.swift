@@ -261,3 +261,36 @@ struct StrategyBehaviourTests {
     #expect(abs(Gini.coefficient([1, 3]) - 0.25) < 1e-12)
   }
 }
+
+/// A stochastic strategy states the probability of each candidate being its choice
+/// (`StochasticRankingStrategy`); `random`'s must match the frequencies of its draws.
+@Suite("Choice probabilities")
+struct ChoiceProbabilityTests {
+  @Test func randomStatesUniformProbabilitiesThatItsDrawsFollow() {
+    let instances = (0..<5).map { WidgetInstance(id: "i\($0)", kind: "K\($0)") }
+    var features = StackFeatures(instances: instances)
+    for i in [0, 2, 3, 4] { features.available[i] = true }
+    let context = StackContext(
+      now: 0, hourOfDay: 0, hourOfWeek: 0, dayIndex: 0, features: features, shown: -1, shownSince: 0, target: [])
+    var strategy = RandomStrategy(parameters: .none)
+    strategy.begin(StrategySetup(instances: instances, seed: 42))
+    var probabilities = Array(repeating: -1.0, count: instances.count)
+    strategy.choiceProbabilities(context, into: &probabilities)
+    #expect(probabilities == [0.25, 0, 0.25, 0.25, 0.25])
+    // 40,000 draws: each candidate's share within 0.01 of 0.25 (about 4.6 standard
+    // deviations), the non-candidate never chosen.
+    var chosen = Array(repeating: 0, count: instances.count)
+    for _ in 0..<40_000 {
+      var ranking = Ranking(instanceCount: instances.count)
+      ranking.setCandidateScores(context) { _ in 0 }
+      strategy.rank(context, into: &ranking)
+      var top = -1
+      for i in 0..<instances.count where features.available[i] {
+        if top < 0 || features.precedes(i, top, scores: ranking.scores) { top = i }
+      }
+      chosen[top] += 1
+    }
+    #expect(chosen[1] == 0)
+    for i in [0, 2, 3, 4] { #expect(abs(Double(chosen[i]) / 40_000 - probabilities[i]) < 0.01, "instance \(i)") }
+  }
+}
