@@ -23,7 +23,7 @@ struct StrategiesCommand: RegistryCommand {
       }
     }
     out += "\nUse as NAME or NAME:PARAM=VALUE:PARAM=VALUE, several separated by commas.\n"
-    out += "Exact definitions: the doc comment of each type in Sources/SmartStackKit/Strategies/.\n"
+    out += "Exact definitions: the doc comment of each type in Sources/SmartStackKit/Strategies/BuiltIn/.\n"
     return out
   }
 
