@@ -1,4 +1,4 @@
-import SmartStackKit
+@_spi(SmartStackEngine) import SmartStackKit
 
 /// Checks a strategy's fast paths against ranking at every visit, for strategy authors'
 /// own tests.
@@ -18,7 +18,8 @@ import SmartStackKit
 /// stops) the strategy runs twice through the engine: once as it is, taking every
 /// speed path its refinement allows (`PureRankingStrategy`: reusing decisions;
 /// `InstanceScoringStrategy`: rescoring changed instances; `OutcomeLearningStrategy`:
-/// outcomes), and once wrapped so that it ranks afresh at every visit. Every visit's
+/// outcomes), and once through the engine's reference mode, which calls the strategy's
+/// own `rank` at every visit. Every visit's
 /// decision (shown instance, target rank, candidates, relevance flags, rule and every
 /// score bit for bit) and every closed window must agree. The report names the first
 /// visit where they differ.
@@ -50,8 +51,8 @@ public enum StrategyConformance {
       // stack too large for per-instance rescoring.
       let world = GeneratedWorld(
         seed: worldSeed, instanceCount: w % 6 == 5 ? 70 : 6, longChains: w % 2 == 1)
-      let fast = run(strategy, world, seed: worldSeed)
-      let reference = run(EveryVisit(strategy), world, seed: worldSeed)
+      let fast = run(strategy, world, seed: worldSeed, ranksAtEveryVisit: false)
+      let reference = run(strategy, world, seed: worldSeed, ranksAtEveryVisit: true)
       report.worlds += 1
       report.visits += fast.visits.count
       report.reusedVisits += fast.reused
@@ -69,10 +70,12 @@ public enum StrategyConformance {
     var reused = 0
   }
 
-  static func run<T: RankingStrategy>(_ strategy: T, _ world: GeneratedWorld, seed: UInt64) -> Run {
+  static func run<T: RankingStrategy>(
+    _ strategy: T, _ world: GeneratedWorld, seed: UInt64, ranksAtEveryVisit: Bool
+  ) -> Run {
     var session = StackSession(
       person: 0, instances: world.instances, strategy: strategy, observer: Transcript(), zone: .utc,
-      options: world.options, strategySeed: seed)
+      options: world.options, strategySeed: seed, ranksAtEveryVisit: ranksAtEveryVisit)
     for i in world.initiallyAvailable { session.makeAvailable(i) }
     for event in world.events { event.apply(to: &session) }
     session.finish(at: 0)
@@ -132,23 +135,6 @@ public struct StrategyConformanceReport: Sendable, CustomStringConvertible {
       + "\nfirst difference: world \(d.world), visit \(d.visit) at \(d.time)"
       + "\n  fast path:   \(d.fastPath)\n  every visit: \(d.everyVisit)"
   }
-}
-
-/// `S` ranking afresh at every visit: a plain `RankingStrategy` (path `.everyVisit`)
-/// that forwards every call, outcomes included. The reference of the check.
-public struct EveryVisit<S: RankingStrategy>: RankingStrategy {
-  public static var info: StrategyInfo { S.info }
-  public var base: S
-  public init(parameters: StrategyParameters) throws { base = try S(parameters: parameters) }
-  public init(_ base: S) { self.base = base }
-  public mutating func begin(_ setup: StrategySetup) { base.begin(setup) }
-  public mutating func observe(_ event: ObservedEvent, context: StackContext) { base.observe(event, context: context) }
-  public mutating func rank(_ context: StackContext, into ranking: inout Ranking) { base.rank(context, into: &ranking) }
-  public mutating func _observe(outcome: VisitFeedback, context: StackContext) {
-    base._observe(outcome: outcome, context: context)
-  }
-  public static var _observesOutcomes: Bool { S._observesOutcomes }
-  public static var _seesTarget: Bool { S._seesTarget }
 }
 
 /// Every visit and window as text, for comparison.

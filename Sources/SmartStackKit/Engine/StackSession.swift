@@ -57,6 +57,9 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// The strategy rescores changed instances alone (`InstanceScoringStrategy`, at most
   /// `ChangedInstances.capacity` instances).
   let rescoresInstances: Bool
+  /// The reference mode of `StrategyConformance`: the strategy's own `rank` at every
+  /// visit, nothing derived from its refinement.
+  let ranksAtEveryVisit: Bool
   /// The remembered order keys can be kept up to date through donations (declared
   /// inputs and at most `ChangedInstances.capacity` instances); past that size a
   /// donation ends the last decision.
@@ -82,6 +85,18 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   public init(
     person: Int32, instances: [WidgetInstance], strategy: Strategy, observer: Observer,
     zone: ZoneRules, options: EngineOptions, strategySeed: UInt64
+  ) {
+    self.init(
+      person: person, instances: instances, strategy: strategy, observer: observer, zone: zone, options: options,
+      strategySeed: strategySeed, ranksAtEveryVisit: false)
+  }
+
+  /// The session; with `ranksAtEveryVisit`, one that calls the strategy's own `rank` at
+  /// every visit whatever its refinement: the reference `StrategyConformance` compares
+  /// the fast paths with (the decisions must be the same).
+  package init(
+    person: Int32, instances: [WidgetInstance], strategy: Strategy, observer: Observer,
+    zone: ZoneRules, options: EngineOptions, strategySeed: UInt64, ranksAtEveryVisit: Bool
   ) {
     self.person = person
     self.instances = instances
@@ -115,7 +130,8 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     self.strategy.begin(StrategySetup(instances: instances, seed: strategySeed))
     reads = self.strategy._reads
     readsDonations = reads.contains(.donations)
-    reusesDecisions = Strategy._path != .everyVisit && !Strategy._seesTarget && !reads.contains(.now)
+    self.ranksAtEveryVisit = ranksAtEveryVisit
+    reusesDecisions = !ranksAtEveryVisit && Strategy._path != .everyVisit && !Strategy._seesTarget && !reads.contains(.now)
     rescoresInstances = reusesDecisions && Strategy._path == .instanceScoring && n <= ChangedInstances.capacity
     tracksKeys = reusesDecisions && n <= ChangedInstances.capacity
     self.observer.beginPerson(person, instances: instances)
@@ -331,7 +347,11 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       resetScores()
       ranking.rule = "score"
       if Strategy._seesTarget { context.target = targets }
-      strategy._score(context, into: &ranking)
+      if ranksAtEveryVisit {
+        strategy.rank(context, into: &ranking)
+      } else {
+        strategy._score(context, into: &ranking)
+      }
       if Strategy._seesTarget { context.target = [] }
       (rankedTop, candidates, rankedTargetRank) = decide(targets: targetBuffer, remember: reusesDecisions)
       nameDecision(top: rankedTop)
@@ -397,6 +417,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// A reused decision keeps its rule: its top and the top's inputs are unchanged.
   @inline(__always)
   mutating func nameDecision(top: Int) {
+    guard !ranksAtEveryVisit else { return }
     if let rule = strategy._rule(top: top, context) { ranking.rule = rule }
   }
 

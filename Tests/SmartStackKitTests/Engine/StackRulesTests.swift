@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SmartStackKit
+@_spi(SmartStackEngine) @testable import SmartStackKit
 
 /// Runs a visitor's check with every built-in strategy (default parameters) in its own
 /// concrete type.

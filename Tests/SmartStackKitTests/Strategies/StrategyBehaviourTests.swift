@@ -1,5 +1,5 @@
 import Testing
-@testable import SmartStackKit
+@_spi(SmartStackEngine) @testable import SmartStackKit
 
 /// Drives one strategy through a hand-made sequence of events.
 struct Harness<S: RankingStrategy> {

@@ -72,33 +72,36 @@ public protocol RankingStrategy: Sendable {
   mutating func observe(_ event: ObservedEvent, context: StackContext)
 
   // MARK: Engine hooks
-  // Implemented by this protocol's extensions and its refinements' (the most refined
-  // one the type conforms to wins, as `Collection`'s defaults do): how the engine may
-  // run the strategy. A strategy never implements these.
+  // Not part of the protocol a strategy author sees: System Programming Interface
+  // (`@_spi(SmartStackEngine)`) requirements, visible only to code that imports the
+  // library with that SPI (the engine itself and `SmartStackTesting`). Their
+  // implementations are this protocol's extensions and its refinements' (the most
+  // refined one the type conforms to wins, as `Collection`'s defaults do); a strategy
+  // never implements them. They are requirements, not casts, so that the engine's code
+  // specialised for a strategy calls them directly.
 
-  /// How the engine may run this strategy; see `StrategyPath`.
-  static var _path: StrategyPath { get }
+  @_spi(SmartStackEngine) static var _path: StrategyPath { get }
   /// The inputs the scores may read (`PureRankingStrategy.reads`,
   /// `InstanceScoringStrategy.reads`); `.all` for other strategies.
-  var _reads: VisitInputs { get }
+  @_spi(SmartStackEngine) var _reads: VisitInputs { get }
   /// True when `self` and `other` would score every visit alike (`==` for pure and
   /// instance-scoring strategies; false otherwise).
-  func _scoresAlike(_ other: Self) -> Bool
+  @_spi(SmartStackEngine) func _scoresAlike(_ other: Self) -> Bool
   /// Sets the candidates' scores without the rule (an instance-scoring strategy's rule
   /// is taken from the top by `_rule(top:_:)`); `rank` for other strategies.
-  mutating func _score(_ context: StackContext, into ranking: inout Ranking)
+  @_spi(SmartStackEngine) mutating func _score(_ context: StackContext, into ranking: inout Ranking)
   /// Rescores the candidates in `changed` only (instance-scoring strategies); other
   /// strategies are never asked to.
-  func _rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking)
+  @_spi(SmartStackEngine) func _rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking)
   /// The rule naming a decision whose top is `top` (-1: none), for instance-scoring
   /// strategies; nil for others (the rule `rank` wrote stands).
-  func _rule(top: Int, _ context: StackContext) -> StaticString?
+  @_spi(SmartStackEngine) func _rule(top: Int, _ context: StackContext) -> StaticString?
   /// Receives a revealed outcome (`OutcomeLearningStrategy`); ignores it otherwise.
-  mutating func _observe(outcome: VisitFeedback, context: StackContext)
+  @_spi(SmartStackEngine) mutating func _observe(outcome: VisitFeedback, context: StackContext)
   /// True for `OutcomeLearningStrategy`.
-  static var _observesOutcomes: Bool { get }
+  @_spi(SmartStackEngine) static var _observesOutcomes: Bool { get }
   /// True for `TargetAwareStrategy`.
-  static var _seesTarget: Bool { get }
+  @_spi(SmartStackEngine) static var _seesTarget: Bool { get }
 }
 
 /// A strategy's registry name, summary and parameters.
