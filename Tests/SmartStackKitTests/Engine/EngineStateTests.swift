@@ -1,3 +1,4 @@
+import SmartStackTesting
 import Testing
 
 @testable import SmartStackKit

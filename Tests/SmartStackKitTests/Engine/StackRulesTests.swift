@@ -1,3 +1,4 @@
+import SmartStackTesting
 import Testing
 
 @_spi(SmartStackEngine) @testable import SmartStackKit
