@@ -23,7 +23,8 @@ source_file="Fuzz/Targets/$target.swift"
 out=Fuzz/.build
 lib="$out/lib"
 mkdir -p "$lib" "$out/bin" "$out/corpus/$target" "$out/crashes/$target"
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
+# -package-name: SmartStackKit's `package` declarations compile as they do in SwiftPM.
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name SmartStackLab)
 # SmartStackKit imports the system zlib as the module CZlib (Sources/CZlib/module.modulemap).
 zlib=(-I Sources/CZlib -lz)
 
