@@ -1,4 +1,4 @@
-@_spi(SmartStackEngine) import SmartStackKit
+import SmartStackKit
 
 /// Checks a strategy's fast paths against ranking at every visit, for strategy authors'
 /// own tests.

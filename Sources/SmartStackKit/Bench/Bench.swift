@@ -6,8 +6,8 @@
 /// `Replay.run(_:horizon:session:)`, exactly as replay drives a log (relevance entries,
 /// visits, donations and revealed outcomes in time order), with `StandardMetrics` as the
 /// observer. Only the engine's work is timed, per person and strategy with a monotonic
-/// clock; generating the people is timed separately and excluded. Strategies are
-/// opened with `StrategyChoice.open(_:)`, so built-in ones run specialised code.
+/// clock; generating the people is timed separately and excluded. Each strategy
+/// runs in a `ReplayLane`, specialised for its type like every run (`StrategyRunner`).
 ///
 /// **Ingest.** The workload's log is generated as CSV, then as JSON Lines, in memory;
 /// `DonationLog.read(bytes:file:format:timeZone:limit:)` (parse, validate, intern, sort)
@@ -34,7 +34,12 @@ public enum Bench {
     let clock = ContinuousClock()
     for repetition in 0..<repetitions {
       progress("simulating \(workload.people) people with \(strategies.count) strategies (pass \(repetition + 1) of \(repetitions))")
-      var lanes = strategies.map { $0.open(BenchLaneMaker(workload: workload, descriptor: $0.descriptor)) }
+      var lanes = strategies.map {
+        $0.lane(
+          ReplayLane.Setup(
+            horizon: workload.horizonMilliseconds,
+            seed: StreamSeed.derive(workload.seed, 3, StreamSeed.stableHash($0.descriptor.description))))
+      }
       var elapsed = [Duration](repeating: .zero, count: lanes.count)
       var cpu = [UInt64](repeating: 0, count: lanes.count)
       var generation = Duration.zero
@@ -114,61 +119,3 @@ extension Duration {
   }
 }
 
-/// One strategy's run over the people, specialised for its type: `run` drives one
-/// person through a fresh session, `totals` returns the pooled metric counts so far.
-struct BenchLane {
-  let run: (ReplayPlan.Person, Int) -> Void
-  let totals: () -> MetricCounts
-  /// Visits so far decided without calling `rank` (`StackSession.reusedDecisionCount`).
-  let reusedDecisions: () -> Int
-}
-
-/// Builds a lane in the strategy's concrete type (see `StrategyChoice.open(_:)`).
-struct BenchLaneMaker: StrategyTypeVisitor {
-  let workload: BenchWorkload
-  let descriptor: StrategyDescriptor
-
-  func visit<S: RankingStrategy>(_ prototype: S) -> BenchLane {
-    let state = BenchLaneState(
-      prototype: prototype, horizon: workload.horizonMilliseconds,
-      seed: StreamSeed.derive(workload.seed, 3, StreamSeed.stableHash(descriptor.description)))
-    return BenchLane(
-      run: { person, index in state.run(person, index: index) },
-      totals: { state.totals() },
-      reusedDecisions: { state.reusedDecisions })
-  }
-}
-
-/// The mutable state of a lane: the prototype and the metrics observer across people.
-final class BenchLaneState<S: RankingStrategy> {
-  let prototype: S
-  let horizon: Int64
-  let seed: UInt64
-  var observer = StandardMetrics()
-  var reusedDecisions = 0
-
-  init(prototype: S, horizon: Int64, seed: UInt64) {
-    self.prototype = prototype
-    self.horizon = horizon
-    self.seed = seed
-  }
-
-  /// Replays person `index` with a fresh copy of the prototype, as `Replay.run` does.
-  func run(_ person: ReplayPlan.Person, index: Int) {
-    var observer = StandardMetrics()
-    swap(&observer, &self.observer)
-    var session = StackSession(
-      person: Int32(truncatingIfNeeded: index), instances: person.instances, strategy: prototype,
-      observer: consume observer, zone: .utc, options: EngineOptions(),
-      strategySeed: StreamSeed.derive(seed, UInt64(truncatingIfNeeded: index)))
-    Replay.run(person, horizon: horizon, session: &session)
-    reusedDecisions += session.reusedDecisionCount
-    self.observer = session.finishedObserver()
-  }
-
-  func totals() -> MetricCounts {
-    var total = MetricCounts()
-    for p in observer.perPerson { total += p }
-    return total
-  }
-}

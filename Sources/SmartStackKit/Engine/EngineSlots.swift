@@ -1,29 +1,31 @@
 /// The engine's private state of one widget instance: what no strategy sees.
 ///
 /// A trivial value type (no references), so a buffer of them is copied with one memcpy.
-struct InstanceSlot {
+@usableFromInline struct InstanceSlot {
   /// The instance's relevance window, entry by entry.
-  var tracker = RelevanceTracker()
+  @usableFromInline var tracker = RelevanceTracker()
   /// Refreshing this instance's relevance would change nothing before this instant
   /// (epoch ms); `Int64.min` forces a refresh at the next visit.
-  var validUntil = Int64.min
+  @usableFromInline var validUntil = Int64.min
   /// Active with a normalised percentile at or above the run's threshold.
-  var isHigh = false
+  @usableFromInline var isHigh = false
   /// Start (epoch ms) of the watched top-percentile window, `Int64.min` when none is.
-  var watchStart = Int64.min
+  @usableFromInline var watchStart = Int64.min
   /// `candidateVisits` when the watched window opened: the window's visits are the
   /// difference at its close.
-  var watchVisitsBase = 0
+  @usableFromInline var watchVisitsBase = 0
   /// Scored visits at which this instance was a candidate, up to the last time it
   /// stopped being one (see `StackSession.candidateVisits(_:)`).
-  var candidateVisitsBefore = 0
+  @usableFromInline var candidateVisitsBefore = 0
   /// The session's visit count when the instance last became a candidate.
-  var candidateSince = 0
+  @usableFromInline var candidateSince = 0
   /// Milliseconds from the watched window's start to the first visit that showed it,
   /// or -1 while it has not been shown.
-  var surfacedAfter: Int64 = -1
+  @usableFromInline var surfacedAfter: Int64 = -1
   /// The instance's key in the percentile normaliser (itself, or its kind's group).
-  var key = 0
+  @usableFromInline var key = 0
+  /// A slot with every field at its default.
+  @inlinable init() {}
 }
 
 /// Raw pointers into an `EngineSlots`' memory: every instance's `InstanceSlot`, the two
@@ -34,70 +36,81 @@ struct InstanceSlot {
 /// `EngineSlots` is alive; write through it only after the owner was made unique
 /// (`StackSession.uniqueSlots()`). Indices are instance indices `0..<count`, checked by
 /// the callers' preconditions.
-struct SlotsView {
+@usableFromInline struct SlotsView {
   /// Number of instances.
-  let count: Int
+  @usableFromInline let count: Int
   /// One slot per instance.
-  let slots: UnsafeMutablePointer<InstanceSlot>
+  @usableFromInline let slots: UnsafeMutablePointer<InstanceSlot>
   /// The instances whose slot `isHigh`, in the order they became so (`highCount`).
-  let high: UnsafeMutablePointer<Int32>
+  @usableFromInline let high: UnsafeMutablePointer<Int32>
   /// The instances with a watched window (`watchStart != Int64.min`), in opening order
   /// (`watchedCount`).
-  let watched: UnsafeMutablePointer<Int32>
+  @usableFromInline let watched: UnsafeMutablePointer<Int32>
   /// `[highCount, watchedCount]`.
-  let listCounts: UnsafeMutablePointer<Int>
+  @usableFromInline let listCounts: UnsafeMutablePointer<Int>
   /// `tieRank[i]`: position of instance `i` in the order of
   /// `StackFeatures.tieBreakPrecedes` (0 = first), so that
   /// `tieBreakPrecedes(a, b) == (tieRank[a] < tieRank[b])`; kept up to date by
   /// `promote(_:features:)` at every matched donation.
-  let tieRank: UnsafeMutablePointer<Int32>
+  @usableFromInline let tieRank: UnsafeMutablePointer<Int32>
   /// The inverse permutation: `tieOrder[k]` is the instance at tie-break position `k`.
-  let tieOrder: UnsafeMutablePointer<Int32>
+  @usableFromInline let tieOrder: UnsafeMutablePointer<Int32>
   /// The last ranked visit's order keys (`StackSession.orderKey`), 0 for instances
   /// that were not candidates: what a reused decision ranks targets by.
-  let orderKeys: UnsafeMutablePointer<UInt128>
+  @usableFromInline let orderKeys: UnsafeMutablePointer<UInt128>
+  /// The memberwise initialiser, for the engine's inlinable code.
+  @usableFromInline init(count: Int, slots: UnsafeMutablePointer<InstanceSlot>, high: UnsafeMutablePointer<Int32>, watched: UnsafeMutablePointer<Int32>, listCounts: UnsafeMutablePointer<Int>, tieRank: UnsafeMutablePointer<Int32>, tieOrder: UnsafeMutablePointer<Int32>, orderKeys: UnsafeMutablePointer<UInt128>) {
+    self.count = count
+    self.slots = slots
+    self.high = high
+    self.watched = watched
+    self.listCounts = listCounts
+    self.tieRank = tieRank
+    self.tieOrder = tieOrder
+    self.orderKeys = orderKeys
+  }
 
   /// How many entries of `high` are in use.
-  var highCount: Int {
+  @inlinable var highCount: Int {
     @inline(__always) get { listCounts[0] }
     @inline(__always) nonmutating set { listCounts[0] = newValue }
   }
 
   /// How many entries of `watched` are in use.
-  var watchedCount: Int {
+  @inlinable var watchedCount: Int {
     @inline(__always) get { listCounts[1] }
     @inline(__always) nonmutating set { listCounts[1] = newValue }
   }
 
   /// Appends `i` to `high`. O(1).
   @inline(__always)
-  func addHigh(_ i: Int) {
+  @inlinable func addHigh(_ i: Int) {
     high[highCount] = Int32(truncatingIfNeeded: i)
     highCount &+= 1
   }
 
   /// Removes `i` from `high`, keeping the others' order. O(highCount).
   @inline(__always)
-  func removeHigh(_ i: Int) {
+  @inlinable func removeHigh(_ i: Int) {
     highCount = Self.remove(Int32(truncatingIfNeeded: i), from: high, count: highCount)
   }
 
   /// Appends `i` to `watched`. O(1).
   @inline(__always)
-  func addWatched(_ i: Int) {
+  @inlinable func addWatched(_ i: Int) {
     watched[watchedCount] = Int32(truncatingIfNeeded: i)
     watchedCount &+= 1
   }
 
   /// Removes `i` from `watched`, keeping the others' order. O(watchedCount).
   @inline(__always)
-  func removeWatched(_ i: Int) {
+  @inlinable func removeWatched(_ i: Int) {
     watchedCount = Self.remove(Int32(truncatingIfNeeded: i), from: watched, count: watchedCount)
   }
 
   /// Removes the first `value` of `list[0..<count]`; returns the new count.
   @inline(__always)
-  private static func remove(_ value: Int32, from list: UnsafeMutablePointer<Int32>, count: Int) -> Int {
+  @inlinable static func remove(_ value: Int32, from list: UnsafeMutablePointer<Int32>, count: Int) -> Int {
     var k = 0
     while k < count && list[k] != value { k &+= 1 }
     guard k < count else { return count }
@@ -120,7 +133,7 @@ struct SlotsView {
   ///
   /// - Complexity: O(positions moved), at most O(n).
   @inline(__always)
-  func promote(_ i: Int, features: StackFeatures, movingKeys: Bool = false) {
+  @inlinable func promote(_ i: Int, features: StackFeatures, movingKeys: Bool = false) {
     var position = Int(tieRank[i])
     while position > 0 {
       let before = Int(tieOrder[position &- 1])
@@ -147,13 +160,13 @@ struct SlotsView {
 /// when the session value was copied (copy-on-write by hand), so sessions keep value
 /// semantics. The session then works through the trivial `view`, which costs no
 /// reference counting.
-final class EngineSlots: @unchecked Sendable {
+@usableFromInline final class EngineSlots: @unchecked Sendable {
   /// Pointers to this object's memory.
-  let view: SlotsView
+  @usableFromInline let view: SlotsView
 
   /// Slots for `keys.count` instances with the given normaliser keys, nothing tracked,
   /// and the tie-break order of instances without donations: `kindOrder`.
-  init(keys: [Int], kindOrder: [Int32]) {
+  @inlinable init(keys: [Int], kindOrder: [Int32]) {
     precondition(kindOrder.count == keys.count)
     let count = keys.count
     view = Self.allocate(count)
@@ -169,7 +182,7 @@ final class EngineSlots: @unchecked Sendable {
   }
 
   /// A copy with the same contents in new buffers.
-  private init(copying other: EngineSlots) {
+  @inlinable init(copying other: EngineSlots) {
     let o = other.view
     view = Self.allocate(o.count)
     view.slots.initialize(from: o.slots, count: o.count)
@@ -181,7 +194,7 @@ final class EngineSlots: @unchecked Sendable {
     view.orderKeys.initialize(from: o.orderKeys, count: max(1, o.count))
   }
 
-  private static func allocate(_ count: Int) -> SlotsView {
+  @inlinable static func allocate(_ count: Int) -> SlotsView {
     let capacity = max(1, count)
     return SlotsView(
       count: count, slots: .allocate(capacity: capacity), high: .allocate(capacity: capacity),
@@ -190,7 +203,7 @@ final class EngineSlots: @unchecked Sendable {
       orderKeys: .allocate(capacity: capacity))
   }
 
-  func copy() -> EngineSlots { EngineSlots(copying: self) }
+  @inlinable func copy() -> EngineSlots { EngineSlots(copying: self) }
 
   deinit {
     view.slots.deinitialize(count: view.count)

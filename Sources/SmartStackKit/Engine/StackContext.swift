@@ -22,12 +22,23 @@ public struct StackContext: Sendable {
   /// The instances the visit's target matches. Empty except for strategies with
   /// a `TargetAwareStrategy`, and empty outside visits.
   public var target: ArraySlice<Int32>
+  /// The memberwise initialiser, for the engine's inlinable code.
+  @usableFromInline init(now: Int64, hourOfDay: Int, hourOfWeek: Int, dayIndex: Int64, features: StackFeatures, shown: Int32, shownSince: Int64, target: ArraySlice<Int32>) {
+    self.now = now
+    self.hourOfDay = hourOfDay
+    self.hourOfWeek = hourOfWeek
+    self.dayIndex = dayIndex
+    self.features = features
+    self.shown = shown
+    self.shownSince = shownSince
+    self.target = target
+  }
 
-  public var instanceCount: Int { features.instanceCount }
+  @inlinable public var instanceCount: Int { features.instanceCount }
 
   /// True when instance `i` can be shown at this moment (it is in the stack and, with a
   /// per-person stack built from donations, the person has donated it before).
-  @inline(__always) public func isCandidate(_ i: Int) -> Bool { features.available[i] }
+  @inlinable @inline(__always) public func isCandidate(_ i: Int) -> Bool { features.available[i] }
 }
 
 /// Behavioural and relevance features of one person's stack, updated incrementally by
@@ -39,43 +50,53 @@ public struct StackFeatures: Sendable {
   /// Number of instances in the stack.
   public let instanceCount: Int
   /// `available[i]`: instance `i` may be shown (see `StackContext.isCandidate`).
-  public internal(set) var available: [Bool]
+  @inlinable public var available: [Bool] { _available }
+  @usableFromInline var _available: [Bool]
   /// Donations matched to each instance so far.
-  public internal(set) var donationCount: [Int32]
+  @inlinable public var donationCount: [Int32] { _donationCount }
+  @usableFromInline var _donationCount: [Int32]
   /// Time of each instance's most recent matched donation (epoch ms), or `Int64.min`.
-  public internal(set) var lastDonation: [Int64]
+  @inlinable public var lastDonation: [Int64] { _lastDonation }
+  @usableFromInline var _lastDonation: [Int64]
   /// Matched donations per instance and local hour of day: index `i * 24 + hour`.
-  public internal(set) var hourOfDayCount: [Int32]
+  @inlinable public var hourOfDayCount: [Int32] { _hourOfDayCount }
+  @usableFromInline var _hourOfDayCount: [Int32]
   /// Matched donations per instance and local hour of week: index `i * 168 + hourOfWeek`.
-  public internal(set) var hourOfWeekCount: [Int32]
+  @inlinable public var hourOfWeekCount: [Int32] { _hourOfWeekCount }
+  @usableFromInline var _hourOfWeekCount: [Int32]
   /// All donations of this person so far, matched or not.
-  public internal(set) var totalDonations: Int
+  @inlinable public var totalDonations: Int { _totalDonations }
+  @usableFromInline var _totalDonations: Int
   /// The instance matched by the person's most recent donation, or -1.
-  public internal(set) var lastDonatedInstance: Int32
+  @inlinable public var lastDonatedInstance: Int32 { _lastDonatedInstance }
+  @usableFromInline var _lastDonatedInstance: Int32
   /// Relevance state of each instance at `now` (`.none` without timelines).
-  public internal(set) var relevance: [RelevanceState]
+  @inlinable public var relevance: [RelevanceState] { _relevance }
+  @usableFromInline var _relevance: [RelevanceState]
   /// `relevance[i].kind`: the same states as one byte each, without their scores (for
   /// table look-ups, see `RelevanceState.Kind`).
-  public internal(set) var relevanceKind: [RelevanceState.Kind]
+  @inlinable public var relevanceKind: [RelevanceState.Kind] { _relevanceKind }
+  @usableFromInline var _relevanceKind: [RelevanceState.Kind]
   /// Normalised relevance of each instance's current window score (mid-rank percentile,
   /// DESIGN.md §4), or NaN when the state is `none` or `expired`.
-  public internal(set) var percentile: [Double]
+  @inlinable public var percentile: [Double] { _percentile }
+  @usableFromInline var _percentile: [Double]
   /// Tie-break key: rank of the instance's kind name in byte order among the stack's
   /// kinds, then the instance index (smaller wins).
   public let kindOrder: [Int32]
-  public init(instances: [WidgetInstance]) {
+  @inlinable public init(instances: [WidgetInstance]) {
     let n = instances.count
     instanceCount = n
-    available = Array(repeating: false, count: n)
-    donationCount = Array(repeating: 0, count: n)
-    lastDonation = Array(repeating: Int64.min, count: n)
-    hourOfDayCount = Array(repeating: 0, count: n * 24)
-    hourOfWeekCount = Array(repeating: 0, count: n * 168)
-    totalDonations = 0
-    lastDonatedInstance = -1
-    relevance = Array(repeating: .none, count: n)
-    relevanceKind = Array(repeating: .none, count: n)
-    percentile = Array(repeating: .nan, count: n)
+    _available = Array(repeating: false, count: n)
+    _donationCount = Array(repeating: 0, count: n)
+    _lastDonation = Array(repeating: Int64.min, count: n)
+    _hourOfDayCount = Array(repeating: 0, count: n * 24)
+    _hourOfWeekCount = Array(repeating: 0, count: n * 168)
+    _totalDonations = 0
+    _lastDonatedInstance = -1
+    _relevance = Array(repeating: .none, count: n)
+    _relevanceKind = Array(repeating: .none, count: n)
+    _percentile = Array(repeating: .nan, count: n)
     // Byte order of the names, compared in place (a session starts per person: no copies).
     let sortedKinds = instances.indices.sorted {
       let a = instances[$0].kind.utf8
@@ -89,17 +110,17 @@ public struct StackFeatures: Sendable {
 
   /// Folds one matched donation of instance `i` at local hour `hour`/`hourOfWeek`.
   @inline(__always)
-  mutating func recordDonation(instance i: Int, at time: Int64, hourOfDay: Int, hourOfWeek: Int) {
-    donationCount[i] &+= 1
-    if time > lastDonation[i] { lastDonation[i] = time }
-    hourOfDayCount[i &* 24 &+ hourOfDay] &+= 1
-    hourOfWeekCount[i &* 168 &+ hourOfWeek] &+= 1
+  @inlinable mutating func recordDonation(instance i: Int, at time: Int64, hourOfDay: Int, hourOfWeek: Int) {
+    _donationCount[i] &+= 1
+    if time > lastDonation[i] { _lastDonation[i] = time }
+    _hourOfDayCount[i &* 24 &+ hourOfDay] &+= 1
+    _hourOfWeekCount[i &* 168 &+ hourOfWeek] &+= 1
   }
 
   /// True when candidate `a` comes before candidate `b` at equal scores: more recent
   /// last donation, then more donations, then kind name, then index.
   @inline(__always)
-  public func tieBreakPrecedes(_ a: Int, _ b: Int) -> Bool {
+  @inlinable public func tieBreakPrecedes(_ a: Int, _ b: Int) -> Bool {
     if lastDonation[a] != lastDonation[b] { return lastDonation[a] > lastDonation[b] }
     if donationCount[a] != donationCount[b] { return donationCount[a] > donationCount[b] }
     return kindOrder[a] < kindOrder[b]
@@ -107,14 +128,14 @@ public struct StackFeatures: Sendable {
 
   /// True when candidate `a` is ranked before `b` given `scores` (the engine's order).
   @inline(__always)
-  public func precedes(_ a: Int, _ b: Int, scores: [Double]) -> Bool {
+  @inlinable public func precedes(_ a: Int, _ b: Int, scores: [Double]) -> Bool {
     precedes(a, score: scores[a], b, score: scores[b])
   }
 
   /// True when candidate `a` with score `scoreA` is ranked before `b` with `scoreB`:
   /// the higher score (NaN counts as minus infinity), then `tieBreakPrecedes`.
   @inline(__always)
-  public func precedes(_ a: Int, score scoreA: Double, _ b: Int, score scoreB: Double) -> Bool {
+  @inlinable public func precedes(_ a: Int, score scoreA: Double, _ b: Int, score scoreB: Double) -> Bool {
     let sa = scoreA.isNaN ? -Double.infinity : scoreA
     let sb = scoreB.isNaN ? -Double.infinity : scoreB
     if sa != sb { return sa > sb }

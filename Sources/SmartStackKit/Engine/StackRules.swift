@@ -42,7 +42,7 @@ public enum StackRules {
   ///
   /// - Complexity: O(1).
   @inline(__always)
-  static func mayBind(strategyTop top: Int, policy: VisitPolicy, current c: Int, features: StackFeatures) -> Bool {
+  @inlinable static func mayBind(strategyTop top: Int, policy: VisitPolicy, current c: Int, features: StackFeatures) -> Bool {
     if case .rank = policy {
       return top >= 0 && c >= 0 && top != c && features.relevanceKind[top] == .suppressed
     }
@@ -58,7 +58,7 @@ public enum StackRules {
   /// - Complexity: O(1), plus O(n) for n instances when the strategy's first candidate is
   ///   suppressed and is not `c`.
   @inline(__always)
-  static func shown(
+  @inlinable static func shown(
     strategyTop top: Int, policy: VisitPolicy, current c: Int, features: StackFeatures,
     key: (Int) -> UInt128
   ) -> (top: Int, rule: StaticString?) {
@@ -94,7 +94,7 @@ public enum StackRules {
   /// target is a candidate.
   ///
   /// - Complexity: O(t + n) for t targets and n instances.
-  static func targetRank(
+  @inlinable static func targetRank(
     shown: Int, targets: UnsafeBufferPointer<Int32>, features: StackFeatures, key: (Int) -> UInt128
   ) -> Int {
     let n = features.instanceCount

@@ -7,7 +7,7 @@ public struct EngineOptions: Sendable, Hashable {
   /// Normalisation scope (instance or kind) and window (all history or last N days).
   public var normaliserScope: PercentileNormaliser.Scope = .instance
   public var normaliserWindow: PercentileNormaliser.Window = .all
-  public init() {}
+  @inlinable public init() {}
 }
 
 /// One person's run: the stack, the shared features, the strategy and the observer.
@@ -20,69 +20,73 @@ public struct EngineOptions: Sendable, Hashable {
 /// - Complexity: a donation is O(k) for its k matched instances; a visit is O(n) for n
 ///   instances (plus O(n log m) with relevance timelines, m scores per instance).
 public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>: Sendable {
-  public private(set) var strategy: Strategy
-  public private(set) var observer: Observer
+  @inlinable public var strategy: Strategy { _strategy }
+  @usableFromInline var _strategy: Strategy
+  @inlinable public var observer: Observer { _observer }
+  @usableFromInline var _observer: Observer
   /// What the strategy sees; `context.features` are the shared features.
-  public private(set) var context: StackContext
+  @inlinable public var context: StackContext { _context }
+  @usableFromInline var _context: StackContext
   public let person: Int32
   public let instances: [WidgetInstance]
-  let zone: ZoneRules
-  let options: EngineOptions
-  var ranking: Ranking
-  var normaliser: PercentileNormaliser
-  var hasRelevance = false
+  @usableFromInline let zone: ZoneRules
+  @usableFromInline let options: EngineOptions
+  @usableFromInline var ranking: Ranking
+  @usableFromInline var normaliser: PercentileNormaliser
+  @usableFromInline var hasRelevance = false
   /// Per-instance relevance trackers, refresh cache, top-percentile flags and watched
   /// windows (see `EngineSlots`); written only through `uniqueSlots()`.
-  var slots: EngineSlots
+  @usableFromInline var slots: EngineSlots
   /// The minimum of the slots' `validUntil`: visits before it skip the relevance refresh.
-  var nextRelevanceRefresh = Int64.min
+  @usableFromInline var nextRelevanceRefresh = Int64.min
   /// Scored visits so far.
-  var visitCount = 0
+  @usableFromInline var visitCount = 0
   /// True when instances share normaliser keys (scope `kind`): a score recorded for one
   /// changes the others' percentiles.
-  let sharedNormaliserKeys: Bool
+  @usableFromInline let sharedNormaliserKeys: Bool
   // Clock cache: `hourOfDay`, `hourOfWeek` and `dayIndex` hold for UTC ms in
   // `clockValidFrom ..< clockValidUntil` (one local hour within one offset interval).
-  var clockValidFrom = Int64.max
-  var clockValidUntil = Int64.min
+  @usableFromInline var clockValidFrom = Int64.max
+  @usableFromInline var clockValidUntil = Int64.min
   // Decision reuse, derived from the refinement the strategy conforms to
   // (`StrategyPath`): its declared inputs, read once, and the last ranked visit's
   // decision with the inputs it was made for.
-  let reads: VisitInputs
+  @usableFromInline let reads: VisitInputs
   /// True when the strategy's scores read the donation features.
-  let readsDonations: Bool
+  @usableFromInline let readsDonations: Bool
   /// False when the strategy ranks at every visit (a plain `RankingStrategy`, a
   /// `TargetAwareStrategy`, or `reads` containing `.now`).
-  let reusesDecisions: Bool
+  @usableFromInline let reusesDecisions: Bool
   /// The strategy rescores changed instances alone (`InstanceScoringStrategy`, at most
   /// `ChangedInstances.capacity` instances).
-  let rescoresInstances: Bool
+  @usableFromInline let rescoresInstances: Bool
   /// The reference mode of `StrategyConformance`: the strategy's own `rank` at every
   /// visit, nothing derived from its refinement.
-  let ranksAtEveryVisit: Bool
+  @usableFromInline let ranksAtEveryVisit: Bool
   /// The remembered order keys can be kept up to date through donations (declared
   /// inputs and at most `ChangedInstances.capacity` instances); past that size a
   /// donation ends the last decision.
-  let tracksKeys: Bool
+  @usableFromInline let tracksKeys: Bool
   /// Instances whose own inputs (relevance, donations, being shown) changed since the
   /// last decision, for `rescoresInstances`: rescored at the next visit.
-  var changed = ChangedInstances()
+  @usableFromInline var changed = ChangedInstances()
   /// Instances whose order key `promote` moved in place since the last decision (their
   /// scores stand): the next visit checks whether they overtook the top.
-  var retied = ChangedInstances()
+  @usableFromInline var retied = ChangedInstances()
   /// The last decision may be reused: nothing it depends on changed since.
-  var decisionReusable = false
-  var lastTop = -1
-  var lastCandidates = 0
-  var lastShown: Int32 = -1
-  var lastHourOfDay = 0
-  var lastHourOfWeek = 0
-  var lastDayIndex: Int64 = 0
+  @usableFromInline var decisionReusable = false
+  @usableFromInline var lastTop = -1
+  @usableFromInline var lastCandidates = 0
+  @usableFromInline var lastShown: Int32 = -1
+  @usableFromInline var lastHourOfDay = 0
+  @usableFromInline var lastHourOfWeek = 0
+  @usableFromInline var lastDayIndex: Int64 = 0
   /// Visits decided without calling `rank`: the last decision reused, or updated for the
   /// instances in `changed` and `retied` (for tests and profiling).
-  public internal(set) var reusedDecisionCount = 0
+  @inlinable public var reusedDecisionCount: Int { _reusedDecisionCount }
+  @usableFromInline var _reusedDecisionCount = 0
 
-  public init(
+  @inlinable public init(
     person: Int32, instances: [WidgetInstance], strategy: Strategy, observer: Observer,
     zone: ZoneRules, options: EngineOptions, strategySeed: UInt64
   ) {
@@ -94,18 +98,18 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// The session; with `ranksAtEveryVisit`, one that calls the strategy's own `rank` at
   /// every visit whatever its refinement: the reference `StrategyConformance` compares
   /// the fast paths with (the decisions must be the same).
-  package init(
+  @inlinable package init(
     person: Int32, instances: [WidgetInstance], strategy: Strategy, observer: Observer,
     zone: ZoneRules, options: EngineOptions, strategySeed: UInt64, ranksAtEveryVisit: Bool
   ) {
     self.person = person
     self.instances = instances
-    self.strategy = strategy
-    self.observer = observer
+    self._strategy = strategy
+    self._observer = observer
     self.zone = zone
     self.options = options
     let n = instances.count
-    context = StackContext(
+    _context = StackContext(
       now: Int64.min, hourOfDay: 0, hourOfWeek: 0, dayIndex: 0,
       features: StackFeatures(instances: instances), shown: -1, shownSince: Int64.min,
       target: [])
@@ -125,30 +129,30 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
         keys.append(keys.count)
       }
     }
-    slots = EngineSlots(keys: keys, kindOrder: context.features.kindOrder)
+    slots = EngineSlots(keys: keys, kindOrder: _context.features.kindOrder)
     sharedNormaliserKeys = kinds.count < keys.count && options.normaliserScope == .kind
-    self.strategy.begin(StrategySetup(instances: instances, seed: strategySeed))
-    reads = self.strategy._reads
+    self._strategy.begin(StrategySetup(instances: instances, seed: strategySeed))
+    reads = self._strategy._reads
     readsDonations = reads.contains(.donations)
     self.ranksAtEveryVisit = ranksAtEveryVisit
     reusesDecisions = !ranksAtEveryVisit && Strategy._path != .everyVisit && !Strategy._seesTarget && !reads.contains(.now)
     rescoresInstances = reusesDecisions && Strategy._path == .instanceScoring && n <= ChangedInstances.capacity
     tracksKeys = reusesDecisions && n <= ChangedInstances.capacity
-    self.observer.beginPerson(person, instances: instances)
+    self._observer.beginPerson(person, instances: instances)
   }
 
   /// Marks instance `i` as a candidate from now on (stacks built from donations add a
   /// kind the first time the person donates it; fixed stacks make all available).
-  public mutating func makeAvailable(_ i: Int) {
+  @inlinable public mutating func makeAvailable(_ i: Int) {
     setAvailable(i, true)
   }
 
   /// Makes instance `i` a candidate or not (a Widget Suggestion inserted into the stack
   /// and removed again). When the shown instance stops being a candidate, the next visit
   /// shows another.
-  public mutating func setAvailable(_ i: Int, _ available: Bool) {
+  @inlinable public mutating func setAvailable(_ i: Int, _ available: Bool) {
     guard context.features.available[i] != available else { return }
-    context.features.available[i] = available
+    _context.features._available[i] = available
     decisionReusable = false
     let s = uniqueSlots()
     if available {
@@ -161,7 +165,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// Scored visits so far at which instance `i` was a candidate: what a watched
   /// window's visit count is made of, without counting at every visit.
   @inline(__always)
-  func candidateVisits(_ i: Int, _ s: SlotsView) -> Int {
+  @inlinable func candidateVisits(_ i: Int, _ s: SlotsView) -> Int {
     let slot = s.slots + i
     return context.features.available[i]
       ? slot.pointee.candidateVisitsBefore &+ (visitCount &- slot.pointee.candidateSince)
@@ -171,11 +175,11 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// The person swiped the stack to instance `i` by hand at `time`: it is on top from now
   /// on (the next visit starts from it). Pinning it against rotation is the driver's
   /// business (`VisitPolicy.forced`).
-  public mutating func manualSwipe(to i: Int, at time: Int64) {
+  @inlinable public mutating func manualSwipe(to i: Int, at time: Int64) {
     advanceClock(to: time)
     if context.shown != Int32(i) {
-      context.shown = Int32(i)
-      context.shownSince = time
+      _context.shown = Int32(i)
+      _context.shownSince = time
     }
   }
 
@@ -184,10 +188,10 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// - Complexity: O(1) within the local hour of the previous call; O(log t) for t zone
   ///   transitions otherwise.
   @inline(__always)
-  mutating func advanceClock(to time: Int64) {
+  @inlinable mutating func advanceClock(to time: Int64) {
     if time == context.now { return }
     if time < context.now { invalidateRelevanceCache() }
-    context.now = time
+    _context.now = time
     if time >= clockValidFrom && time < clockValidUntil { return }
     recomputeClockFields(time)
   }
@@ -195,13 +199,13 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// Sets the calendar fields of `time` exactly as `ZoneRules.hourOfDay(at:)`,
   /// `hourOfWeek(at:)` and `dayIndex(at:)` do, and the span they stay valid for.
   @inline(never)
-  mutating func recomputeClockFields(_ time: Int64) {
+  @inlinable mutating func recomputeClockFields(_ time: Int64) {
     let index = zone.intervalIndex(containing: time)
     let offset = zone.offsets[index]
     let local = time &+ offset
-    context.hourOfDay = WallClock.hourOfDay(local)
-    context.hourOfWeek = WallClock.hourOfWeek(local)
-    context.dayIndex = WallClock.dayIndex(local)
+    _context.hourOfDay = WallClock.hourOfDay(local)
+    _context.hourOfWeek = WallClock.hourOfWeek(local)
+    _context.dayIndex = WallClock.dayIndex(local)
     // Cache only for sane instants (far from overflow): the local hour, in UTC, clipped
     // to the offset interval.
     let limit: Int64 = 1 << 60
@@ -220,7 +224,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   // MARK: - Events
 
   /// A relevance entry of instance `i` takes effect at its date.
-  public mutating func relevanceEntry(instance i: Int, entry: RelevanceEntry) {
+  @inlinable public mutating func relevanceEntry(instance i: Int, entry: RelevanceEntry) {
     precondition(i >= 0 && i < instances.count, "relevance entry for instance \(i) of \(instances.count)")
     advanceClock(to: entry.date.milliseconds)
     hasRelevance = true
@@ -239,14 +243,14 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     }
     refreshRelevance(i, s)
     let before = stateBeforeEvent()
-    strategy.observe(.relevance(instance: Int32(i)), context: context)
+    _strategy.observe(.relevance(instance: Int32(i)), context: context)
     endDecisionIfStateChanged(before)
   }
 
   /// The person donated: `kind` is the log's kind id, `matched` the stack instances the
   /// donation matches (DESIGN.md §4 matching).
   @inline(__always)
-  public mutating func donation(at time: Int64, kind: Int32, matched: ArraySlice<Int32>) {
+  @inlinable public mutating func donation(at time: Int64, kind: Int32, matched: ArraySlice<Int32>) {
     advanceClock(to: time)
     let hod = context.hourOfDay
     let how = context.hourOfWeek
@@ -260,41 +264,41 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       for m in matched {
         let i = Int(m)
         precondition(i >= 0 && i < s.count, "donation matched instance \(i) of \(s.count)")
-        context.features.recordDonation(instance: i, at: time, hourOfDay: hod, hourOfWeek: how)
+        _context.features.recordDonation(instance: i, at: time, hourOfDay: hod, hourOfWeek: how)
         s.promote(i, features: context.features, movingKeys: keepsDecision)
         if keepsDecision {
           if readsDonations { changed.insert(i) } else { retied.insert(i) }
         }
       }
     }
-    context.features.totalDonations &+= 1
-    context.features.lastDonatedInstance = matched.first ?? -1
+    _context.features._totalDonations &+= 1
+    _context.features._lastDonatedInstance = matched.first ?? -1
     if !keepsDecision { decisionReusable = false }
     let before = stateBeforeEvent()
-    strategy.observe(.donation(kind: kind, instances: matched), context: context)
+    _strategy.observe(.donation(kind: kind, instances: matched), context: context)
     endDecisionIfStateChanged(before)
   }
 
   /// The strategy, when the last decision may still be reused and an event is about to
   /// reach it: `endDecisionIfStateChanged` then compares.
   @inline(__always)
-  func stateBeforeEvent() -> Strategy? {
+  @inlinable func stateBeforeEvent() -> Strategy? {
     reusesDecisions && decisionReusable ? strategy : nil
   }
 
   /// Ends the last decision when the strategy's state changed since `before` (its `==`:
   /// what a pure or instance-scoring strategy's scores may depend on besides `reads`).
   @inline(__always)
-  mutating func endDecisionIfStateChanged(_ before: Strategy?) {
+  @inlinable mutating func endDecisionIfStateChanged(_ before: Strategy?) {
     if let before, !strategy._scoresAlike(before) { decisionReusable = false }
   }
 
   /// The outcome of an earlier visit becomes observable at `time`.
-  public mutating func reveal(_ feedback: VisitFeedback, at time: Int64) {
+  @inlinable public mutating func reveal(_ feedback: VisitFeedback, at time: Int64) {
     guard Strategy._observesOutcomes else { return }
     advanceClock(to: time)
     let before = stateBeforeEvent()
-    strategy._observe(outcome: feedback, context: context)
+    _strategy._observe(outcome: feedback, context: context)
     endDecisionIfStateChanged(before)
   }
 
@@ -303,7 +307,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// wanted (see `VisitOutcome`); only a `TargetAwareStrategy` sees them.
   @discardableResult
   @inline(__always)
-  public mutating func visit(
+  @inlinable public mutating func visit(
     at time: Int64, hasTarget: Bool, targets: ArraySlice<Int32>, policy: VisitPolicy = .rank
   ) -> VisitOutcome {
     targets.withUnsafeBufferPointer { buffer in
@@ -318,7 +322,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// reference-count increment and decrement at every visit.
   @discardableResult
   @inline(__always)
-  mutating func visit(
+  @inlinable mutating func visit(
     at time: Int64, hasTarget: Bool, targetBuffer: UnsafeBufferPointer<Int32>, targets: ArraySlice<Int32>,
     policy: VisitPolicy
   ) -> VisitOutcome {
@@ -342,17 +346,17 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       } else {
         (rankedTop, candidates, rankedTargetRank) = reusedDecision(targets: targetBuffer)
       }
-      reusedDecisionCount &+= 1
+      _reusedDecisionCount &+= 1
     } else {
       resetScores()
       ranking.rule = "score"
-      if Strategy._seesTarget { context.target = targets }
+      if Strategy._seesTarget { _context.target = targets }
       if ranksAtEveryVisit {
-        strategy.rank(context, into: &ranking)
+        _strategy.rank(context, into: &ranking)
       } else {
-        strategy._score(context, into: &ranking)
+        _strategy._score(context, into: &ranking)
       }
-      if Strategy._seesTarget { context.target = [] }
+      if Strategy._seesTarget { _context.target = [] }
       (rankedTop, candidates, rankedTargetRank) = decide(targets: targetBuffer, remember: reusesDecisions)
       nameDecision(top: rankedTop)
     }
@@ -398,8 +402,8 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     let previous = context.shown
     let shown = Int32(top)
     if shown != previous {
-      context.shown = shown
-      context.shownSince = time
+      _context.shown = shown
+      _context.shownSince = time
     }
     let outcome = VisitOutcome(
       person: person, time: time, dayIndex: context.dayIndex, hourOfDay: context.hourOfDay,
@@ -408,7 +412,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       candidateCount: candidates,
       shownState: top >= 0 ? context.features.relevance[top] : .none,
       relevanceCritical: critical, relevanceHonoured: honoured, rule: rule)
-    observer.observe(outcome, scores: ranking.scores, features: context.features)
+    _observer.observe(outcome, scores: ranking.scores, features: context.features)
     return outcome
   }
 
@@ -416,7 +420,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// its top (`InstanceScoringStrategy.rule(top:)`); other strategies named it in `rank`.
   /// A reused decision keeps its rule: its top and the top's inputs are unchanged.
   @inline(__always)
-  mutating func nameDecision(top: Int) {
+  @inlinable mutating func nameDecision(top: Int) {
     guard !ranksAtEveryVisit else { return }
     if let rule = strategy._rule(top: top, context) { ranking.rule = rule }
   }
@@ -427,7 +431,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// Candidate `i`'s key in the strategy's order is `orderKey` of its current score and
   /// tie rank, read through buffers: a closure over the session itself would copy it.
   @inline(never)
-  func applyStackRules(
+  @inlinable func applyStackRules(
     strategyTop: Int, rule: StaticString, targetRank: Int, policy: VisitPolicy, targets: UnsafeBufferPointer<Int32>
   ) -> (shown: Int, rule: StaticString, targetRank: Int) {
     let tieRank = slots.view.tieRank
@@ -458,7 +462,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   ///
   /// - Complexity: O(n + t) for n instances and t targets.
   @inline(__always)
-  mutating func decide(targets: UnsafeBufferPointer<Int32>, remember: Bool) -> (top: Int, candidates: Int, targetRank: Int) {
+  @inlinable mutating func decide(targets: UnsafeBufferPointer<Int32>, remember: Bool) -> (top: Int, candidates: Int, targetRank: Int) {
     let n = instances.count
     // Where the keys go: the slots' buffer when remembering, else nowhere (a stride-0
     // scratch slot).
@@ -523,7 +527,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// decision was made for. Changes that arrive as events (donations, outcomes,
   /// relevance, candidates, the strategy's own state) clear `decisionReusable` instead.
   @inline(__always)
-  func lastDecisionApplies() -> Bool {
+  @inlinable func lastDecisionApplies() -> Bool {
     let inputs = reads
     return (!inputs.contains(.shown) || rescoresInstances || context.shown == lastShown)
       && (!inputs.contains(.hourOfDay) || context.hourOfDay == lastHourOfDay)
@@ -536,7 +540,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   ///
   /// - Complexity: O(t) for t targets, plus O(n) when one of them is a candidate.
   @inline(__always)
-  func reusedDecision(targets: UnsafeBufferPointer<Int32>) -> (top: Int, candidates: Int, targetRank: Int) {
+  @inlinable func reusedDecision(targets: UnsafeBufferPointer<Int32>) -> (top: Int, candidates: Int, targetRank: Int) {
     let view = slots.view
     let keys = view.orderKeys
     let count = view.count
@@ -567,7 +571,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// - Complexity: O(c) for c changed instances, plus O(n) when the top's key fell or a
   ///   target is a candidate.
   @inline(__always)
-  mutating func updatedDecision(targets: UnsafeBufferPointer<Int32>) -> (top: Int, candidates: Int, targetRank: Int) {
+  @inlinable mutating func updatedDecision(targets: UnsafeBufferPointer<Int32>) -> (top: Int, candidates: Int, targetRank: Int) {
     let view = uniqueSlots()
     let keys = view.orderKeys
     let count = view.count
@@ -608,7 +612,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// `UInt32.max - tieRank`. Never 0 for a tie rank below `UInt32.max`, so 0 can mean
   /// "nothing yet".
   @inline(__always)
-  static func orderKey(_ score: Double, _ tieRank: Int32) -> UInt128 {
+  @inlinable static func orderKey(_ score: Double, _ tieRank: Int32) -> UInt128 {
     var bits = score.bitPattern
     // NaN sorts as minus infinity, -0.0 as +0.0 (selects, not branches).
     bits = bits & ~(1 << 63) > 0x7FF0_0000_0000_0000 ? 0xFFF0_0000_0000_0000 : bits
@@ -621,14 +625,14 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
 
   /// Every candidate's score to 0, every other to minus infinity.
   @inline(__always)
-  mutating func resetScores() {
+  @inlinable mutating func resetScores() {
     Self.resetScores(&ranking.scores, available: context.features.available)
   }
 
   /// `scores[i] = available[i] ? 0 : -infinity` over buffers: one uniqueness check for
   /// the whole array instead of one per element.
   @inline(__always)
-  static func resetScores(_ scores: inout [Double], available: [Bool]) {
+  @inlinable static func resetScores(_ scores: inout [Double], available: [Bool]) {
     scores.withUnsafeMutableBufferPointer { s in
       available.withUnsafeBufferPointer { a in
         for i in 0..<min(s.count, a.count) { s[i] = a[i] ? 0 : -Double.infinity }
@@ -637,14 +641,14 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   }
 
   /// Ends the person's run at `time`: open windows are closed and the observer told.
-  public mutating func finish(at time: Int64) {
+  @inlinable public mutating func finish(at time: Int64) {
     let s = uniqueSlots()
     for i in 0..<s.count { closeWindow(i, s) }
-    observer.endPerson(person)
+    _observer.endPerson(person)
   }
 
   /// Takes the observer out (e.g. to merge metrics) after `finish`.
-  public func finishedObserver() -> Observer { observer }
+  @inlinable public func finishedObserver() -> Observer { observer }
 
   // MARK: - Relevance bookkeeping
 
@@ -656,7 +660,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// (neither is reachable from outside), so they are copied together: once the slots
   /// are unique, so is the normaliser, whose calls then skip their own check.
   @inline(__always)
-  mutating func uniqueSlots() -> SlotsView {
+  @inlinable mutating func uniqueSlots() -> SlotsView {
     if !isKnownUniquelyReferenced(&slots) {
       slots = slots.copy()
       normaliser.makeStorageUnique()
@@ -672,7 +676,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// or, with a `days` window, any move of the clock. So visits skip it until then, with
   /// results identical to refreshing every instance at every visit.
   @inline(never)
-  mutating func refreshDueRelevance() {
+  @inlinable mutating func refreshDueRelevance() {
     let now = context.now
     let s = uniqueSlots()
     var next = Int64.max
@@ -684,7 +688,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   }
 
   /// Forces a refresh of every instance at the next visit (the clock went backwards).
-  mutating func invalidateRelevanceCache() {
+  @inlinable mutating func invalidateRelevanceCache() {
     decisionReusable = false
     let s = uniqueSlots()
     for i in 0..<s.count { s.slots[i].validUntil = Int64.min }
@@ -695,7 +699,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// watch: a window is watched from the moment it is active with a percentile at or
   /// above the threshold until it stops being active or is replaced. `s` is `slots`,
   /// already unique.
-  mutating func refreshRelevance(_ i: Int, _ s: SlotsView) {
+  @inlinable mutating func refreshRelevance(_ i: Int, _ s: SlotsView) {
     let nowMs = context.now
     let now = Instant(milliseconds: nowMs)
     let slot = s.slots + i
@@ -716,12 +720,12 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     case .expired:
       kind = .expired
     }
-    context.features.relevance[i] = state
-    context.features.relevanceKind[i] = kind
+    _context.features._relevance[i] = state
+    _context.features._relevanceKind[i] = kind
     if reads.contains(.relevance) {
       if rescoresInstances { changed.insert(i) } else { decisionReusable = false }
     }
-    context.features.percentile[i] = percentile
+    _context.features._percentile[i] = percentile
     let high = active && percentile >= options.relevanceThreshold
     if high != slot.pointee.isHigh {
       slot.pointee.isHigh = high
@@ -755,10 +759,10 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
 
   /// Ends instance `i`'s watched window, if any, and tells the observer. `s` is
   /// `slots`, already unique.
-  mutating func closeWindow(_ i: Int, _ s: SlotsView) {
+  @inlinable mutating func closeWindow(_ i: Int, _ s: SlotsView) {
     let slot = s.slots + i
     guard slot.pointee.watchStart != Int64.min else { return }
-    observer.windowClosed(
+    _observer.windowClosed(
       instance: Int32(i), start: slot.pointee.watchStart,
       visits: candidateVisits(i, s) &- slot.pointee.watchVisitsBase,
       surfacedAfter: slot.pointee.surfacedAfter >= 0 ? slot.pointee.surfacedAfter : nil)

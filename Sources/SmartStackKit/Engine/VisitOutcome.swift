@@ -33,9 +33,27 @@ public struct VisitOutcome: Sendable {
   public var relevanceHonoured: Bool
   /// The rule the strategy named for its decision (for traces).
   public var rule: StaticString
+  /// The memberwise initialiser, for the engine's inlinable code.
+  @usableFromInline init(person: Int32, time: Int64, dayIndex: Int64, hourOfDay: Int, shown: Int32, previous: Int32, rotated: Bool, hasTarget: Bool, targets: ArraySlice<Int32>, targetRank: Int, candidateCount: Int, shownState: RelevanceState, relevanceCritical: Bool, relevanceHonoured: Bool, rule: StaticString) {
+    self.person = person
+    self.time = time
+    self.dayIndex = dayIndex
+    self.hourOfDay = hourOfDay
+    self.shown = shown
+    self.previous = previous
+    self.rotated = rotated
+    self.hasTarget = hasTarget
+    self.targets = targets
+    self.targetRank = targetRank
+    self.candidateCount = candidateCount
+    self.shownState = shownState
+    self.relevanceCritical = relevanceCritical
+    self.relevanceHonoured = relevanceHonoured
+    self.rule = rule
+  }
 
   /// True when the shown instance is one of the targets.
-  public var isHit: Bool { targetRank == 1 }
+  @inlinable public var isHit: Bool { targetRank == 1 }
 }
 
 /// Receives every scored visit and relevance-window event of a run, in time order per
@@ -60,34 +78,34 @@ public protocol OutcomeObserver: Sendable {
 }
 
 extension OutcomeObserver {
-  public static var observesTargets: Bool { true }
-  public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {}
-  public mutating func windowClosed(instance: Int32, start: Int64, visits: Int, surfacedAfter: Int64?) {}
-  public mutating func endPerson(_ person: Int32) {}
+  @inlinable public static var observesTargets: Bool { true }
+  @inlinable public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {}
+  @inlinable public mutating func windowClosed(instance: Int32, start: Int64, visits: Int, surfacedAfter: Int64?) {}
+  @inlinable public mutating func endPerson(_ person: Int32) {}
 }
 
 /// Two observers fed together (compose more by nesting).
 public struct ObserverPair<A: OutcomeObserver, B: OutcomeObserver>: OutcomeObserver {
-  public static var observesTargets: Bool { A.observesTargets || B.observesTargets }
+  @inlinable public static var observesTargets: Bool { A.observesTargets || B.observesTargets }
   public var first: A
   public var second: B
-  public init(_ first: A, _ second: B) {
+  @inlinable public init(_ first: A, _ second: B) {
     self.first = first
     self.second = second
   }
-  public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
+  @inlinable public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
     first.beginPerson(person, instances: instances)
     second.beginPerson(person, instances: instances)
   }
-  public mutating func observe(_ outcome: VisitOutcome, scores: [Double], features: StackFeatures) {
+  @inlinable public mutating func observe(_ outcome: VisitOutcome, scores: [Double], features: StackFeatures) {
     first.observe(outcome, scores: scores, features: features)
     second.observe(outcome, scores: scores, features: features)
   }
-  public mutating func windowClosed(instance: Int32, start: Int64, visits: Int, surfacedAfter: Int64?) {
+  @inlinable public mutating func windowClosed(instance: Int32, start: Int64, visits: Int, surfacedAfter: Int64?) {
     first.windowClosed(instance: instance, start: start, visits: visits, surfacedAfter: surfacedAfter)
     second.windowClosed(instance: instance, start: start, visits: visits, surfacedAfter: surfacedAfter)
   }
-  public mutating func endPerson(_ person: Int32) {
+  @inlinable public mutating func endPerson(_ person: Int32) {
     first.endPerson(person)
     second.endPerson(person)
   }

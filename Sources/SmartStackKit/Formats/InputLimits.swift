@@ -20,7 +20,7 @@ public enum InputLimits {
   /// NaN is 0. For durations that callers validate but the library must never trap on.
   ///
   /// - Complexity: O(1).
-  static func milliseconds(_ value: Double) -> Int64 {
+  @usableFromInline static func milliseconds(_ value: Double) -> Int64 {
     guard !value.isNaN else { return 0 }
     return Int64(min(max(value.rounded(), -1e13), 1e13))
   }

@@ -28,9 +28,9 @@ public struct MetricCounts: Sendable, Hashable {
   /// Of those, windows whose instance was shown at one of those visits.
   public var windowsSurfaced = 0
 
-  public init() {}
+  @inlinable public init() {}
 
-  public static func += (a: inout MetricCounts, b: MetricCounts) {
+  @inlinable public static func += (a: inout MetricCounts, b: MetricCounts) {
     a.visits += b.visits
     a.targetVisits += b.targetVisits
     a.targetsInStack += b.targetsInStack
@@ -47,19 +47,19 @@ public struct MetricCounts: Sendable, Hashable {
   }
 
   /// hits / target visits (NaN without target visits).
-  public var hitRate: Double { ratio(hits, targetVisits) }
+  @inlinable public var hitRate: Double { ratio(hits, targetVisits) }
   /// hits@3 / target visits.
-  public var hitRateAt3: Double { ratio(hitsAt3, targetVisits) }
+  @inlinable public var hitRateAt3: Double { ratio(hitsAt3, targetVisits) }
   /// Mean reciprocal rank over target visits.
-  public var mrr: Double { targetVisits == 0 ? .nan : reciprocalRankSum / Double(targetVisits) }
+  @inlinable public var mrr: Double { targetVisits == 0 ? .nan : reciprocalRankSum / Double(targetVisits) }
   /// Target visits whose target was a candidate / target visits.
-  public var coverage: Double { ratio(targetsInStack, targetVisits) }
+  @inlinable public var coverage: Double { ratio(targetsInStack, targetVisits) }
   /// Rotations per active person-day.
-  public var rotationsPerDay: Double { ratio(rotations, activeDays) }
+  @inlinable public var rotationsPerDay: Double { ratio(rotations, activeDays) }
   /// Relevance-critical visits that showed a top-percentile candidate / such visits.
-  public var relevanceHonouredRate: Double { ratio(relevanceHonoured, relevanceVisits) }
+  @inlinable public var relevanceHonouredRate: Double { ratio(relevanceHonoured, relevanceVisits) }
   /// Surfaced windows / windows with visits.
-  public var windowsSurfacedRate: Double { ratio(windowsSurfaced, windows) }
+  @inlinable public var windowsSurfacedRate: Double { ratio(windowsSurfaced, windows) }
 
-  @inline(__always) func ratio(_ a: Int, _ b: Int) -> Double { b == 0 ? .nan : Double(a) / Double(b) }
+  @inlinable @inline(__always) func ratio(_ a: Int, _ b: Int) -> Double { b == 0 ? .nan : Double(a) / Double(b) }
 }

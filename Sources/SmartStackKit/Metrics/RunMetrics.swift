@@ -29,7 +29,7 @@ public struct RunMetrics: Sendable {
   public var total: MetricCounts
   /// Per-person counts, in person order.
   public var perPerson: [MetricCounts]
-  public var people: Int { perPerson.count }
+  @inlinable public var people: Int { perPerson.count }
   public var medianTimeToSurfaceSeconds: Double
   public var exposureGini: Double
   /// Per-person Gini coefficient of exposure (see `StandardMetrics.exposureGini`), in
@@ -43,7 +43,7 @@ public struct RunMetrics: Sendable {
   /// What a simulation adds (reactions, reloads, suggestions); nil for replays.
   public var simulation: SimulationCounts? = nil
 
-  public init(_ m: StandardMetrics) {
+  @inlinable public init(_ m: StandardMetrics) {
     self.init(
       perPerson: m.perPerson, perPersonGini: m.exposureGini,
       timesToSurface: m.timesToSurface,
@@ -59,7 +59,7 @@ public struct RunMetrics: Sendable {
   ///   - perPersonGini: one value per person (NaN for none).
   ///   - timesToSurface: milliseconds, in any order (sorted here).
   ///   - daily: counts per local day index, ascending by day.
-  public init(
+  @inlinable public init(
     perPerson: [MetricCounts], perPersonGini: [Double], timesToSurface: [Int64],
     daily: [(day: Int64, counts: MetricCounts)]
   ) {
@@ -85,7 +85,7 @@ public struct RunMetrics: Sendable {
   }
 
   /// Mean over people with target visits of a per-person rate.
-  func macro(_ rate: (MetricCounts) -> Double) -> Double {
+  @inlinable func macro(_ rate: (MetricCounts) -> Double) -> Double {
     var sum = 0.0
     var n = 0
     for p in perPerson where p.targetVisits > 0 {
@@ -104,7 +104,7 @@ public struct RunMetrics: Sendable {
   ]
 
   /// The values in `names` order.
-  public var values: [Double] {
+  @inlinable public var values: [Double] {
     [
       Double(people), Double(total.visits), Double(total.targetVisits), Double(total.hits),
       total.hitRate, macro(\.hitRate), total.hitRateAt3, total.mrr, macro(\.mrr),
@@ -116,7 +116,7 @@ public struct RunMetrics: Sendable {
   }
 
   /// The value of one metric by name, or nil for an unknown name.
-  public func value(_ name: String) -> Double? {
+  @inlinable public func value(_ name: String) -> Double? {
     guard let i = Self.names.firstIndex(of: name) else { return nil }
     return values[i]
   }

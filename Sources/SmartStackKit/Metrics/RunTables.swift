@@ -6,7 +6,7 @@ public struct RunRecord: Sendable {
   public var replicate: Int
   public var seed: UInt64
   public var metrics: RunMetrics
-  public init(source: String, strategy: StrategyDescriptor, replicate: Int, seed: UInt64, metrics: RunMetrics) {
+  @inlinable public init(source: String, strategy: StrategyDescriptor, replicate: Int, seed: UInt64, metrics: RunMetrics) {
     self.source = source
     self.strategy = strategy
     self.replicate = replicate
@@ -27,7 +27,7 @@ public enum RunTables {
   ///
   /// When any record comes from a simulation, the `SimulationCounts.names` columns
   /// follow (empty for replayed records).
-  public static func runs(_ records: [RunRecord]) -> String {
+  @inlinable public static func runs(_ records: [RunRecord]) -> String {
     let simulated = records.contains { $0.metrics.simulation != nil }
     var csv = CSVWriter(
       header: ["source", "strategy", "parameters", "replicate", "seed"] + RunMetrics.names + ["regret"]
@@ -50,7 +50,7 @@ public enum RunTables {
   /// `daily.csv`: per run and local day: `source,strategy,parameters,replicate,day,date,
   /// visits,target_visits,hits,hit_rate,rotations`, where `day` counts from 0 at the
   /// source's first day with a scored visit and `date` is that local date (YYYY-MM-DD).
-  public static func daily(_ records: [RunRecord]) -> String {
+  @inlinable public static func daily(_ records: [RunRecord]) -> String {
     var csv = CSVWriter(header: [
       "source", "strategy", "parameters", "replicate", "day", "date", "visits", "target_visits",
       "hits", "hit_rate", "rotations",
@@ -69,10 +69,10 @@ public enum RunTables {
   }
 
   /// A metric cell: empty for NaN, `NumberFormat.format` otherwise.
-  public static func cell(_ x: Double) -> String { x.isNaN ? "" : NumberFormat.format(x) }
+  @inlinable public static func cell(_ x: Double) -> String { x.isNaN ? "" : NumberFormat.format(x) }
 
   /// `YYYY-MM-DD` of a day index (days since 1970-01-01).
-  public static func dateText(_ day: Int64) -> String {
+  @inlinable public static func dateText(_ day: Int64) -> String {
     let (y, m, d) = ISO8601.civil(fromDays: day)
     func two(_ x: Int) -> String { x < 10 ? "0\(x)" : "\(x)" }
     return "\(y)-\(two(m))-\(two(d))"
@@ -83,7 +83,7 @@ extension RunTables {
   /// The main metrics per run as a Markdown table (what `batch`, `replay` and `report`
   /// print): source, strategy, hit rate, MRR, hit@3, coverage, rotations per day,
   /// relevance honoured, regret. Fixed 3 decimals; `–` for undefined values.
-  public static func markdown(_ records: [RunRecord]) -> String {
+  @inlinable public static func markdown(_ records: [RunRecord]) -> String {
     let header = ["source", "strategy", "hit_rate", "mrr", "hit_at_3", "coverage", "rotations/day", "relevance_honoured", "regret"]
     var rows: [[String]] = []
     for r in records {
@@ -101,7 +101,7 @@ extension RunTables {
   }
 
   /// A Markdown table with columns padded to equal width (numbers right-aligned).
-  public static func markdownTable(header: [String], rows: [[String]]) -> String {
+  @inlinable public static func markdownTable(header: [String], rows: [[String]]) -> String {
     var widths = header.map { $0.count }
     for row in rows {
       for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }

@@ -6,35 +6,39 @@ public struct StandardMetrics: OutcomeObserver {
   /// Only `hasTarget` and `targetRank` are counted.
   public static let observesTargets = false
   /// Counts per person, in the order people were run.
-  public private(set) var perPerson: [MetricCounts] = []
+  @inlinable public var perPerson: [MetricCounts] { _perPerson }
+  @usableFromInline var _perPerson: [MetricCounts] = []
   /// Gini coefficient of each person's exposure counts (visits shown per instance that
   /// was a candidate at least once), in person order; NaN for people without visits.
-  public private(set) var exposureGini: [Double] = []
+  @inlinable public var exposureGini: [Double] { _exposureGini }
+  @usableFromInline var _exposureGini: [Double] = []
   /// Time from a window's start to its first surfacing visit, milliseconds, over all
   /// surfaced windows (unordered until `RunMetrics` sorts them).
-  public private(set) var timesToSurface: [Int64] = []
+  @inlinable public var timesToSurface: [Int64] { _timesToSurface }
+  @usableFromInline var _timesToSurface: [Int64] = []
   /// Counts per local day index (pooled over people), sorted by day when read through
   /// `RunMetrics.daily`.
-  public private(set) var days: [Int64: MetricCounts] = [:]
+  @inlinable public var days: [Int64: MetricCounts] { _days }
+  @usableFromInline var _days: [Int64: MetricCounts] = [:]
 
-  var current = MetricCounts()
-  var currentDay = MetricCounts()
+  @usableFromInline var current = MetricCounts()
+  @usableFromInline var currentDay = MetricCounts()
   /// Visits shown per instance, up to the start of the current run of the same shown
   /// instance (`exposedInstance` since visit `exposedSince`): written when the shown
   /// instance changes instead of at every visit.
-  var exposure: [Int] = []
-  var exposedInstance: Int32 = -1
-  var exposedSince = 0
+  @usableFromInline var exposure: [Int] = []
+  @usableFromInline var exposedInstance: Int32 = -1
+  @usableFromInline var exposedSince = 0
   /// The person's visits so far.
-  var personVisits = 0
-  var everCandidate: [Bool] = []
+  @usableFromInline var personVisits = 0
+  @usableFromInline var everCandidate: [Bool] = []
   /// How many of `everCandidate` are true: once all are, visits skip the scan.
-  var everCandidateCount = 0
-  var lastDay = Int64.min
+  @usableFromInline var everCandidateCount = 0
+  @usableFromInline var lastDay = Int64.min
 
-  public init() {}
+  @inlinable public init() {}
 
-  public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
+  @inlinable public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
     current = MetricCounts()
     exposure = Array(repeating: 0, count: instances.count)
     exposedInstance = -1
@@ -49,11 +53,11 @@ public struct StandardMetrics: OutcomeObserver {
   /// Adds the finished day's counts to the person's (`current`) and to `days` (one
   /// dictionary update per person-day, not per visit). `current.reciprocalRankSum` is
   /// kept per visit instead (see `observe`), so it is not added again here.
-  mutating func flushDay() {
+  @inlinable mutating func flushDay() {
     var day = currentDay
     day.reciprocalRankSum = 0
     current += day
-    if currentDay.visits > 0 { days[lastDay, default: MetricCounts()] += currentDay }
+    if currentDay.visits > 0 { _days[lastDay, default: MetricCounts()] += currentDay }
     currentDay = MetricCounts()
   }
 
@@ -66,7 +70,7 @@ public struct StandardMetrics: OutcomeObserver {
   /// - Complexity: O(1), plus O(n) for n instances until every instance has been a
   ///   candidate at some visit.
   @inline(__always)
-  public mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
+  @inlinable public mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
     if o.dayIndex != lastDay {
       flushDay()
       currentDay.activeDays = 1
@@ -99,30 +103,30 @@ public struct StandardMetrics: OutcomeObserver {
     }
   }
 
-  public mutating func windowClosed(instance: Int32, start: Int64, visits: Int, surfacedAfter: Int64?) {
+  @inlinable public mutating func windowClosed(instance: Int32, start: Int64, visits: Int, surfacedAfter: Int64?) {
     guard visits > 0 else { return }
     current.windows += 1
     if let after = surfacedAfter {
       current.windowsSurfaced += 1
-      timesToSurface.append(after)
+      _timesToSurface.append(after)
     }
   }
 
   /// Credits the visits since `exposedSince` to `exposedInstance` (none when it is -1)
   /// and starts a run of `next` at visit `visit`.
-  mutating func closeExposure(at visit: Int, next: Int32) {
+  @inlinable mutating func closeExposure(at visit: Int, next: Int32) {
     if exposedInstance >= 0 { exposure[Int(exposedInstance)] &+= visit &- exposedSince }
     exposedInstance = next
     exposedSince = visit
   }
 
-  public mutating func endPerson(_ person: Int32) {
+  @inlinable public mutating func endPerson(_ person: Int32) {
     flushDay()
     closeExposure(at: personVisits, next: -1)
-    perPerson.append(current)
+    _perPerson.append(current)
     var counts: [Int] = []
     for i in 0..<exposure.count where everCandidate[i] { counts.append(exposure[i]) }
-    exposureGini.append(Gini.coefficient(counts))
+    _exposureGini.append(Gini.coefficient(counts))
   }
 }
 
@@ -132,7 +136,7 @@ public enum Gini {
   /// values as `G = (2 Σ_i i·x_(i)) / (n Σ x) - (n + 1) / n` with 1-based ranks.
   /// 0 when every instance got the same exposure; (n-1)/n when one got all of it.
   /// NaN for no values or a zero total.
-  public static func coefficient(_ values: [Int]) -> Double {
+  @inlinable public static func coefficient(_ values: [Int]) -> Double {
     let n = values.count
     let total = values.reduce(0, +)
     guard n > 0, total > 0 else { return .nan }

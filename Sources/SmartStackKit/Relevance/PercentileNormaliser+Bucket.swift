@@ -16,31 +16,31 @@ extension PercentileNormaliser {
   /// searched, and kept sorted as scores enter and leave (one shift each), until the
   /// population is down to `sortedDropLimit` scores at a query (the gap avoids sorting
   /// back and forth at one size).
-  struct Bucket {
-    var dates: UnsafeMutablePointer<Int64>
-    var scores: UnsafeMutablePointer<Double>
-    var pool: UnsafeMutablePointer<Double>
-    var count = 0
-    var capacity: Int
-    var head = 0
-    var tail = 0
-    var lastNow = Int64.min
+  @usableFromInline struct Bucket {
+    @usableFromInline var dates: UnsafeMutablePointer<Int64>
+    @usableFromInline var scores: UnsafeMutablePointer<Double>
+    @usableFromInline var pool: UnsafeMutablePointer<Double>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity: Int
+    @usableFromInline var head = 0
+    @usableFromInline var tail = 0
+    @usableFromInline var lastNow = Int64.min
     /// Set when a record landed before `tail`: the population must be found again.
-    var needsRebuild = false
+    @usableFromInline var needsRebuild = false
     /// Whether `pool[0..<(tail - head)]` is sorted ascending (and kept so).
-    var poolSorted = false
+    @usableFromInline var poolSorted = false
 
     /// Up to this many scores a percentile counts the population; above, it sorts the
     /// pool and searches it.
-    static let countingLimit = 256
+    @usableFromInline static let countingLimit = 256
     /// A query with at most this many scores stops keeping the pool sorted.
-    static let sortedDropLimit = 128
+    @usableFromInline static let sortedDropLimit = 128
     /// NaN slots after the pool's capacity, so that a chunk of eight starting before
     /// `capacity` stays inside the allocation.
-    static let poolPadding = 8
+    @usableFromInline static let poolPadding = 8
 
     /// No records.
-    init() {
+    @inlinable init() {
       capacity = 64
       (dates, scores, pool) = Self.allocate(capacity: capacity)
       pool.initialize(repeating: .nan, count: capacity &+ Self.poolPadding)
@@ -48,7 +48,7 @@ extension PercentileNormaliser {
 
     /// One allocation for `capacity` dates, `capacity` scores and
     /// `capacity + poolPadding` pool slots, uninitialised.
-    static func allocate(
+    @inlinable static func allocate(
       capacity: Int
     ) -> (UnsafeMutablePointer<Int64>, UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>) {
       let raw = UnsafeMutableRawPointer.allocate(
@@ -61,7 +61,7 @@ extension PercentileNormaliser {
     }
 
     /// The same bucket in a new allocation.
-    func copy() -> Bucket {
+    @inlinable func copy() -> Bucket {
       var copy = self
       (copy.dates, copy.scores, copy.pool) = Self.allocate(capacity: capacity)
       copy.dates.initialize(from: dates, count: count)
@@ -71,19 +71,19 @@ extension PercentileNormaliser {
     }
 
     /// Frees the allocation (the bucket must not be used afterwards).
-    func deallocate() {
+    @inlinable func deallocate() {
       UnsafeMutableRawPointer(dates).deallocate()
     }
 
     /// The number of scores in the population at `lastNow`.
     @inline(__always)
-    var populationCount: Int { tail &- head }
+    @inlinable var populationCount: Int { tail &- head }
 
     // MARK: - Records
 
     /// Adds a record. O(1) amortised in date order; O(count) for an earlier date.
     @inline(__always)
-    mutating func record(score: Double, at date: Int64) {
+    @inlinable mutating func record(score: Double, at date: Int64) {
       if count == capacity { grow() }
       if count > 0 && date < dates[count &- 1] {
         insertRecord(score: score, at: date)
@@ -95,7 +95,7 @@ extension PercentileNormaliser {
     }
 
     /// Doubles the capacity.
-    mutating func grow() {
+    @inlinable mutating func grow() {
       let newCapacity = capacity &* 2
       let (newDates, newScores, newPool) = Self.allocate(capacity: newCapacity)
       let n = populationCount
@@ -110,7 +110,7 @@ extension PercentileNormaliser {
 
     /// Inserts a record dated before the last one after every record of its date or
     /// earlier (stable), with room for it. O(count).
-    mutating func insertRecord(score: Double, at date: Int64) {
+    @inlinable mutating func insertRecord(score: Double, at date: Int64) {
       let position = firstRecord(after: date)
       let moved = count &- position
       (dates + position + 1).moveInitialize(from: dates + position, count: moved)
@@ -122,7 +122,7 @@ extension PercentileNormaliser {
     }
 
     /// The index of the first record dated after `date` (`count` if none is). O(log n).
-    func firstRecord(after date: Int64) -> Int {
+    @inlinable func firstRecord(after date: Int64) -> Int {
       Self.upperBound(date, in: dates, count: count)
     }
 
@@ -131,7 +131,7 @@ extension PercentileNormaliser {
     /// Moves the population to `now`: records dated `<= now` enter it, records dated
     /// `<= now - windowMilliseconds` leave it.
     @inline(__always)
-    mutating func advance(to now: Int64, windowMilliseconds: Int64?) {
+    @inlinable mutating func advance(to now: Int64, windowMilliseconds: Int64?) {
       if needsRebuild || now < lastNow {
         rebuild(at: now, windowMilliseconds: windowMilliseconds)
         return
@@ -152,7 +152,7 @@ extension PercentileNormaliser {
     /// Adds `s` to the pool (before `tail` moves past its record). O(1), or O(n) while
     /// the pool is kept sorted.
     @inline(__always)
-    mutating func enter(_ s: Double) {
+    @inlinable mutating func enter(_ s: Double) {
       let n = populationCount
       if poolSorted {
         let index = Self.upperBound(s, in: pool, count: n)
@@ -165,7 +165,7 @@ extension PercentileNormaliser {
 
     /// Removes one score equal to `s` from the pool (before `head` moves past its
     /// record; the pool holds it). O(n).
-    mutating func leave(_ s: Double) {
+    @inlinable mutating func leave(_ s: Double) {
       let n = populationCount
       let last = n &- 1
       if poolSorted {
@@ -182,14 +182,14 @@ extension PercentileNormaliser {
     /// The latest date that has left a window of `windowMilliseconds` at `now` (it is
     /// `(now - window, now]`), saturated.
     @inline(__always)
-    static func limit(_ now: Int64, _ windowMilliseconds: Int64) -> Int64 {
+    @inlinable static func limit(_ now: Int64, _ windowMilliseconds: Int64) -> Int64 {
       let (cutoff, overflow) = now.subtractingReportingOverflow(windowMilliseconds)
       return overflow ? (windowMilliseconds > 0 ? Int64.min : Int64.max) : cutoff
     }
 
     /// Finds the population at `now` again (after `now` went back or a record landed
     /// inside the population) and refills the pool, unsorted. O(log count + n).
-    mutating func rebuild(at now: Int64, windowMilliseconds: Int64?) {
+    @inlinable mutating func rebuild(at now: Int64, windowMilliseconds: Int64?) {
       let oldCount = populationCount
       lastNow = now
       needsRebuild = false
@@ -211,7 +211,7 @@ extension PercentileNormaliser {
     /// below))` and `Double(below + upTo) * 0.5` are both exactly `(below + upTo) / 2`
     /// (a multiple of 0.5 far below 2^52), so the quotient is the same Double.
     @inline(__always)
-    mutating func percentile(of s: Double) -> Double? {
+    @inlinable mutating func percentile(of s: Double) -> Double? {
       let n = populationCount
       if n == 0 { return nil }
       if n <= Self.sortedDropLimit || (n <= Self.countingLimit && !poolSorted) {
@@ -234,7 +234,7 @@ extension PercentileNormaliser {
     /// slots from `n` to the next multiple of eight hold NaN: eight slots at a time in
     /// SIMD registers, with no branch but the loop's.
     @inline(__always)
-    static func belowPlusUpTo(_ value: Double, in a: UnsafePointer<Double>, count n: Int) -> Int {
+    @inlinable static func belowPlusUpTo(_ value: Double, in a: UnsafePointer<Double>, count n: Int) -> Int {
       // A lane of a comparison's mask is all ones (-1) where it holds; false for NaN.
       var sum = SIMD8<Int64>()
       let v = SIMD8<Double>(repeating: value)
@@ -250,7 +250,7 @@ extension PercentileNormaliser {
     }
 
     /// The first index whose element is `>= value` in ascending `a[0..<n]`. O(log n).
-    static func lowerBound(_ value: Double, in a: UnsafePointer<Double>, count n: Int) -> Int {
+    @inlinable static func lowerBound(_ value: Double, in a: UnsafePointer<Double>, count n: Int) -> Int {
       var low = 0
       var high = n
       while low < high {
@@ -262,7 +262,7 @@ extension PercentileNormaliser {
 
     /// The first index whose element is `> value` in ascending `a[0..<n]`. O(log n).
     @inline(__always)
-    static func upperBound<T: Comparable>(_ value: T, in a: UnsafePointer<T>, count n: Int) -> Int {
+    @inlinable static func upperBound<T: Comparable>(_ value: T, in a: UnsafePointer<T>, count n: Int) -> Int {
       var low = 0
       var high = n
       while low < high {
@@ -276,7 +276,7 @@ extension PercentileNormaliser {
     // MARK: - The same over arrays (for tests)
 
     /// `lowerBound(value)` of an ascending array, by the pool's binary search.
-    static func lowerBound(_ value: Double, in array: [Double]) -> Int {
+    @inlinable static func lowerBound(_ value: Double, in array: [Double]) -> Int {
       array.withUnsafeBufferPointer { a in
         guard let base = a.baseAddress else { return 0 }
         return lowerBound(value, in: base, count: a.count)
@@ -284,7 +284,7 @@ extension PercentileNormaliser {
     }
 
     /// `upperBound(value)` of an ascending array, by the pool's binary search.
-    static func upperBound(_ value: Double, in array: [Double]) -> Int {
+    @inlinable static func upperBound(_ value: Double, in array: [Double]) -> Int {
       array.withUnsafeBufferPointer { a in
         guard let base = a.baseAddress else { return 0 }
         return upperBound(value, in: base, count: a.count)
@@ -294,7 +294,7 @@ extension PercentileNormaliser {
     /// `(count(< value), count(<= value))` of an ascending array the way a percentile
     /// finds them: up to `countingLimit` elements by the SIMD count (over a NaN-padded
     /// copy), above by binary search.
-    static func bounds(_ value: Double, in array: [Double]) -> (Int, Int) {
+    @inlinable static func bounds(_ value: Double, in array: [Double]) -> (Int, Int) {
       let below = lowerBound(value, in: array)
       if array.count > countingLimit { return (below, upperBound(value, in: array)) }
       let padded = array + [Double](repeating: .nan, count: 8)

@@ -10,25 +10,31 @@ extension PercentileNormaliser {
   ///
   /// Only a `let` stored property: accessing a `var` of a class can cost a dynamic
   /// exclusivity check, so the bucket buffer and its counts live in raw memory too.
-  final class Storage: @unchecked Sendable {
+  @usableFromInline final class Storage: @unchecked Sendable {
     /// The bucket buffer and its counts.
-    struct Header {
+    @usableFromInline struct Header {
       /// Buckets `0..<count` are initialised (one per key seen so far).
-      var buckets: UnsafeMutablePointer<Bucket>
-      var count: Int
-      var capacity: Int
+      @usableFromInline var buckets: UnsafeMutablePointer<Bucket>
+      @usableFromInline var count: Int
+      @usableFromInline var capacity: Int
+      /// The memberwise initialiser, for the engine's inlinable code.
+      @usableFromInline init(buckets: UnsafeMutablePointer<Bucket>, count: Int, capacity: Int) {
+        self.buckets = buckets
+        self.count = count
+        self.capacity = capacity
+      }
     }
 
-    let header: UnsafeMutablePointer<Header>
+    @usableFromInline let header: UnsafeMutablePointer<Header>
 
     /// No buckets.
-    init() {
+    @inlinable init() {
       header = .allocate(capacity: 1)
       header.initialize(to: Header(buckets: .allocate(capacity: 4), count: 0, capacity: 4))
     }
 
     /// A copy with the same contents in new buffers.
-    private init(copying other: Storage) {
+    @inlinable init(copying other: Storage) {
       let source = other.header.pointee
       header = .allocate(capacity: 1)
       header.initialize(
@@ -41,7 +47,7 @@ extension PercentileNormaliser {
     }
 
     /// A copy with the same contents in new buffers. O(total records).
-    func copy() -> Storage { Storage(copying: self) }
+    @inlinable func copy() -> Storage { Storage(copying: self) }
 
     deinit {
       let h = header.pointee
@@ -52,14 +58,14 @@ extension PercentileNormaliser {
 
     /// The number of keys with a bucket (`0..<count`).
     @inline(__always)
-    var count: Int { header.pointee.count }
+    @inlinable var count: Int { header.pointee.count }
 
     /// Key `key`'s bucket; `key` must be in `0..<count`.
     @inline(__always)
-    func bucket(_ key: Int) -> UnsafeMutablePointer<Bucket> { header.pointee.buckets + key }
+    @inlinable func bucket(_ key: Int) -> UnsafeMutablePointer<Bucket> { header.pointee.buckets + key }
 
     /// Adds empty buckets so that `key` has one. O(1) amortised per key.
-    func addBuckets(through key: Int) {
+    @inlinable func addBuckets(through key: Int) {
       var h = header.pointee
       guard key >= h.count else { return }
       if key >= h.capacity {

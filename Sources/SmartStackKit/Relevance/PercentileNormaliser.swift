@@ -56,11 +56,11 @@ public struct PercentileNormaliser: Sendable {
   /// The history window.
   public let window: Window
   /// The window length in ms, nil for `.all`; saturated for absurdly many days.
-  private let windowMilliseconds: Int64?
+  @usableFromInline let windowMilliseconds: Int64?
   /// Every key's records and population; written only after `makeUnique()`.
-  private var storage = Storage()
+  @usableFromInline var storage = Storage()
 
-  public init(scope: Scope = .instance, window: Window = .all) {
+  @inlinable public init(scope: Scope = .instance, window: Window = .all) {
     self.scope = scope
     self.window = window
     switch window {
@@ -84,7 +84,7 @@ public struct PercentileNormaliser: Sendable {
   /// - Precondition: `key >= 0` (a dense index chosen by the program, never by input).
   /// - Complexity: O(1) amortised when dates arrive in non-decreasing order per key;
   ///   O(n) for an out-of-order date.
-  public mutating func record(score: Double, at date: Instant, key: Int) {
+  @inlinable public mutating func record(score: Double, at date: Instant, key: Int) {
     makeUnique()
     record(score: score, at: date, key: key, storageIsUnique: ())
   }
@@ -92,7 +92,7 @@ public struct PercentileNormaliser: Sendable {
   /// `record(score:at:key:)` for a caller that knows this value's storage is not shared
   /// (`makeStorageUnique()` since the value was last copied): no uniqueness check.
   @inline(__always)
-  mutating func record(score: Double, at date: Instant, key: Int, storageIsUnique: Void) {
+  @inlinable mutating func record(score: Double, at date: Instant, key: Int, storageIsUnique: Void) {
     precondition(key >= 0, "PercentileNormaliser keys are dense indices >= 0")
     if score.isNaN { return }
     if key >= storage.count { storage.addBuckets(through: key) }
@@ -110,7 +110,7 @@ public struct PercentileNormaliser: Sendable {
   ///   (O(n) above 256 scores) and O(n) per score leaving it; O(log n + n) more, and
   ///   O(n log n) above 256 scores, when `now` went backwards or a record arrived out of
   ///   order.
-  public mutating func percentile(of s: Double, at now: Instant, key: Int) -> Double? {
+  @inlinable public mutating func percentile(of s: Double, at now: Instant, key: Int) -> Double? {
     makeUnique()
     return percentile(of: s, at: now, key: key, storageIsUnique: ())
   }
@@ -118,7 +118,7 @@ public struct PercentileNormaliser: Sendable {
   /// `percentile(of:at:key:)` for a caller that knows this value's storage is not shared
   /// (`makeStorageUnique()` since the value was last copied): no uniqueness check.
   @inline(__always)
-  mutating func percentile(of s: Double, at now: Instant, key: Int, storageIsUnique: Void) -> Double? {
+  @inlinable mutating func percentile(of s: Double, at now: Instant, key: Int, storageIsUnique: Void) -> Double? {
     guard key >= 0, key < storage.count, !s.isNaN else { return nil }
     let bucket = storage.bucket(key)
     bucket.pointee.advance(to: now.milliseconds, windowMilliseconds: windowMilliseconds)
@@ -126,19 +126,19 @@ public struct PercentileNormaliser: Sendable {
   }
 
   /// The number of scores in `key`'s population at the last `percentile` query for it.
-  public func populationCount(key: Int) -> Int {
+  @inlinable public func populationCount(key: Int) -> Int {
     key >= 0 && key < storage.count ? storage.bucket(key).pointee.populationCount : 0
   }
 
   /// Copies the storage if another normaliser value shares it (copy-on-write by hand:
   /// one uniqueness check per mutating call).
   @inline(__always)
-  private mutating func makeUnique() {
+  @inlinable mutating func makeUnique() {
     if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
   }
 
   /// Gives this value storage of its own (a copy), shared with no other value.
-  mutating func makeStorageUnique() {
+  @inlinable mutating func makeStorageUnique() {
     storage = storage.copy()
   }
 }

@@ -13,7 +13,7 @@ public struct Relevance: Hashable, Sendable {
   /// empty window (expired from the entry's date on) so that it can never crash.
   public var durationMilliseconds: Int64
 
-  public init(score: Double, durationMilliseconds: Int64 = 0) {
+  @inlinable public init(score: Double, durationMilliseconds: Int64 = 0) {
     self.score = score
     self.durationMilliseconds = durationMilliseconds
   }
@@ -24,7 +24,7 @@ public struct Relevance: Hashable, Sendable {
   /// The window covers `[start, end)`: the instant `end` itself is already expired. The
   /// sum saturates at `Int64.max` instead of overflowing; a negative duration gives
   /// `end == start` (an empty window).
-  func windowEnd(start: Int64) -> Int64? {
+  @inlinable func windowEnd(start: Int64) -> Int64? {
     if durationMilliseconds == 0 { return nil }
     if durationMilliseconds < 0 { return start }
     let (sum, overflow) = start.addingReportingOverflow(durationMilliseconds)
@@ -42,7 +42,7 @@ public struct RelevanceEntry: Hashable, Sendable {
   /// The relevance it sets, or nil for "no change".
   public var relevance: Relevance?
 
-  public init(date: Instant, relevance: Relevance? = nil) {
+  @inlinable public init(date: Instant, relevance: Relevance? = nil) {
     self.date = date
     self.relevance = relevance
   }
@@ -69,7 +69,7 @@ public enum RelevanceState: Hashable, Sendable {
   }
 
   /// `none`, `active`, `suppressed` or `expired`: the name written into outputs.
-  public var name: String {
+  @inlinable public var name: String {
     switch self {
     case .none: "none"
     case .active: "active"

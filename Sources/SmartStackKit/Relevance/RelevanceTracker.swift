@@ -9,14 +9,15 @@
 /// Memory is O(1): only the current window is kept.
 public struct RelevanceTracker: Sendable, Hashable {
   /// The start of the current window (epoch ms), valid when `relevance != nil`.
-  private var start: Int64 = 0
+  @usableFromInline var start: Int64 = 0
   /// The relevance of the last applied non-nil entry, or nil before the first one.
-  private var relevance: Relevance?
+  @usableFromInline var relevance: Relevance?
   /// The date of the last applied entry (nil or not), or nil before the first one.
-  public private(set) var lastEntryDate: Instant?
+  @inlinable public var lastEntryDate: Instant? { _lastEntryDate }
+  @usableFromInline var _lastEntryDate: Instant?
 
   /// A tracker in state `none`.
-  public init() {}
+  @inlinable public init() {}
 
   /// Applies the next entry.
   ///
@@ -28,9 +29,9 @@ public struct RelevanceTracker: Sendable, Hashable {
   ///   otherwise.
   /// - Complexity: O(1).
   @discardableResult
-  public mutating func apply(_ entry: RelevanceEntry) -> Bool {
+  @inlinable public mutating func apply(_ entry: RelevanceEntry) -> Bool {
     if let last = lastEntryDate, entry.date < last { return false }
-    lastEntryDate = entry.date
+    _lastEntryDate = entry.date
     if let new = entry.relevance {
       relevance = new
       start = entry.date.milliseconds
@@ -45,7 +46,7 @@ public struct RelevanceTracker: Sendable, Hashable {
   /// current window had already begun.
   ///
   /// - Complexity: O(1).
-  public func state(at now: Instant) -> RelevanceState {
+  @inlinable public func state(at now: Instant) -> RelevanceState {
     guard let relevance else { return .none }
     if let end = relevance.windowEnd(start: start), now.milliseconds >= end { return .expired }
     return RelevanceState(windowScore: relevance.score)
@@ -54,7 +55,7 @@ public struct RelevanceTracker: Sendable, Hashable {
   /// The current window: the last non-nil entry's date, its own end (exclusive; nil when
   /// open-ended) and score, whether or not it has expired by now. Nil before the first
   /// non-nil entry.
-  public var window: (start: Instant, end: Instant?, score: Double)? {
+  @inlinable public var window: (start: Instant, end: Instant?, score: Double)? {
     guard let relevance else { return nil }
     return (
       Instant(milliseconds: start),
@@ -64,11 +65,11 @@ public struct RelevanceTracker: Sendable, Hashable {
   }
 
   /// The start of the current window, nil before the first non-nil entry.
-  public var windowStart: Instant? { relevance == nil ? nil : Instant(milliseconds: start) }
+  @inlinable public var windowStart: Instant? { relevance == nil ? nil : Instant(milliseconds: start) }
 
   /// The end (exclusive) of the current window, nil when there is none or it is
   /// open-ended (`duration == 0`).
-  public var windowEnd: Instant? {
+  @inlinable public var windowEnd: Instant? {
     relevance?.windowEnd(start: start).map { Instant(milliseconds: $0) }
   }
 }

@@ -16,7 +16,7 @@ public enum Replay {
   /// so a strategy's randomness is the same whatever else runs beside it.
   ///
   /// - Complexity: O(events × instances) plus the strategy's own cost.
-  public static func run<S: RankingStrategy, O: OutcomeObserver>(
+  @inlinable public static func run<S: RankingStrategy, O: OutcomeObserver>(
     _ plan: ReplayPlan, strategy prototype: S, descriptor: StrategyDescriptor, observer: O
   ) -> O {
     var observer = observer
@@ -36,7 +36,7 @@ public enum Replay {
 
   /// Replays one person's events through `session`, in the order described above, and
   /// finishes the session.
-  public static func run<S: RankingStrategy, O: OutcomeObserver>(
+  @inlinable public static func run<S: RankingStrategy, O: OutcomeObserver>(
     _ person: ReplayPlan.Person, horizon: Int64, session: inout StackSession<S, O>
   ) {
     if person.alwaysAvailable {
@@ -121,18 +121,9 @@ public enum Replay {
     session.finish(at: lastTime)
   }
 
-  /// Runs one chosen strategy (opening its type once, specialised for built-in
-  /// strategies: `StrategyChoice.open(_:)`) with the standard metrics.
-  public static func run(_ plan: ReplayPlan, choice: StrategyChoice) -> StandardMetrics {
-    choice.open(StandardReplay(plan: plan, descriptor: choice.descriptor))
-  }
-}
-
-/// `Replay.run(_:choice:)` in a strategy's concrete type.
-struct StandardReplay: StrategyTypeVisitor {
-  let plan: ReplayPlan
-  let descriptor: StrategyDescriptor
-  func visit<S: RankingStrategy>(_ prototype: S) -> StandardMetrics {
-    Replay.run(plan, strategy: prototype, descriptor: descriptor, observer: StandardMetrics())
+  /// Runs one chosen strategy with the standard metrics, specialised for its type
+  /// (`StrategyRunner`).
+  @inlinable public static func run(_ plan: ReplayPlan, choice: StrategyChoice) -> StandardMetrics {
+    choice.replay(plan).0
   }
 }

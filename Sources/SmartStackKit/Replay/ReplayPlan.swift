@@ -24,8 +24,22 @@ public struct ReplayPlan: Sendable {
     /// Relevance entries for this stack's instances, in processing order.
     public var entryInstance: [Int32] = []
     public var entries: [RelevanceEntry] = []
+    /// The memberwise initialiser, for the engine's inlinable code.
+    @usableFromInline init(name: String, instances: [WidgetInstance], alwaysAvailable: Bool, donationTimes: [Int64] = [], donationKinds: [Int32] = [], matchStart: [Int32] = [0], matches: [Int32] = [], visitTimes: [Int64] = [], visitTarget: [Int32] = [], entryInstance: [Int32] = [], entries: [RelevanceEntry] = []) {
+      self.name = name
+      self.instances = instances
+      self.alwaysAvailable = alwaysAvailable
+      self.donationTimes = donationTimes
+      self.donationKinds = donationKinds
+      self.matchStart = matchStart
+      self.matches = matches
+      self.visitTimes = visitTimes
+      self.visitTarget = visitTarget
+      self.entryInstance = entryInstance
+      self.entries = entries
+    }
 
-    @inline(__always) public func matched(_ d: Int) -> ArraySlice<Int32> {
+    @inlinable @inline(__always) public func matched(_ d: Int) -> ArraySlice<Int32> {
       matches[Int(matchStart[d])..<Int(matchStart[d + 1])]
     }
   }
@@ -47,7 +61,7 @@ public struct ReplayPlan: Sendable {
   /// - Complexity: O(D + V + E·P + F) for D donations, V visits, E entries of every
   ///   person's timelines, P people and F entries of one person's timelines (`user`), plus
   ///   the matching cost of each distinct (kind, intent, parameters) triple once.
-  public init(log: DonationLog, options: ReplayOptions) throws {
+  @inlinable public init(log: DonationLog, options: ReplayOptions) throws {
     self.options = options
     donations = log.count
     firstInstant = log.count > 0 ? log.timestamps[0] : nil
@@ -255,11 +269,11 @@ public struct ReplayPlan: Sendable {
   }
 
   /// Total scored visits over all people.
-  public var visitCount: Int { people.reduce(0) { $0 + $1.visitTimes.count } }
+  @inlinable public var visitCount: Int { people.reduce(0) { $0 + $1.visitTimes.count } }
 }
 
 /// Replay options that contradict the input.
 public struct ReplayError: Error, Sendable, CustomStringConvertible {
   public var description: String
-  public init(_ description: String) { self.description = description }
+  @inlinable public init(_ description: String) { self.description = description }
 }

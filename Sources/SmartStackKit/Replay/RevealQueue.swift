@@ -9,21 +9,26 @@
 /// frees it when it goes away.
 ///
 /// - Complexity: every operation O(1); memory O(capacity), 48 bytes per reveal.
-struct RevealQueue: ~Copyable {
+@usableFromInline struct RevealQueue: ~Copyable {
   /// A reveal due at `time`.
-  struct Pending {
-    var time: Int64
-    var feedback: VisitFeedback
+  @usableFromInline struct Pending {
+    @usableFromInline var time: Int64
+    @usableFromInline var feedback: VisitFeedback
+    /// The memberwise initialiser, for the engine's inlinable code.
+    @usableFromInline init(time: Int64, feedback: VisitFeedback) {
+      self.time = time
+      self.feedback = feedback
+    }
   }
 
-  private let storage: UnsafeMutablePointer<Pending>
-  private let capacity: Int
+  @usableFromInline let storage: UnsafeMutablePointer<Pending>
+  @usableFromInline let capacity: Int
   /// Pending reveals are `storage[head..<tail]`, in the order pushed.
-  private var head = 0
-  private var tail = 0
+  @usableFromInline var head = 0
+  @usableFromInline var tail = 0
 
   /// An empty queue with room for `capacity` pushes in all.
-  init(capacity: Int) {
+  @inlinable init(capacity: Int) {
     self.capacity = max(capacity, 0)
     storage = .allocate(capacity: self.capacity)
   }
@@ -34,14 +39,14 @@ struct RevealQueue: ~Copyable {
   }
 
   /// The time of the oldest pending reveal, or `Int64.max` when none is pending.
-  @inline(__always) var nextTime: Int64 {
+  @inlinable @inline(__always) var nextTime: Int64 {
     head < tail ? storage[head].time : Int64.max
   }
 
   /// Queues a reveal due at `time`.
   ///
   /// - Precondition: fewer than `capacity` pushes so far.
-  @inline(__always) mutating func push(_ feedback: VisitFeedback, at time: Int64) {
+  @inlinable @inline(__always) mutating func push(_ feedback: VisitFeedback, at time: Int64) {
     precondition(tail < capacity, "RevealQueue: more pushes than its capacity \(capacity)")
     (storage + tail).initialize(to: Pending(time: time, feedback: feedback))
     tail += 1
@@ -50,7 +55,7 @@ struct RevealQueue: ~Copyable {
   /// Removes and returns the oldest pending reveal's feedback.
   ///
   /// - Precondition: a reveal is pending.
-  @inline(__always) mutating func pop() -> VisitFeedback {
+  @inlinable @inline(__always) mutating func pop() -> VisitFeedback {
     precondition(head < tail, "RevealQueue: pop from an empty queue")
     head += 1
     return storage[head - 1].feedback

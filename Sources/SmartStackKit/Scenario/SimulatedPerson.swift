@@ -60,7 +60,7 @@ public struct SimulatedPerson: Sendable, Equatable {
   /// suggestion windows), sorted by start, then app, then end.
   public var events: [RelevantEvent]
 
-  public init(
+  @inlinable public init(
     index: Int, name: String, persona: Int, replicate: Int, start: Int64, end: Int64,
     instances: [WidgetInstance], stackCount: Int, apps: [ScenarioApp], appMatches: [[Int32]]
   ) {
@@ -98,15 +98,15 @@ public struct SimulatedPerson: Sendable, Equatable {
   }
 
   /// The number of visits.
-  public var visitCount: Int { visitTimes.count }
+  @inlinable public var visitCount: Int { visitTimes.count }
 
   /// Reload statistics summed over every instance.
-  public var reloads: ReloadCounts { reloadCounts.reduce(ReloadCounts(), +) }
+  @inlinable public var reloads: ReloadCounts { reloadCounts.reduce(ReloadCounts(), +) }
 
   /// The instances (ascending indices) app `app` matches; empty for -1 or an app
   /// without a widget. O(1).
   @inline(__always)
-  public func instances(matchingApp app: Int32) -> ArraySlice<Int32> {
+  @inlinable public func instances(matchingApp app: Int32) -> ArraySlice<Int32> {
     guard app >= 0, Int(app) + 1 < appMatchStart.count else { return [] }
     return appMatchList[Int(appMatchStart[Int(app)])..<Int(appMatchStart[Int(app) + 1])]
   }
@@ -114,22 +114,22 @@ public struct SimulatedPerson: Sendable, Equatable {
   /// The instances the want of visit `v` matches (stack and suggested ones); empty when
   /// the visit has no want or the app has no widget. O(1).
   @inline(__always)
-  public func wantedInstances(visit v: Int) -> ArraySlice<Int32> {
+  @inlinable public func wantedInstances(visit v: Int) -> ArraySlice<Int32> {
     instances(matchingApp: wantApp[v])
   }
 
   /// True when the person taps the shown widget at visit `v` if it is one they want:
   /// `tapDraw[v] < tapProbability`.
   @inline(__always)
-  public func wouldTap(visit v: Int) -> Bool { tapDraw[v] < tapProbability }
+  @inlinable public func wouldTap(visit v: Int) -> Bool { tapDraw[v] < tapProbability }
 
   /// True when the person opens the wanted app by hand at visit `v` if no wanted widget
   /// is shown (and they do not swipe to one): `openDraw[v] < openProbability`.
   @inline(__always)
-  public func wouldOpen(visit v: Int) -> Bool { openDraw[v] < openProbability }
+  @inlinable public func wouldOpen(visit v: Int) -> Bool { openDraw[v] < openProbability }
 
   /// True when the person swipes to a wanted instance that is in the stack but not on
   /// top at visit `v`: `swipeDraw[v] < swipeProbability`.
   @inline(__always)
-  public func wouldSwipe(visit v: Int) -> Bool { swipeDraw[v] < swipeProbability }
+  @inlinable public func wouldSwipe(visit v: Int) -> Bool { swipeDraw[v] < swipeProbability }
 }

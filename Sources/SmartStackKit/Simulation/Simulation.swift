@@ -3,7 +3,7 @@ public struct SimulationOptions: Sendable {
   /// Overrides the scenario's number of days.
   public var days: Int? = nil
   public var engine = EngineOptions()
-  public init() {}
+  @inlinable public init() {}
 }
 
 /// Simulates a scenario's people over days with one strategy deciding what the stack
@@ -37,7 +37,7 @@ public enum Simulation {
   /// Runs `prototype` over every person of replicate `replicate`, feeding `observer`.
   /// `emitter`, when given, receives every donation, visit and delivered timeline entry
   /// in the public formats.
-  public static func run<S: RankingStrategy, O: OutcomeObserver>(
+  @inlinable public static func run<S: RankingStrategy, O: OutcomeObserver>(
     _ scenario: Scenario, strategy prototype: S, descriptor: StrategyDescriptor,
     replicate: Int, seed: UInt64, options: SimulationOptions, observer: O,
     emitter: inout LogEmitter?
@@ -59,37 +59,34 @@ public enum Simulation {
   }
 
   /// `run(_:strategy:descriptor:replicate:seed:options:observer:emitter:)` for a chosen
-  /// strategy, opened once in its concrete type (`StrategyChoice.open(_:)`), so built-in
-  /// strategies run specialised code whatever the observer.
-  public static func run<O: OutcomeObserver>(
+  /// strategy, specialised for its type (`StrategyRunner`); `observer` is fed through
+  /// its existential (`DynamicObserver`), beside the standard metrics.
+  @inlinable public static func run<O: OutcomeObserver>(
     _ scenario: Scenario, choice: StrategyChoice, replicate: Int, seed: UInt64,
     options: SimulationOptions, observer: O, emitter: inout LogEmitter?
   ) -> (observer: O, counts: SimulationCounts) {
-    let result = choice.open(
-      ChosenSimulation(
-        scenario: scenario, descriptor: choice.descriptor, replicate: replicate, seed: seed,
-        options: options, observer: observer, emitter: emitter))
-    emitter = result.emitter
-    return (result.observer, result.counts)
+    let (_, counts, extra) = choice.simulate(
+      scenario, SimulationCell(replicate: replicate, seed: seed, options: options),
+      extra: DynamicObserver(observer), emitter: &emitter)
+    return (extra!.base as! O, counts)
   }
 
-  /// Runs one chosen strategy with the standard metrics (specialised for built-in
-  /// strategies: `StrategyChoice.open(_:)`).
-  public static func run(
+  /// Runs one chosen strategy with the standard metrics, specialised for its type
+  /// (`StrategyRunner`).
+  @inlinable public static func run(
     _ scenario: Scenario, choice: StrategyChoice, replicate: Int, seed: UInt64,
     options: SimulationOptions
   ) -> RunMetrics {
     var emitter: LogEmitter? = nil
-    let (metrics, counts) = run(
-      scenario, choice: choice, replicate: replicate, seed: seed, options: options,
-      observer: StandardMetrics(), emitter: &emitter)
+    let (metrics, counts, _) = choice.simulate(
+      scenario, SimulationCell(replicate: replicate, seed: seed, options: options), emitter: &emitter)
     var result = RunMetrics(metrics)
     result.simulation = counts
     return result
   }
 
   /// Simulates one person through `session` and finishes it.
-  public static func run<S: RankingStrategy, O: OutcomeObserver>(
+  @inlinable public static func run<S: RankingStrategy, O: OutcomeObserver>(
     _ person: SimulatedPerson, scenario: Scenario, session: inout StackSession<S, O>,
     counts: inout SimulationCounts, emitter: inout LogEmitter?
   ) {
@@ -203,7 +200,7 @@ public enum Simulation {
   }
 
   /// The first wanted instance that is a candidate now, or nil.
-  static func bestAvailable<S, O>(_ targets: ArraySlice<Int32>, session: StackSession<S, O>) -> Int32? {
+  @inlinable static func bestAvailable<S, O>(_ targets: ArraySlice<Int32>, session: StackSession<S, O>) -> Int32? {
     for t in targets where session.context.isCandidate(Int(t)) { return t }
     return nil
   }
@@ -213,7 +210,7 @@ extension RotationLimit {
   /// True when the stack has used up its automatic rotations: at least `perHour` in
   /// `(now - 1 h, now]` or at least `perDay` in `(now - 24 h, now]` (`rotations` holds
   /// the times of the last 24 hours, ascending). A limit of 0 means unlimited.
-  func isExhausted(_ rotations: ArraySlice<Int64>, now: Int64) -> Bool {
+  @inlinable func isExhausted(_ rotations: ArraySlice<Int64>, now: Int64) -> Bool {
     if perDay > 0 && rotations.count >= perDay { return true }
     guard perHour > 0 else { return false }
     var lastHour = 0
@@ -222,24 +219,5 @@ extension RotationLimit {
       lastHour += 1
     }
     return lastHour >= perHour
-  }
-}
-
-/// `Simulation.run(_:choice:replicate:seed:options:observer:emitter:)` in a strategy's
-/// concrete type.
-struct ChosenSimulation<Observer: OutcomeObserver>: StrategyTypeVisitor {
-  let scenario: Scenario
-  let descriptor: StrategyDescriptor
-  let replicate: Int
-  let seed: UInt64
-  let options: SimulationOptions
-  let observer: Observer
-  let emitter: LogEmitter?
-  func visit<S: RankingStrategy>(_ prototype: S) -> (observer: Observer, counts: SimulationCounts, emitter: LogEmitter?) {
-    var emitter = emitter
-    let (observer, counts) = Simulation.run(
-      scenario, strategy: prototype, descriptor: descriptor, replicate: replicate, seed: seed,
-      options: options, observer: observer, emitter: &emitter)
-    return (observer, counts, emitter)
   }
 }

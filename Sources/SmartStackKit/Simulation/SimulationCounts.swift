@@ -18,9 +18,9 @@ public struct SimulationCounts: Sendable, Hashable {
   /// Widget Suggestion windows (an instance inserted into the stack, then removed).
   public var suggestionWindows = 0
 
-  public init() {}
+  @inlinable public init() {}
 
-  public static func += (a: inout SimulationCounts, b: SimulationCounts) {
+  @inlinable public static func += (a: inout SimulationCounts, b: SimulationCounts) {
     a.taps += b.taps
     a.manualOpens += b.manualOpens
     a.swipes += b.swipes
@@ -39,7 +39,7 @@ public struct SimulationCounts: Sendable, Hashable {
   ]
 
   /// Values in `names` order.
-  public var values: [Double] {
+  @inlinable public var values: [Double] {
     [
       taps, manualOpens, swipes, unacted, reloadsRequested, reloadsGranted, reloadsRefused,
       reloadsCoalesced, suggestionWindows,

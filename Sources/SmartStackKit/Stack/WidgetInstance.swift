@@ -9,17 +9,18 @@ public struct WidgetInstance: Hashable, Sendable {
   /// The widget kind (or app identifier) that donations name.
   public var kind: String
   /// The configured intent parameters, sorted by key, keys unique.
-  public private(set) var configuration: [Parameter]
+  @inlinable public var configuration: [Parameter] { _configuration }
+  @usableFromInline var _configuration: [Parameter]
 
   /// - Precondition: configuration keys are unique.
-  public init(id: String, kind: String, configuration: [Parameter] = []) {
+  @inlinable public init(id: String, kind: String, configuration: [Parameter] = []) {
     self.id = id
     self.kind = kind
-    self.configuration = configuration.sorted { $0.key < $1.key }
+    self._configuration = configuration.sorted { $0.key < $1.key }
   }
 
   /// The configured value of `key`, or nil. O(log n).
-  public func value(of key: String) -> String? {
+  @inlinable public func value(of key: String) -> String? {
     var low = 0
     var high = configuration.count
     while low < high {
@@ -35,11 +36,11 @@ public struct WidgetInstance: Hashable, Sendable {
 public struct Parameter: Hashable, Sendable, Comparable {
   public var key: String
   public var value: String
-  public init(_ key: String, _ value: String) {
+  @inlinable public init(_ key: String, _ value: String) {
     self.key = key
     self.value = value
   }
-  public static func < (a: Parameter, b: Parameter) -> Bool {
+  @inlinable public static func < (a: Parameter, b: Parameter) -> Bool {
     a.key != b.key ? a.key < b.key : a.value < b.value
   }
 }

@@ -22,14 +22,14 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
 
   /// `starts[i]` is the first UTC millisecond of interval `i`; `starts[0] == Int64.min`.
   /// Strictly increasing.
-  let starts: [Int64]
+  @usableFromInline let starts: [Int64]
   /// `offsets[i]` is the UTC offset in force during interval `i`, in milliseconds.
   /// Consecutive entries differ.
-  let offsets: [Int64]
+  @usableFromInline let offsets: [Int64]
   /// `localEnds[i]` is the wall-clock millisecond at which interval `i` ends, read with
   /// interval `i`'s own offset: `starts[i + 1] + offsets[i]`; `Int64.max` for the last
   /// interval. Non-decreasing (made so by a running maximum, a no-op for every real zone).
-  let localEnds: [Int64]
+  @usableFromInline let localEnds: [Int64]
 
   /// Coordinated Universal Time: offset 0, no transitions. Built without Foundation.
   public static let utc = ZoneRules(identifier: "UTC", starts: [.min], offsets: [0])
@@ -39,7 +39,7 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
   ///
   /// - Complexity: O(t) `TimeZone` calls, t = the number of transitions (about 260 for a
   ///   zone with yearly daylight saving time); well under a millisecond in a release build.
-  public init?(identifier: String) {
+  @inlinable public init?(identifier: String) {
     if identifier == "UTC" {
       self = .utc
       return
@@ -49,7 +49,7 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The rules of a Foundation time zone, named `identifier` (default: the zone's own).
-  public init(timeZone zone: TimeZone, identifier: String? = nil) {
+  @inlinable public init(timeZone zone: TimeZone, identifier: String? = nil) {
     let firstSecond: Int64 = 0
     let endSecond = Instant.endOfSupportedRange.milliseconds / Instant.millisecondsPerSecond
     var starts: [Int64] = [.min]
@@ -83,7 +83,7 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
   ///   - starts: the first UTC millisecond of each interval; `starts[0]` must be
   ///     `Int64.min`, the rest strictly increasing.
   ///   - offsets: the UTC offset of each interval, in milliseconds.
-  init(identifier: String, starts: [Int64], offsets: [Int64]) {
+  @inlinable init(identifier: String, starts: [Int64], offsets: [Int64]) {
     self.identifier = identifier
     self.starts = starts
     self.offsets = offsets
@@ -99,14 +99,14 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The identifier.
-  public var description: String { identifier }
+  @inlinable public var description: String { identifier }
 
   /// Equal when the identifiers and every interval are equal.
-  public static func == (a: ZoneRules, b: ZoneRules) -> Bool {
+  @inlinable public static func == (a: ZoneRules, b: ZoneRules) -> Bool {
     a.identifier == b.identifier && a.starts == b.starts && a.offsets == b.offsets
   }
 
-  public func hash(into hasher: inout Hasher) {
+  @inlinable public func hash(into hasher: inout Hasher) {
     hasher.combine(identifier)
     hasher.combine(starts.count)
   }
@@ -116,7 +116,7 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
   /// The index of the interval that contains `milliseconds` (UTC).
   ///
   /// - Complexity: O(log t).
-  func intervalIndex(containing milliseconds: Int64) -> Int {
+  @inlinable func intervalIndex(containing milliseconds: Int64) -> Int {
     // The last i with starts[i] <= milliseconds; starts[0] == .min, so i >= 0.
     var low = 0
     var high = starts.count
@@ -131,14 +131,14 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
   /// +3600 for Europe/Berlin in winter, -14400 for New York in summer).
   ///
   /// - Complexity: O(log t), t = the number of transitions.
-  public func offsetSeconds(at instant: Instant) -> Int {
+  @inlinable public func offsetSeconds(at instant: Instant) -> Int {
     Int(offsets[intervalIndex(containing: instant.milliseconds)] / 1_000)
   }
 
   /// The wall-clock time at `instant`: `instant.milliseconds + offsetSeconds(at:) * 1000`.
   ///
   /// - Complexity: O(log t).
-  public func localMilliseconds(at instant: Instant) -> Int64 {
+  @inlinable public func localMilliseconds(at instant: Instant) -> Int64 {
     instant.milliseconds &+ offsets[intervalIndex(containing: instant.milliseconds)]
   }
 
@@ -157,7 +157,7 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
   /// pass through an overlap, which maps to the earlier one.
   ///
   /// - Complexity: O(log t).
-  public func instant(fromLocal localMilliseconds: Int64) -> Instant {
+  @inlinable public func instant(fromLocal localMilliseconds: Int64) -> Instant {
     let i = firstIntervalEnding(after: localMilliseconds)
     if i == 0 || localMilliseconds >= starts[i] &+ offsets[i] {
       return Instant(milliseconds: localMilliseconds) - offsets[i]
@@ -167,7 +167,7 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
 
   /// The instant of a parsed timestamp: `.absolute` as is, `.local` through
   /// `instant(fromLocal:)`.
-  public func resolve(_ timestamp: ISO8601.Timestamp) -> Instant {
+  @inlinable public func resolve(_ timestamp: ISO8601.Timestamp) -> Instant {
     switch timestamp {
     case .absolute(let instant): return instant
     case .local(let milliseconds): return instant(fromLocal: milliseconds)
@@ -179,7 +179,7 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
   /// instant whose wall-clock time is on that day). In an overlap, the earlier midnight.
   ///
   /// - Complexity: O(log t).
-  public func startOfLocalDay(dayIndex: Int64) -> Instant {
+  @inlinable public func startOfLocalDay(dayIndex: Int64) -> Instant {
     let midnight = Instant.saturatingMultiply(dayIndex, Instant.millisecondsPerDay)
     let i = firstIntervalEnding(after: midnight)
     if i == 0 || midnight >= starts[i] &+ offsets[i] {
@@ -189,7 +189,7 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The first interval `i` whose local end lies after `localMilliseconds`.
-  private func firstIntervalEnding(after localMilliseconds: Int64) -> Int {
+  @inlinable func firstIntervalEnding(after localMilliseconds: Int64) -> Int {
     var low = 0
     var high = localEnds.count - 1  // localEnds.last == .max > any value
     while low < high {

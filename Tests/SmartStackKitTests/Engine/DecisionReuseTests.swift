@@ -1,7 +1,7 @@
 import SmartStackTesting
 import Testing
 
-@_spi(SmartStackEngine) @testable import SmartStackKit
+@testable import SmartStackKit
 
 /// The engine's fast paths (reusing a pure strategy's decision, rescoring an
 /// instance-scoring strategy's changed instances) must be invisible: every built-in is

@@ -1,7 +1,7 @@
 import SmartStackTesting
 import Testing
 
-@_spi(SmartStackEngine) @testable import SmartStackKit
+@testable import SmartStackKit
 
 /// Runs a visitor's check with every built-in strategy (default parameters) in its own
 /// concrete type.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@_spi(SmartStackEngine) @testable import SmartStackKit
+@testable import SmartStackKit
 
 /// Every visit of one simulated run as the checks need it, per person in time order.
 private struct RotationLog: OutcomeObserver {

@@ -1,5 +1,5 @@
 import Testing
-@_spi(SmartStackEngine) @testable import SmartStackKit
+@testable import SmartStackKit
 
 /// Drives one strategy through a hand-made sequence of events.
 struct Harness<S: RankingStrategy> {
@@ -103,10 +103,10 @@ struct StrategyBehaviourTests {
     for _ in 0..<500 {
       var features = StackFeatures(instances: instances)
       for i in instances.indices {
-        features.available[i] = rng.nextInt(below: 5) != 0
-        features.relevance[i] = states[rng.nextInt(below: states.count)]
-        features.relevanceKind[i] = features.relevance[i].kind
-        features.percentile[i] = percentiles[rng.nextInt(below: percentiles.count)]
+        features._available[i] = rng.nextInt(below: 5) != 0
+        features._relevance[i] = states[rng.nextInt(below: states.count)]
+        features._relevanceKind[i] = features.relevance[i].kind
+        features._percentile[i] = percentiles[rng.nextInt(below: percentiles.count)]
       }
       let shown = Int32(rng.nextInt(below: instances.count + 1)) - 1
       let context = StackContext(
@@ -148,16 +148,16 @@ struct StrategyBehaviourTests {
       var rng = SplitMix64(seed: seed)
       var features = StackFeatures(instances: instances)
       func setOwnInputs(_ i: Int) {
-        features.relevance[i] = states[rng.nextInt(below: states.count)]
-        features.relevanceKind[i] = features.relevance[i].kind
-        features.percentile[i] = percentiles[rng.nextInt(below: percentiles.count)]
-        features.donationCount[i] = Int32(rng.nextInt(below: 3))
-        features.lastDonation[i] = rng.nextInt(below: 3) == 0 ? Int64.min : Int64(rng.nextInt(below: 4))
-        features.hourOfDayCount[i * 24] = Int32(rng.nextInt(below: 3))
-        features.hourOfWeekCount[i * 168] = Int32(rng.nextInt(below: 3))
+        features._relevance[i] = states[rng.nextInt(below: states.count)]
+        features._relevanceKind[i] = features.relevance[i].kind
+        features._percentile[i] = percentiles[rng.nextInt(below: percentiles.count)]
+        features._donationCount[i] = Int32(rng.nextInt(below: 3))
+        features._lastDonation[i] = rng.nextInt(below: 3) == 0 ? Int64.min : Int64(rng.nextInt(below: 4))
+        features._hourOfDayCount[i * 24] = Int32(rng.nextInt(below: 3))
+        features._hourOfWeekCount[i * 168] = Int32(rng.nextInt(below: 3))
       }
       for i in instances.indices {
-        features.available[i] = rng.nextInt(below: 4) != 0
+        features._available[i] = rng.nextInt(below: 4) != 0
         setOwnInputs(i)
       }
       func context(_ shown: Int32) -> StackContext {
@@ -269,7 +269,7 @@ struct ChoiceProbabilityTests {
   @Test func randomStatesUniformProbabilitiesThatItsDrawsFollow() {
     let instances = (0..<5).map { WidgetInstance(id: "i\($0)", kind: "K\($0)") }
     var features = StackFeatures(instances: instances)
-    for i in [0, 2, 3, 4] { features.available[i] = true }
+    for i in [0, 2, 3, 4] { features._available[i] = true }
     let context = StackContext(
       now: 0, hourOfDay: 0, hourOfWeek: 0, dayIndex: 0, features: features, shown: -1, shownSince: 0, target: [])
     var strategy = RandomStrategy(parameters: .none)

@@ -1,12 +1,12 @@
 extension ConfigReader {
   /// Every strategy of `registry` with its default parameters, in registration order.
   static func allStrategies(_ registry: StrategyRegistry) -> [StrategyChoice] {
-    registry.types.compactMap { type in
+    registry.entries.compactMap { entry in
       guard
         let parameters = try? StrategyParameters(
-          specs: type.parameterSpecs, given: [], strategy: type.name)
+          specs: entry.type.parameterSpecs, given: [], strategy: entry.type.name)
       else { return nil }
-      return try? StrategyChoice(type: type, parameters: parameters)
+      return try? StrategyChoice(entry, parameters: parameters)
     }
   }
 
@@ -62,13 +62,14 @@ extension ConfigReader {
     let nameItem = o.require("name")
     let parametersItem = o.optional("parameters")
     guard let nameItem, let name = o.json.requireString(nameItem) else { return nil }
-    let type: any RankingStrategy.Type
+    let entry: StrategyRegistry.Entry
     do {
-      type = try registry.type(named: name)
+      entry = try registry.entry(named: name)
     } catch {
       o.json.report("\(error)", at: nameItem)
       return nil
     }
+    let type = entry.type
     var axes: [(name: String, values: [Double])] = []
     var clean = true
     if let parametersItem, let parameters = o.json.requireObject(parametersItem) {
@@ -109,7 +110,7 @@ extension ConfigReader {
       do {
         let parameters = try StrategyParameters(
           specs: type.parameterSpecs, given: given, strategy: name)
-        choices.append(try StrategyChoice(type: type, parameters: parameters))
+        choices.append(try StrategyChoice(entry, parameters: parameters))
       } catch {
         o.json.report("\(error)", at: o.item)
         return nil

@@ -34,19 +34,7 @@ public struct LogSource: ExperimentSource {
   ) -> (metrics: RunMetrics, trace: TraceRecorder?) {
     let plan = plan(replicate: replicate, seed: seed)
     let recorder = TraceRecorder(runID: runID, personNames: plan.people.map(\.name))
-    return choice.open(TracedReplay(plan: plan, descriptor: choice.descriptor, recorder: recorder))
-  }
-}
-
-/// A traced replay in a strategy's concrete type.
-struct TracedReplay: StrategyTypeVisitor {
-  let plan: ReplayPlan
-  let descriptor: StrategyDescriptor
-  let recorder: TraceRecorder
-  func visit<S: RankingStrategy>(_ prototype: S) -> (metrics: RunMetrics, trace: TraceRecorder?) {
-    let observers = Replay.run(
-      plan, strategy: prototype, descriptor: descriptor,
-      observer: ObserverPair(StandardMetrics(), recorder))
-    return (RunMetrics(observers.first), observers.second)
+    let (metrics, extra) = choice.replay(plan, extra: DynamicObserver(recorder))
+    return (RunMetrics(metrics), extra?.base as? TraceRecorder)
   }
 }

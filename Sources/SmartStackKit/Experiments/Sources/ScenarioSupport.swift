@@ -27,12 +27,12 @@ public struct ScenarioSource: ExperimentSource {
   ) -> (metrics: RunMetrics, trace: TraceRecorder?) {
     let recorder = TraceRecorder(runID: runID, personNames: (0..<scenario.personCount).map(scenario.personName))
     var emitter: LogEmitter? = nil
-    let (observers, counts) = Simulation.run(
-      scenario, choice: choice, replicate: replicate, seed: seed, options: options,
-      observer: ObserverPair(StandardMetrics(), recorder), emitter: &emitter)
-    var metrics = RunMetrics(observers.first)
+    let (standard, counts, extra) = choice.simulate(
+      scenario, SimulationCell(replicate: replicate, seed: seed, options: options),
+      extra: DynamicObserver(recorder), emitter: &emitter)
+    var metrics = RunMetrics(standard)
     metrics.simulation = counts
-    return (metrics, observers.second)
+    return (metrics, extra?.base as? TraceRecorder)
   }
 }
 

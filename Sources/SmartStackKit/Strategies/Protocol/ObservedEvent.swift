@@ -5,8 +5,8 @@ public struct StrategySetup: Sendable {
   /// A seed for the strategy's own randomness, derived from (master seed, replicate,
   /// strategy name, person): the same for every run with the same inputs.
   public var seed: UInt64
-  public var instanceCount: Int { instances.count }
-  public init(instances: [WidgetInstance], seed: UInt64) {
+  @inlinable public var instanceCount: Int { instances.count }
+  @inlinable public init(instances: [WidgetInstance], seed: UInt64) {
     self.instances = instances
     self.seed = seed
   }
@@ -35,7 +35,7 @@ public struct VisitFeedback: Sendable, Hashable {
   /// True when the person used the shown widget.
   public var tapped: Bool
 
-  public init(visitTime: Int64, hourOfDay: Int, hourOfWeek: Int, shown: Int32, tapped: Bool) {
+  @inlinable public init(visitTime: Int64, hourOfDay: Int, hourOfWeek: Int, shown: Int32, tapped: Bool) {
     self.visitTime = visitTime
     self.hourOfDay = hourOfDay
     self.hourOfWeek = hourOfWeek

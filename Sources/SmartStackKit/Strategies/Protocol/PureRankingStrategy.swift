@@ -39,12 +39,12 @@ public protocol PureRankingStrategy: RankingStrategy, Equatable {
 
 extension PureRankingStrategy {
   @inline(__always)
-  public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
+  @inlinable public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     context.withVisitView(reads: reads, strategy: Self.self) { scores($0, into: &ranking) }
   }
-  public static var _path: StrategyPath { .pure }
-  @inline(__always) public var _reads: VisitInputs { reads }
-  @inline(__always) public func _scoresAlike(_ other: Self) -> Bool { self == other }
+  @inlinable public static var _path: StrategyPath { .pure }
+  @inlinable @inline(__always) public var _reads: VisitInputs { reads }
+  @inlinable @inline(__always) public func _scoresAlike(_ other: Self) -> Bool { self == other }
 }
 
 /// A strategy that scores each instance from that instance's own features alone: the
@@ -79,13 +79,13 @@ public protocol InstanceScoringStrategy: RankingStrategy, Equatable {
 }
 
 extension InstanceScoringStrategy {
-  public func rule(top: InstanceView?) -> StaticString { "score" }
+  @inlinable public func rule(top: InstanceView?) -> StaticString { "score" }
 
   /// Scores every candidate with `score` and names the decision with `rule(top:)`. The
   /// engine calls `score` and `rule(top:)` itself; this serves direct callers.
   ///
   /// - Complexity: O(n) for n instances, plus the calls to `score`.
-  public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
+  @inlinable public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     _score(context, into: &ranking)
     var top = -1
     for i in 0..<context.instanceCount where context.isCandidate(i) {
@@ -94,12 +94,12 @@ extension InstanceScoringStrategy {
     if let rule = _rule(top: top, context) { ranking.rule = rule }
   }
 
-  public static var _path: StrategyPath { .instanceScoring }
-  @inline(__always) public var _reads: VisitInputs { reads }
-  @inline(__always) public func _scoresAlike(_ other: Self) -> Bool { self == other }
+  @inlinable public static var _path: StrategyPath { .instanceScoring }
+  @inlinable @inline(__always) public var _reads: VisitInputs { reads }
+  @inlinable @inline(__always) public func _scoresAlike(_ other: Self) -> Bool { self == other }
 
   @inline(__always)
-  public mutating func _score(_ context: StackContext, into ranking: inout Ranking) {
+  @inlinable public mutating func _score(_ context: StackContext, into ranking: inout Ranking) {
     let strategy = self
     context.withInstanceViews(reads: reads, strategy: Self.self) { view in
       ranking.setCandidateScores(context) { i in strategy.score(view(i)) }
@@ -107,14 +107,14 @@ extension InstanceScoringStrategy {
   }
 
   @inline(__always)
-  public func _rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking) {
+  @inlinable public func _rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking) {
     context.withInstanceViews(reads: reads, strategy: Self.self) { view in
       ranking.setScores(of: changed, context) { i in score(view(i)) }
     }
   }
 
   @inline(__always)
-  public func _rule(top: Int, _ context: StackContext) -> StaticString? {
+  @inlinable public func _rule(top: Int, _ context: StackContext) -> StaticString? {
     guard top >= 0 else { return rule(top: nil) }
     return context.withInstanceViews(reads: reads, strategy: Self.self) { view in rule(top: view(top)) }
   }

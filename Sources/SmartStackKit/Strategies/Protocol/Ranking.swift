@@ -6,14 +6,14 @@ public struct Ranking: Sendable {
   /// A short name for the rule that decided, for `--explain` traces (optional).
   public var rule: StaticString = "score"
 
-  public init(instanceCount: Int) {
+  @inlinable public init(instanceCount: Int) {
     scores = Array(repeating: -Double.infinity, count: instanceCount)
   }
 
   /// Sets `scores[i] = score(i)` for every candidate `i` in `changed`, in index order
   /// (how an instance-scoring strategy is rescored); other instances keep their score.
   @inline(__always)
-  public mutating func setScores(of changed: ChangedInstances, _ context: StackContext, _ score: (Int) -> Double) {
+  @inlinable public mutating func setScores(of changed: ChangedInstances, _ context: StackContext, _ score: (Int) -> Double) {
     context.features.available.withUnsafeBufferPointer { available in
       scores.withUnsafeMutableBufferPointer { s in
         for i in changed where i < s.count && i < available.count && available[i] { s[i] = score(i) }
@@ -28,7 +28,7 @@ public struct Ranking: Sendable {
   /// but with one copy-on-write uniqueness check for the whole array instead of one per
   /// write (a runtime call the optimiser cannot always hoist out of the loop).
   @inline(__always)
-  public mutating func setCandidateScores(_ context: StackContext, _ score: (Int) -> Double) {
+  @inlinable public mutating func setCandidateScores(_ context: StackContext, _ score: (Int) -> Double) {
     context.features.available.withUnsafeBufferPointer { available in
       scores.withUnsafeMutableBufferPointer { s in
         for i in 0..<min(s.count, available.count) where available[i] { s[i] = score(i) }
@@ -39,7 +39,7 @@ public struct Ranking: Sendable {
   /// Sets `scores[i] = score(i)` for every candidate `i` of the visit, in index order
   /// (for `PureRankingStrategy.scores`); other instances keep their score.
   @inline(__always)
-  public mutating func setCandidateScores(_ visit: VisitView, _ score: (Int) -> Double) {
+  @inlinable public mutating func setCandidateScores(_ visit: VisitView, _ score: (Int) -> Double) {
     let available = visit.available
     scores.withUnsafeMutableBufferPointer { s in
       for i in 0..<min(s.count, available.count) where available[i] { s[i] = score(i) }

@@ -72,36 +72,38 @@ public protocol RankingStrategy: Sendable {
   mutating func observe(_ event: ObservedEvent, context: StackContext)
 
   // MARK: Engine hooks
-  // Not part of the protocol a strategy author sees: System Programming Interface
-  // (`@_spi(SmartStackEngine)`) requirements, visible only to code that imports the
-  // library with that SPI (the engine itself and `SmartStackTesting`). Their
-  // implementations are this protocol's extensions and its refinements' (the most
-  // refined one the type conforms to wins, as `Collection`'s defaults do); a strategy
-  // never implements them. They are requirements, not casts, so that the engine's code
-  // specialised for a strategy calls them directly.
+  // Not part of the protocol a strategy author sees, and never implemented by a
+  // strategy: underscored requirements (the standard library's pattern, e.g.
+  // `Sequence._customContainsEquatableElement`), which documentation and code
+  // completion hide. Their implementations are this protocol's extensions and its
+  // refinements' (the most refined one the type conforms to wins, as `Collection`'s
+  // defaults do). They are requirements, not casts, so that the engine's code
+  // specialised for a strategy calls them directly; and public, not SPI, because that
+  // code is `@inlinable` (a strategy registered in another module is specialised there:
+  // `StrategyRunner`), and inlinable code cannot call SPI.
 
-  @_spi(SmartStackEngine) static var _path: StrategyPath { get }
+  static var _path: StrategyPath { get }
   /// The inputs the scores may read (`PureRankingStrategy.reads`,
   /// `InstanceScoringStrategy.reads`); `.all` for other strategies.
-  @_spi(SmartStackEngine) var _reads: VisitInputs { get }
+  var _reads: VisitInputs { get }
   /// True when `self` and `other` would score every visit alike (`==` for pure and
   /// instance-scoring strategies; false otherwise).
-  @_spi(SmartStackEngine) func _scoresAlike(_ other: Self) -> Bool
+  func _scoresAlike(_ other: Self) -> Bool
   /// Sets the candidates' scores without the rule (an instance-scoring strategy's rule
   /// is taken from the top by `_rule(top:_:)`); `rank` for other strategies.
-  @_spi(SmartStackEngine) mutating func _score(_ context: StackContext, into ranking: inout Ranking)
+  mutating func _score(_ context: StackContext, into ranking: inout Ranking)
   /// Rescores the candidates in `changed` only (instance-scoring strategies); other
   /// strategies are never asked to.
-  @_spi(SmartStackEngine) func _rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking)
+  func _rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking)
   /// The rule naming a decision whose top is `top` (-1: none), for instance-scoring
   /// strategies; nil for others (the rule `rank` wrote stands).
-  @_spi(SmartStackEngine) func _rule(top: Int, _ context: StackContext) -> StaticString?
+  func _rule(top: Int, _ context: StackContext) -> StaticString?
   /// Receives a revealed outcome (`OutcomeLearningStrategy`); ignores it otherwise.
-  @_spi(SmartStackEngine) mutating func _observe(outcome: VisitFeedback, context: StackContext)
+  mutating func _observe(outcome: VisitFeedback, context: StackContext)
   /// True for `OutcomeLearningStrategy`.
-  @_spi(SmartStackEngine) static var _observesOutcomes: Bool { get }
+  static var _observesOutcomes: Bool { get }
   /// True for `TargetAwareStrategy`.
-  @_spi(SmartStackEngine) static var _seesTarget: Bool { get }
+  static var _seesTarget: Bool { get }
 }
 
 /// A strategy's registry name, summary and parameters.
@@ -113,7 +115,7 @@ public struct StrategyInfo: Sendable {
   /// The parameters the strategy accepts, with defaults and meaning.
   public var parameters: [StrategyParameterSpec]
 
-  public init(name: String, summary: String, parameters: [StrategyParameterSpec] = []) {
+  @inlinable public init(name: String, summary: String, parameters: [StrategyParameterSpec] = []) {
     self.name = name
     self.summary = summary
     self.parameters = parameters
@@ -132,28 +134,28 @@ public enum StrategyPath: Sendable, Hashable {
 
 extension RankingStrategy {
   /// `info.name`.
-  public static var name: String { info.name }
+  @inlinable public static var name: String { info.name }
   /// `info.summary`.
-  public static var summary: String { info.summary }
+  @inlinable public static var summary: String { info.summary }
   /// `info.parameters`.
-  public static var parameterSpecs: [StrategyParameterSpec] { info.parameters }
+  @inlinable public static var parameterSpecs: [StrategyParameterSpec] { info.parameters }
 
-  public mutating func begin(_ setup: StrategySetup) {}
-  public mutating func observe(_ event: ObservedEvent, context: StackContext) {}
+  @inlinable public mutating func begin(_ setup: StrategySetup) {}
+  @inlinable public mutating func observe(_ event: ObservedEvent, context: StackContext) {}
 
-  public static var _path: StrategyPath { .everyVisit }
-  public var _reads: VisitInputs { .all }
-  public func _scoresAlike(_ other: Self) -> Bool { false }
+  @inlinable public static var _path: StrategyPath { .everyVisit }
+  @inlinable public var _reads: VisitInputs { .all }
+  @inlinable public func _scoresAlike(_ other: Self) -> Bool { false }
   @inline(__always)
-  public mutating func _score(_ context: StackContext, into ranking: inout Ranking) { rank(context, into: &ranking) }
-  public func _rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking) {
+  @inlinable public mutating func _score(_ context: StackContext, into ranking: inout Ranking) { rank(context, into: &ranking) }
+  @inlinable public func _rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking) {
     preconditionFailure("\(Self.name): only an InstanceScoringStrategy is rescored instance by instance")
   }
   @inline(__always)
-  public func _rule(top: Int, _ context: StackContext) -> StaticString? { nil }
-  public mutating func _observe(outcome: VisitFeedback, context: StackContext) {}
-  public static var _observesOutcomes: Bool { false }
-  public static var _seesTarget: Bool { false }
+  @inlinable public func _rule(top: Int, _ context: StackContext) -> StaticString? { nil }
+  @inlinable public mutating func _observe(outcome: VisitFeedback, context: StackContext) {}
+  @inlinable public static var _observesOutcomes: Bool { false }
+  @inlinable public static var _seesTarget: Bool { false }
 }
 
 /// A strategy that learns from the outcome of earlier visits: what was shown and
@@ -169,10 +171,10 @@ public protocol OutcomeLearningStrategy: RankingStrategy {
 
 extension OutcomeLearningStrategy {
   @inline(__always)
-  public mutating func _observe(outcome: VisitFeedback, context: StackContext) {
+  @inlinable public mutating func _observe(outcome: VisitFeedback, context: StackContext) {
     observe(outcome: outcome, context: context)
   }
-  public static var _observesOutcomes: Bool { true }
+  @inlinable public static var _observesOutcomes: Bool { true }
 }
 
 /// A strategy allowed to see the visit's target (`StackContext.target`): an upper
@@ -183,7 +185,7 @@ extension OutcomeLearningStrategy {
 public protocol TargetAwareStrategy: RankingStrategy {}
 
 extension TargetAwareStrategy {
-  public static var _seesTarget: Bool { true }
+  @inlinable public static var _seesTarget: Bool { true }
 }
 
 /// A strategy that draws its choice at random and can state, before `rank`, the

@@ -8,7 +8,7 @@
 /// strategy's state (`==`) are as they were when it was made.
 public struct VisitInputs: OptionSet, Sendable, Hashable {
   public let rawValue: UInt32
-  public init(rawValue: UInt32) { self.rawValue = rawValue }
+  @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
 
   /// Donation features: counts, last donation times, per-hour counts, and, in a
   /// `VisitView`, `totalDonations` and `lastDonatedInstance`.
@@ -57,6 +57,22 @@ public struct VisitView {
   @usableFromInline let states: UnsafeBufferPointer<RelevanceState>
   @usableFromInline let kinds: UnsafeBufferPointer<RelevanceState.Kind>
   @usableFromInline let percentiles: UnsafeBufferPointer<Double>
+  /// The memberwise initialiser, for the engine's inlinable code.
+  @usableFromInline init(reads: VisitInputs, strategy: any RankingStrategy.Type, clock: (now: Int64, hourOfDay: Int, hourOfWeek: Int, dayIndex: Int64), top: (shown: Int32, since: Int64), totals: (donations: Int, lastDonatedInstance: Int32), available: UnsafeBufferPointer<Bool>, donationCounts: UnsafeBufferPointer<Int32>, lastDonations: UnsafeBufferPointer<Int64>, byHourOfDay: UnsafeBufferPointer<Int32>, byHourOfWeek: UnsafeBufferPointer<Int32>, states: UnsafeBufferPointer<RelevanceState>, kinds: UnsafeBufferPointer<RelevanceState.Kind>, percentiles: UnsafeBufferPointer<Double>) {
+    self.reads = reads
+    self.strategy = strategy
+    self.clock = clock
+    self.top = top
+    self.totals = totals
+    self.available = available
+    self.donationCounts = donationCounts
+    self.lastDonations = lastDonations
+    self.byHourOfDay = byHourOfDay
+    self.byHourOfWeek = byHourOfWeek
+    self.states = states
+    self.kinds = kinds
+    self.percentiles = percentiles
+  }
 
   @inlinable @inline(__always)
   func require(_ input: VisitInputs, _ name: StaticString) {
@@ -110,7 +126,7 @@ extension StackContext {
   /// Calls `body` with the visit's view, over the feature arrays in place (no copies,
   /// no reference counting).
   @inline(__always)
-  func withVisitView<R>(reads: VisitInputs, strategy: any RankingStrategy.Type, _ body: (VisitView) -> R) -> R {
+  @inlinable func withVisitView<R>(reads: VisitInputs, strategy: any RankingStrategy.Type, _ body: (VisitView) -> R) -> R {
     let f = features
     return f.available.withUnsafeBufferPointer { available in
       f.donationCount.withUnsafeBufferPointer { counts in
@@ -221,7 +237,7 @@ extension StackContext {
   ///
   /// - Complexity: O(1) plus `body`; each view is O(1).
   @inline(__always)
-  func withInstanceViews<R>(
+  @inlinable func withInstanceViews<R>(
     reads: VisitInputs, strategy: any RankingStrategy.Type, _ body: ((Int) -> InstanceView) -> R
   ) -> R {
     withVisitView(reads: reads, strategy: strategy) { v in
