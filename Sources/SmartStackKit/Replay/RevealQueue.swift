@@ -33,7 +33,7 @@
     storage = .allocate(capacity: self.capacity)
   }
 
-  deinit {
+  @inlinable deinit {
     storage.deinitialize(count: tail)
     storage.deallocate()
   }
