@@ -2,9 +2,21 @@
 //
 // SmartStackLab: a laboratory for the iPhone Smart Stack.
 //
-// The library `SmartStackKit` depends on Foundation and the system zlib only (the design
-// card says "packages: none": the system's own C libraries come first). The commands
-// (`SmartStackCommands`, run by the `smartstack` tool) use apple/swift-argument-parser,
+// The library is layered targets, each depending only on the ones below it, so a
+// wrong-way dependency does not compile (README, "Architecture"):
+//
+//   SmartStackCommands     the commands; SmartStack.main(registry:)   (+ ArgumentParser)
+//   SmartStackBench        the speed benchmark (outside the library)
+//   SmartStackExperiments  batch, sources, metric observers, statistics, reports, registry
+//   SmartStackWorld        scenarios, simulated people, timelines, reloads, simulation
+//   SmartStackStrategies   the built-in strategies
+//   SmartStackEngine       strategy protocol, stack session, stack rules, replay driver
+//   SmartStackData         donations, stacks and intents, relevance, visit logs, importers
+//   SmartStackBase         time, random numbers, CSV/JSON, diagnostics, file I/O
+//
+// `SmartStackKit` re-exports the six library layers: users write one import. The library
+// depends on Foundation and the system zlib only (the design card says "packages: none":
+// the system's own C libraries come first). The commands use apple/swift-argument-parser,
 // the ecosystem's standard. Nothing else is linked; see README.md, "Dependencies".
 import PackageDescription
 
@@ -27,19 +39,37 @@ let package = Package(
     .systemLibrary(
       name: "CZlib", path: "Sources/CZlib",
       providers: [.apt(["zlib1g-dev"]), .yum(["zlib-devel"])]),
-    .target(name: "SmartStackKit", dependencies: ["CZlib"]),
+    .target(name: "SmartStackBase"),
+    .target(name: "SmartStackData", dependencies: ["SmartStackBase", "CZlib"]),
+    .target(name: "SmartStackEngine", dependencies: ["SmartStackBase", "SmartStackData"]),
+    .target(name: "SmartStackStrategies", dependencies: ["SmartStackEngine"]),
+    .target(name: "SmartStackWorld", dependencies: ["SmartStackEngine"]),
+    .target(name: "SmartStackExperiments", dependencies: ["SmartStackStrategies", "SmartStackWorld"]),
+    .target(
+      name: "SmartStackKit",
+      dependencies: [
+        "SmartStackBase", "SmartStackData", "SmartStackEngine", "SmartStackStrategies",
+        "SmartStackWorld", "SmartStackExperiments",
+      ]),
     .target(name: "SmartStackTesting", dependencies: ["SmartStackKit"]),
+    .target(name: "SmartStackBench", dependencies: ["SmartStackKit"]),
     .target(
       name: "SmartStackCommands",
       dependencies: [
-        "SmartStackKit",
+        "SmartStackKit", "SmartStackBench",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     // `smartstack`: SmartStackCommands with the built-in strategies.
     .executableTarget(name: "smartstack", dependencies: ["SmartStackCommands", "SmartStackKit"]),
-    .testTarget(name: "SmartStackKitTests", dependencies: ["SmartStackKit", "SmartStackTesting"]),
     .testTarget(
-      name: "smartstackTests", dependencies: ["smartstack", "SmartStackCommands", "SmartStackKit"]),
+      name: "SmartStackKitTests",
+      dependencies: [
+        "SmartStackKit", "SmartStackTesting", "SmartStackBench", "SmartStackBase", "SmartStackData",
+        "SmartStackEngine", "SmartStackStrategies", "SmartStackWorld", "SmartStackExperiments",
+      ]),
+    .testTarget(
+      name: "smartstackTests",
+      dependencies: ["smartstack", "SmartStackCommands", "SmartStackKit", "SmartStackBench"]),
   ]
 )

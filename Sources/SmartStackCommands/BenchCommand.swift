@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SmartStackBench
 import SmartStackKit
 
 /// `smartstack bench`: measures the engine and the log readers on the reference workload.

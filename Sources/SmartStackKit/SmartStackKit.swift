@@ -1,7 +1,19 @@
-/// SmartStackKit: the library behind the `smartstack` command.
-///
-/// See README.md for the concepts and DESIGN.md for the definitions results depend on.
-public enum SmartStackKit {
-  /// The toolkit version, written into every manifest.
-  public static let version = "0.1.0"
-}
+// SmartStackKit: the whole library behind the `smartstack` command, in one import.
+//
+// The library is built as layered targets, each depending only on the ones below it
+// (README, "Architecture"):
+//
+//   SmartStackExperiments  batch, sources, metric observers, statistics, reports, registry
+//   SmartStackWorld        scenarios, simulated people, apps' timelines, reloads, simulation
+//   SmartStackStrategies   the built-in strategies, one file each
+//   SmartStackEngine       strategy protocol, stack session, stack rules, replay driver
+//   SmartStackData         donations, stacks and intents, relevance, visit logs, importers
+//   SmartStackBase         time, random numbers, CSV/JSON readers and writers, diagnostics
+//
+// `import SmartStackKit` re-exports all of them, so a user never names a layer.
+@_exported import SmartStackBase
+@_exported import SmartStackData
+@_exported import SmartStackEngine
+@_exported import SmartStackExperiments
+@_exported import SmartStackStrategies
+@_exported import SmartStackWorld

@@ -1,6 +1,13 @@
 import Testing
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 private let t0 = Instant(seconds: 1_772_438_400)  // 2026-03-02T08:00:00Z, a Monday
 

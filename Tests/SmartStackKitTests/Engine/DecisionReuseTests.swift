@@ -1,7 +1,14 @@
 import SmartStackTesting
 import Testing
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// The engine's fast paths (reusing a pure strategy's decision, rescoring an
 /// instance-scoring strategy's changed instances) must be invisible: every built-in is

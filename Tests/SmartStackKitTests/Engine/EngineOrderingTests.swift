@@ -1,5 +1,12 @@
 import Testing
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// A strategy written outside the library: it records everything it is told and shows
 /// the candidate with the highest index. It proves that a strategy plugs in without

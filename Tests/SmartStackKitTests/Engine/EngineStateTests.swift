@@ -1,7 +1,14 @@
 import SmartStackTesting
 import Testing
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// Scores candidates with draws from its own seeded stream, with many ties and the
 /// special values (NaN, ±0, ±infinity) the engine's order must handle.

@@ -1,5 +1,12 @@
 import SmartStackTesting
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// Everything observable of a run: each visit's decision with its scores and rule, and
 /// each closed window.

@@ -1,7 +1,14 @@
 import SmartStackTesting
 import Testing
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// Runs a visitor's check with every built-in strategy (default parameters) in its own
 /// concrete type.

@@ -1,7 +1,14 @@
 import Foundation
 import Testing
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// A small traced experiment over the fixture log: 2 source points × 4 strategies × 3
 /// replicates = 24 cells.

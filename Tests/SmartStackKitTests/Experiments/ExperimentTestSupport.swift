@@ -1,6 +1,13 @@
 import Foundation
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// Temporary folders with small logs and configs for the experiment tests.
 enum ExperimentFixture {

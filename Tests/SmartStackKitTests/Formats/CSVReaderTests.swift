@@ -1,7 +1,14 @@
 import Foundation
 import Testing
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// Tokenizes `bytes` completely: each record as strings, or a problem as `LINE:COL: message`.
 private func tokenize(_ bytes: [UInt8]) -> [String] {

@@ -1,7 +1,14 @@
 import Foundation
 import Testing
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 @Suite("Import sources: plain, gzip, tar and tar-in-gzip")
 struct ImportSourceTests {

@@ -1,6 +1,13 @@
 import Foundation
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// Small hand-written fixtures for the importer tests. The compressed ones were made once
 /// on Linux with GNU gzip 1.12 and GNU tar 1.34 (commands beside each); those the

@@ -1,7 +1,14 @@
 import SmartStackTesting
 import Testing
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// Records, per visit, what was shown and which instances were candidates, and reads the
 /// targets (so drivers must fill them).

@@ -1,6 +1,13 @@
 import Foundation
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 extension RandomTesting {
   /// The first four sample moments of `values`: mean, unbiased variance, skewness

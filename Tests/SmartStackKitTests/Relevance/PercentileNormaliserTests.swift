@@ -1,6 +1,13 @@
 import Testing
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 @Suite("Percentile normaliser")
 struct PercentileNormaliserTests: RelevanceFixtures {

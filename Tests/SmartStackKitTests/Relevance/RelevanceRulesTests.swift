@@ -1,6 +1,13 @@
 import Testing
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// One test per relevance rule of DESIGN.md §4. Every check asks both the timeline (binary
 /// search) and the tracker (fed the entries dated `<= t` in order), which must agree.

@@ -1,4 +1,11 @@
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// A small seeded generator for the property tests (SplitMix64; frozen here so the tests do
 /// not depend on the library's own generators).

@@ -1,7 +1,14 @@
 import Foundation
 import Testing
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// The documented input limits (docs/reliability.md): exactly at a limit is accepted, one
 /// past it is a located diagnostic, never a trap.

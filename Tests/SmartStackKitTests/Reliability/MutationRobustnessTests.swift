@@ -1,7 +1,14 @@
 import Foundation
 import Testing
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// Mutates valid inputs at random (seeded) and feeds them to the readers the fuzz targets
 /// do not cover. Every result must be a value or the reader's documented error; a trap

@@ -1,5 +1,12 @@
 import Testing
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// A small log whose replay numbers were computed by hand (see each test's comment),
 /// with `--visits donations --stack all`, UTC, horizon 300 s.

@@ -1,5 +1,12 @@
 import Testing
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// Synthetic logs for property tests: `people` people, `kinds` kinds with an hourly
 /// routine plus noise, over `days` days, from a seed.

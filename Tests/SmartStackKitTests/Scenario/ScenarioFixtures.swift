@@ -1,4 +1,11 @@
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// Two small bundled-quality scenarios, kept inline so the test target needs no
 /// resources: a commuter (weekday transit mornings and evenings, weather alerts, a

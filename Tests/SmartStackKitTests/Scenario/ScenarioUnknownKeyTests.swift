@@ -1,6 +1,13 @@
 import Testing
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// An unknown key far from every accepted key is reported with the object's keys in
 /// their documented order, whatever order the reader needs them in.

@@ -1,5 +1,12 @@
 import Testing
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 enum SimulationFixtures {
   /// Five widgets, five apps wanted with equal weight at every waking hour; no swipes and

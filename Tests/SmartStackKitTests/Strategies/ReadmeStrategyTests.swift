@@ -2,7 +2,14 @@ import Foundation
 import SmartStackTesting
 import Testing
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 // The README's "Adding a strategy" examples, verbatim (a test below checks that the
 // README still holds these lines).

@@ -1,5 +1,12 @@
 import Testing
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// Drives one strategy through a hand-made sequence of events.
 struct Harness<S: RankingStrategy> {

@@ -1,6 +1,13 @@
 import Testing
 
-@testable import SmartStackKit
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+@testable import SmartStackWorld
+@testable import SmartStackExperiments
+@testable import SmartStackBench
 
 /// `2026-03-08T07:00:00Z` and the like, for readable tests.
 private func utc(_ text: String) -> Instant {

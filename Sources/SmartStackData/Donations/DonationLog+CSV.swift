@@ -1,0 +1,228 @@
+import Foundation
+import SmartStackBase
+
+/// The fields of a donation, by name, as CSV columns and JSON Lines keys (DESIGN.md §5).
+enum DonationField {
+  static let timestamp = "timestamp"
+  static let user = "user"
+  static let kind = "kind"
+  static let intent = "intent"
+  static let parameters = "parameters"
+  static let all = [timestamp, user, kind, intent, parameters]
+}
+
+extension DonationLog {
+  /// Reads the CSV form (DESIGN.md §5).
+  ///
+  /// Header: columns are matched by exact, lowercase name; unknown and unnamed columns are
+  /// ignored; a name given twice is an error at its second cell; a missing `timestamp` or
+  /// `kind` column is an error at 1:1 listing the columns found. An input without a header
+  /// row is an error; a header without rows is an empty log.
+  ///
+  /// Rows: `timestamp` and `kind` must not be empty; an empty `user` is `default`; an empty
+  /// `intent` is none; `parameters` is `ParameterText`. Naive timestamps are read in
+  /// `timeZone`. Every problem is reported at the exact field or byte; then the reader throws.
+  ///
+  /// - Complexity: O(n) in the input length, plus O(r log r) to sort r rows not in time order.
+  static func readCSV(
+    _ bytes: UnsafeBufferPointer<UInt8>, file: String, timeZone: ZoneRules, limit: Int
+  ) throws -> DonationLog {
+    var problems = DiagnosticCollector(file: file, limit: limit)
+    var csv = CSVReader(bytes)
+
+    // Header.
+    switch csv.next() {
+    case .end:
+      problems.report(
+        line: 1, column: 1,
+        "empty file: expected a header row naming the columns (timestamp, user, kind, intent, parameters)"
+      )
+    case .problem(let p):
+      problems.report(line: p.line, column: p.column, p.message)
+    case .record:
+      break
+    }
+    try problems.throwIfAny()
+    let columns = try CSVColumns(csv, file: file, limit: limit)
+
+    // Rows.
+    var reader = CSVRowReader(columns: columns, timeZone: timeZone)
+    reader.builder.reserve(bytes.count / 64)
+    loop: while !problems.truncated {
+      switch csv.next() {
+      case .end: break loop
+      case .problem(let p): problems.report(line: p.line, column: p.column, p.message)
+      case .record: reader.read(csv, problems: &problems)
+      }
+    }
+    try problems.throwIfAny()
+    return reader.builder.build()
+  }
+}
+
+/// Where each known column is in a CSV log's header.
+struct CSVColumns {
+  var timestamp = -1
+  var user = -1
+  var kind = -1
+  var intent = -1
+  var parameters = -1
+
+  /// Maps the header record `csv` holds, or throws every header problem.
+  init(_ csv: CSVReader, file: String, limit: Int) throws {
+    var problems = DiagnosticCollector(file: file, limit: limit)
+    var names: [String] = []
+    for i in 0..<csv.fieldCount {
+      let name = String(decoding: csv.field(i), as: UTF8.self)
+      if !name.isEmpty && names.contains(name) {
+        let p = csv.position(ofByte: csv.fieldInfo(i).sourceStart)
+        problems.report(line: p.line, column: p.column, "duplicate column '\(name)' in the header")
+      }
+      names.append(name)
+      switch name {
+      case DonationField.timestamp: if timestamp < 0 { timestamp = i }
+      case DonationField.user: if user < 0 { user = i }
+      case DonationField.kind: if kind < 0 { kind = i }
+      case DonationField.intent: if intent < 0 { intent = i }
+      case DonationField.parameters: if parameters < 0 { parameters = i }
+      default: break
+      }
+    }
+    let found = names.filter { !$0.isEmpty }.map { "'\($0)'" }.joined(separator: ", ")
+    for (required, index) in [(DonationField.timestamp, timestamp), (DonationField.kind, kind)]
+    where index < 0 {
+      var message =
+        "missing required column '\(required)' (columns found: \(found.isEmpty ? "none" : found))"
+      if let near = names.first(where: {
+        $0.lowercased().trimmingCharacters(in: .whitespaces) == required
+      }) {
+        message += "; column names are matched exactly and in lowercase, found '\(near)'"
+      }
+      problems.report(line: 1, column: 1, message)
+    }
+    try problems.throwIfAny()
+  }
+}
+
+/// Turns CSV records into builder rows; keeps the interning caches between rows.
+struct CSVRowReader {
+  let columns: CSVColumns
+  let timeZone: ZoneRules
+  var builder = DonationLogBuilder()
+  /// Distinct raw `parameters` texts, and for each its set id or -1 when malformed: a text
+  /// is decoded once however many rows repeat it.
+  private var rawParameters = Interner()
+  private var rawParameterSets: [Int32] = []
+  private var decoder = ParameterText.Decoder()
+  private var parameterProblems: [ParameterText.Problem] = []
+  private var defaultUser: Int32 = -1
+  /// This row's problems as (input offset, message), reported in offset order.
+  private var rowProblems: [(offset: Int, message: String)] = []
+
+  init(columns: CSVColumns, timeZone: ZoneRules) {
+    self.columns = columns
+    self.timeZone = timeZone
+  }
+
+  /// Reads the current record of `csv` into the builder, or reports its problems.
+  mutating func read(_ csv: CSVReader, problems: inout DiagnosticCollector) {
+    rowProblems.removeAll(keepingCapacity: true)
+
+    var milliseconds: Int64 = 0
+    let timestampField = csv.field(columns.timestamp)
+    if timestampField.isEmpty {
+      rowProblems.append(
+        (csv.sourceOffset(ofField: columns.timestamp, byte: 0), "timestamp is empty"))
+    } else {
+      switch ISO8601.parse(timestampField) {
+      case .success(let timestamp):
+        milliseconds = timeZone.resolve(timestamp).milliseconds
+      case .failure(let error):
+        rowProblems.append(
+          (
+            csv.sourceOffset(ofField: columns.timestamp, byte: error.offset),
+            "timestamp: \(error.message)"
+          ))
+      }
+    }
+
+    var user: Int32
+    if columns.user >= 0, case let field = csv.field(columns.user), !field.isEmpty {
+      user = builder.userNames.intern(field)
+    } else {
+      if defaultUser < 0 { defaultUser = builder.userNames.intern(Donation.defaultUser) }
+      user = defaultUser
+    }
+
+    let kindField = csv.field(columns.kind)
+    var kind: Int32 = -1
+    if kindField.isEmpty {
+      rowProblems.append((csv.sourceOffset(ofField: columns.kind, byte: 0), "kind is empty"))
+    } else {
+      kind = builder.kindNames.intern(kindField)
+    }
+
+    var intent: Int32 = -1
+    if columns.intent >= 0, case let field = csv.field(columns.intent), !field.isEmpty {
+      intent = builder.intentNames.intern(field)
+    }
+
+    var parameterSet: Int32 = 0
+    if columns.parameters >= 0, case let field = csv.field(columns.parameters), !field.isEmpty {
+      parameterSet = internParameters(field)
+      if parameterSet < 0 {
+        parameterProblems.removeAll(keepingCapacity: true)
+        decoder.decode(field, problems: &parameterProblems) { _, _, _ in }
+        for p in parameterProblems {
+          rowProblems.append(
+            (
+              csv.sourceOffset(ofField: columns.parameters, byte: p.offset),
+              "parameters: \(p.message)"
+            ))
+        }
+      }
+    }
+
+    if rowProblems.isEmpty {
+      builder.append(
+        timestamp: milliseconds, user: user, kind: kind, intent: intent, parameterSet: parameterSet)
+      return
+    }
+    // Fields are checked in a fixed order; report in the order they appear on the line
+    // (problems at one offset keep the order they were found in).
+    let ordered = rowProblems.indices.sorted {
+      let (a, b) = (rowProblems[$0].offset, rowProblems[$1].offset)
+      return a != b ? a < b : $0 < $1
+    }
+    for p in ordered.map({ rowProblems[$0] }) {
+      let position = csv.position(ofByte: p.offset)
+      problems.report(line: position.line, column: position.column, p.message)
+    }
+  }
+
+  /// The set id of a raw `parameters` text, or -1 when it is malformed.
+  private mutating func internParameters(_ field: UnsafeBufferPointer<UInt8>) -> Int32 {
+    let raw = Int(rawParameters.intern(field))
+    if raw < rawParameterSets.count { return rawParameterSets[raw] }
+    // Runs once per distinct text, so plain local buffers are fine here.
+    var pairs: [ParameterID] = []
+    var found: [ParameterText.Problem] = []
+    // Move the interners out and back (not copy), so interning never copies their storage.
+    var keys = Interner()
+    var values = Interner()
+    swap(&keys, &builder.parameterKeys)
+    swap(&values, &builder.parameterValues)
+    decoder.decode(field, problems: &found) { key, value, _ in
+      pairs.append(ParameterID(key: keys.intern(key), value: values.intern(value)))
+    }
+    swap(&keys, &builder.parameterKeys)
+    swap(&values, &builder.parameterValues)
+    var set: Int32 = -1
+    if found.isEmpty {
+      pairs.sort()
+      set = builder.internSet(pairs)
+    }
+    rawParameterSets.append(set)
+    return set
+  }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import SmartStackBase
+
+extension DonationLog {
+  /// Reads the JSON Lines form (DESIGN.md §5): one object per line with the CSV's field
+  /// names, e.g.
+  ///
+  ///     {"timestamp":"2026-03-02T08:01:05Z","user":"alice","kind":"RecentPurchases",
+  ///      "intent":"ViewRecentPurchases","parameters":{"card":"Acme","category":"Grocery"}}
+  ///
+  /// (on one line). `timestamp` and `kind` are required non-empty strings; `user` is a
+  /// string (absent, null or empty: `default`); `intent` a string or null (empty: none);
+  /// `parameters` an object of strings with non-empty names (absent or null: none).
+  /// Unknown fields are ignored; lines holding only white space are skipped, so an empty
+  /// file is an empty log. A line longer than `InputLimits.maximumLineBytes` is refused at
+  /// its first byte past the limit. Wrong types are reported with the field name, e.g.
+  /// `kind: expected a string, found a number`, at the value; every problem in the file is
+  /// reported (up to `limit`), in file order, then the reader throws.
+  ///
+  /// - Complexity: O(n) in the input length, plus O(r log r) to sort r rows not in time order.
+  ///
+  /// Flat rows that read without a problem take a fast path (`JSONLinesFastRow`) with the
+  /// same result; `fastPath: false` reads every line with the general parser (tests
+  /// compare the two).
+  static func readJSONLines(
+    _ bytes: [UInt8], file: String, timeZone: ZoneRules, limit: Int, fastPath: Bool = true
+  ) throws -> DonationLog {
+    var json = JSONDecoding(file: file, bytes: bytes, limit: limit)
+    var builder = DonationLogBuilder()
+    builder.reserve(bytes.count / 128)
+    var fast = JSONLinesFastRow()
+    bytes.withUnsafeBufferPointer { buffer in
+      var start = 0
+      while start < buffer.count && !json.problems.truncated {
+        // Flat rows without problems take the fast path; every other line (and so every
+        // problem) goes through the general parser.
+        if fastPath, let end = fast.scan(buffer, from: start, timeZone: timeZone),
+          end - start <= InputLimits.maximumLineBytes
+        {
+          fast.append(buffer, to: &builder)
+          start = end + 1
+          continue
+        }
+        let end = Self.lineEnd(buffer, from: start)
+        if end - start > InputLimits.maximumLineBytes {
+          json.report(
+            InputLimits.lineTooLong(end - start), at: start + InputLimits.maximumLineBytes)
+        } else if !Self.isBlank(bytes, start..<end) {
+          readJSONLine(start..<end, json: &json, builder: &builder, timeZone: timeZone)
+        }
+        start = end + 1
+      }
+    }
+    try json.throwIfAny()
+    return builder.build()
+  }
+
+  /// The offset of the first `\n` at or after `start`, or the end of the buffer.
+  private static func lineEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    guard let base = buffer.baseAddress, start < buffer.count else { return buffer.count }
+    guard let found = memchr(base + start, 0x0A, buffer.count - start) else { return buffer.count }
+    return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+  }
+
+  /// True for a line of spaces, tabs and CRs (and a byte order mark at the very start).
+  private static func isBlank(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+    var i = range.lowerBound
+    if i == 0 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = min(3, range.upperBound) }
+    while i < range.upperBound {
+      switch bytes[i] {
+      case 0x20, 0x09, 0x0D: i += 1
+      default: return false
+      }
+    }
+    return true
+  }
+
+  private static func readJSONLine(
+    _ range: Range<Int>, json: inout JSONDecoding, builder: inout DonationLogBuilder,
+    timeZone: ZoneRules
+  ) {
+    guard let root = json.parse(range: range) else { return }
+    // Unknown fields are ignored.
+    _ = json.decodeObject(root, ignoringUnknownKeys: true) { o -> Void? in
+      var milliseconds: Int64 = 0
+      if let item = o.require(DonationField.timestamp), let text = o.json.requireString(item) {
+        if text.isEmpty {
+          o.json.report("timestamp is empty", at: item.offset)
+        } else {
+          switch ISO8601.parse(text) {
+          case .success(let timestamp): milliseconds = timeZone.resolve(timestamp).milliseconds
+          case .failure(let error):
+            o.json.report(
+              error.message,
+              at: sourceOffset(in: o.json.bytes, string: item.offset, byte: error.offset),
+              path: item.path)
+          }
+        }
+      }
+
+      var userName = o.optional(DonationField.user, as: String.self) ?? ""
+      if userName.isEmpty { userName = Donation.defaultUser }
+
+      var kindName: String? = nil
+      if let item = o.require(DonationField.kind), let text = o.json.requireString(item) {
+        if text.isEmpty { o.json.report("kind is empty", at: item.offset) } else { kindName = text }
+      }
+
+      let intentName = o.optional(DonationField.intent, as: String.self)
+
+      var parameters: [Parameter] = []
+      if let item = o.optional(DonationField.parameters), let members = o.json.requireObject(item) {
+        for member in members.members {
+          let child = JSONItem(member.node, path: JSONDecoding.path(item.path, key: member.key))
+          guard let value = o.json.requireString(child) else { continue }
+          if member.key.isEmpty {
+            o.json.report("empty parameter name", at: member.keyOffset, path: item.path)
+          }
+          parameters.append(Parameter(member.key, value))
+        }
+      }
+
+      guard o.isClean, let kindName else { return nil }
+      var pairs = parameters.map {
+        ParameterID(
+          key: builder.parameterKeys.intern($0.key), value: builder.parameterValues.intern($0.value))
+      }
+      pairs.sort()
+      builder.append(
+        timestamp: milliseconds,
+        user: builder.userNames.intern(userName),
+        kind: builder.kindNames.intern(kindName),
+        intent: intentName.flatMap { $0.isEmpty ? nil : builder.intentNames.intern($0) } ?? -1,
+        parameterSet: builder.internSet(pairs))
+      return ()
+    }
+  }
+
+  /// The file offset of byte `k` of a JSON string's decoded text, for a string literal
+  /// whose opening quote is at `quote`: exact when the literal has no escapes before that
+  /// byte, else the opening quote.
+  private static func sourceOffset(in bytes: [UInt8], string quote: Int, byte k: Int) -> Int {
+    let first = quote + 1
+    var i = first
+    while i < bytes.count && i < first + k {
+      if bytes[i] == UInt8(ascii: "\\") || bytes[i] == UInt8(ascii: "\"") { return quote }
+      i += 1
+    }
+    return first + k
+  }
+}

@@ -1,0 +1,233 @@
+import SmartStackBase
+
+// The fast path of the JSON Lines reader: one flat donation object read straight from the
+// bytes, without a JSON tree or intermediate Strings.
+
+/// One JSON Lines row in the common, flat form, located in the file:
+///
+///     {"timestamp":"…","user":"…","kind":"…","intent":"…"|null,"parameters":{"k":"v",…}|null}
+///
+/// with any of the five fields in any order (absent ones as the general reader treats
+/// them), whitespace between tokens, and strings without escapes or control characters
+/// (UTF-8 is checked as the general parser checks it; keys must be ASCII).
+///
+/// `scan` accepts only rows that the general reader would read *without a problem*, and
+/// `append` adds exactly the donation the general reader would add. Anything else —
+/// unknown or repeated keys, other value types, escapes, an empty or bad timestamp, an
+/// empty kind or parameter name, a byte order mark, trailing text — makes `scan` return
+/// nil, and the caller reads the line with the general parser, which reports every
+/// problem with the same messages as ever. No state changes before `scan` succeeds.
+struct JSONLinesFastRow {
+  var timestamp: Range<Int>? = nil
+  var user: Range<Int>? = nil
+  var kind: Range<Int>? = nil
+  var intent: Range<Int>? = nil
+  /// Parameter names and values, in file order (reused between rows).
+  var parameters: [(key: Range<Int>, value: Range<Int>)] = []
+  /// The instant read from `timestamp` (epoch ms).
+  var milliseconds: Int64 = 0
+
+  private var seen: UInt8 = 0
+  private static let timestampBit: UInt8 = 1
+  private static let userBit: UInt8 = 2
+  private static let kindBit: UInt8 = 4
+  private static let intentBit: UInt8 = 8
+  private static let parametersBit: UInt8 = 16
+
+  /// Reads the line starting at `start` (which holds no `\n` before its end). Returns
+  /// the offset of the line's end (its `\n`, or the end of the buffer) when the line is
+  /// a flat donation row the general reader accepts as it is; nil otherwise.
+  ///
+  /// - Complexity: O(line length).
+  mutating func scan(_ b: UnsafeBufferPointer<UInt8>, from start: Int, timeZone: ZoneRules) -> Int? {
+    timestamp = nil
+    user = nil
+    kind = nil
+    intent = nil
+    parameters.removeAll(keepingCapacity: true)
+    seen = 0
+    // A byte order mark is the general reader's business.
+    if start == 0 && b.count >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { return nil }
+    var i = Self.skipSpace(b, start)
+    guard i < b.count, b[i] == UInt8(ascii: "{") else { return nil }
+    i = Self.skipSpace(b, i + 1)
+    guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }  // `{}` lacks the required keys
+    while true {
+      guard let key = Self.string(b, at: i, asciiOnly: true) else { return nil }
+      i = Self.skipSpace(b, key.upperBound + 1)
+      guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+      i = Self.skipSpace(b, i + 1)
+      guard i < b.count else { return nil }
+      let field = Self.field(b, key)
+      guard field != 0, seen & field == 0 else { return nil }  // unknown or repeated
+      seen |= field
+      if field == Self.parametersBit {
+        guard let after = scanParameters(b, at: i) else { return nil }
+        i = after
+      } else if b[i] == UInt8(ascii: "\"") {
+        guard let value = Self.string(b, at: i, asciiOnly: false) else { return nil }
+        switch field {
+        case Self.timestampBit: timestamp = value
+        case Self.userBit: user = value
+        case Self.kindBit: kind = value
+        default: intent = value
+        }
+        i = value.upperBound + 1
+      } else if field == Self.userBit || field == Self.intentBit, let after = Self.null(b, at: i) {
+        i = after
+      } else {
+        return nil
+      }
+      i = Self.skipSpace(b, i)
+      guard i < b.count else { return nil }
+      if b[i] == UInt8(ascii: "}") { break }
+      guard b[i] == UInt8(ascii: ",") else { return nil }
+      i = Self.skipSpace(b, i + 1)
+    }
+    i = Self.skipSpace(b, i + 1)
+    guard i == b.count || b[i] == UInt8(ascii: "\n") else { return nil }
+
+    // What the general reader checks on the values.
+    guard let timestamp, !timestamp.isEmpty, let kind, !kind.isEmpty else { return nil }
+    switch ISO8601.parse(UnsafeBufferPointer(rebasing: b[timestamp])) {
+    case .success(let parsed): milliseconds = timeZone.resolve(parsed).milliseconds
+    case .failure: return nil
+    }
+    return i
+  }
+
+  /// The parameters object (or `null`) at `i`; returns the offset after it.
+  private mutating func scanParameters(_ b: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+    if let after = Self.null(b, at: start) { return after }
+    guard b[start] == UInt8(ascii: "{") else { return nil }
+    var i = Self.skipSpace(b, start + 1)
+    guard i < b.count else { return nil }
+    if b[i] == UInt8(ascii: "}") { return i + 1 }
+    while true {
+      guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
+      guard let key = Self.string(b, at: i, asciiOnly: true), !key.isEmpty else { return nil }
+      for p in parameters where Self.equal(b, p.key, key) { return nil }  // duplicate key
+      i = Self.skipSpace(b, key.upperBound + 1)
+      guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+      i = Self.skipSpace(b, i + 1)
+      guard i < b.count, b[i] == UInt8(ascii: "\""), let value = Self.string(b, at: i, asciiOnly: false)
+      else { return nil }
+      parameters.append((key, value))
+      i = Self.skipSpace(b, value.upperBound + 1)
+      guard i < b.count else { return nil }
+      if b[i] == UInt8(ascii: "}") { return i + 1 }
+      guard b[i] == UInt8(ascii: ",") else { return nil }
+      i = Self.skipSpace(b, i + 1)
+    }
+  }
+
+  /// Adds the scanned row to `builder`, as the general reader adds it.
+  func append(_ b: UnsafeBufferPointer<UInt8>, to builder: inout DonationLogBuilder) {
+    var pairs: [ParameterID] = []
+    if !parameters.isEmpty {
+      pairs.reserveCapacity(parameters.count)
+      for p in parameters {
+        pairs.append(
+          ParameterID(
+            key: builder.parameterKeys.intern(UnsafeBufferPointer(rebasing: b[p.key])),
+            value: builder.parameterValues.intern(UnsafeBufferPointer(rebasing: b[p.value]))))
+      }
+      pairs.sort()
+    }
+    let userID: Int32
+    if let user, !user.isEmpty {
+      userID = builder.userNames.intern(UnsafeBufferPointer(rebasing: b[user]))
+    } else {
+      userID = builder.userNames.intern(Donation.defaultUser)
+    }
+    var intentID: Int32 = -1
+    if let intent, !intent.isEmpty {
+      intentID = builder.intentNames.intern(UnsafeBufferPointer(rebasing: b[intent]))
+    }
+    builder.append(
+      timestamp: milliseconds, user: userID,
+      kind: builder.kindNames.intern(UnsafeBufferPointer(rebasing: b[kind ?? 0..<0])),
+      intent: intentID, parameterSet: builder.internSet(pairs))
+  }
+
+  // MARK: - Tokens
+
+  /// Space, tab and CR (a CR before the `\n` of CRLF files); `\n` ends the line.
+  @inline(__always)
+  private static func skipSpace(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+    var i = start
+    while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0D { i += 1 }
+    return i
+  }
+
+  /// The contents of the string whose opening quote is at `quote`, when it has no
+  /// escape, no control character and valid UTF-8 (only ASCII with `asciiOnly`): keys
+  /// compare as Swift Strings in the general parser, which equals byte equality for
+  /// ASCII only.
+  @inline(__always)
+  private static func string(_ b: UnsafeBufferPointer<UInt8>, at quote: Int, asciiOnly: Bool) -> Range<Int>? {
+    var i = quote + 1
+    while i < b.count {
+      let c = b[i]
+      if c == UInt8(ascii: "\"") { return quote + 1..<i }
+      if c == UInt8(ascii: "\\") || c < 0x20 { return nil }
+      if c < 0x80 {
+        i += 1
+      } else {
+        guard !asciiOnly, let length = utf8SequenceLength(b, at: i) else { return nil }
+        i += length
+      }
+    }
+    return nil
+  }
+
+  /// `null` at `i` (not followed by a letter, digit or `_`); the offset after it.
+  @inline(__always)
+  private static func null(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int? {
+    guard i + 4 <= b.count, b[i] == UInt8(ascii: "n"), b[i + 1] == UInt8(ascii: "u"),
+      b[i + 2] == UInt8(ascii: "l"), b[i + 3] == UInt8(ascii: "l")
+    else { return nil }
+    if i + 4 < b.count && JSONScanner.isWordByte(b[i + 4]) { return nil }
+    return i + 4
+  }
+
+  /// The field bit of a key, 0 for an unknown key.
+  @inline(__always)
+  private static func field(_ b: UnsafeBufferPointer<UInt8>, _ key: Range<Int>) -> UInt8 {
+    switch key.count {
+    case 4:
+      if matches(b, key, "user") { return userBit }
+      if matches(b, key, "kind") { return kindBit }
+    case 6:
+      if matches(b, key, "intent") { return intentBit }
+    case 9:
+      if matches(b, key, "timestamp") { return timestampBit }
+    case 10:
+      if matches(b, key, "parameters") { return parametersBit }
+    default:
+      break
+    }
+    return 0
+  }
+
+  @inline(__always)
+  private static func matches(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ name: StaticString) -> Bool {
+    guard range.count == name.utf8CodeUnitCount else { return false }
+    let text = name.utf8Start
+    for k in 0..<range.count where b[range.lowerBound + k] != text[k] { return false }
+    return true
+  }
+
+  private static func equal(_ b: UnsafeBufferPointer<UInt8>, _ x: Range<Int>, _ y: Range<Int>) -> Bool {
+    guard x.count == y.count else { return false }
+    for k in 0..<x.count where b[x.lowerBound + k] != b[y.lowerBound + k] { return false }
+    return true
+  }
+
+  /// The length of the well-formed UTF-8 sequence at `offset` (the general parser's
+  /// rule: Unicode Table 3-7), or nil.
+  private static func utf8SequenceLength(_ b: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int? {
+    let scanner = JSONScanner(bytes: b, position: offset, end: b.count)
+    return scanner.utf8SequenceLength(at: offset)
+  }
+}

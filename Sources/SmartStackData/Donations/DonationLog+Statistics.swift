@@ -1,0 +1,60 @@
+import SmartStackBase
+
+/// A summary of a donation log: what `smartstack validate` prints.
+public struct DonationStatistics: Sendable, Hashable {
+  /// Donations per local hour of the day.
+  public struct HourCount: Sendable, Hashable {
+    /// 0...23, on the wall clock of the statistics' time zone.
+    public var hour: Int
+    public var donations: Int
+  }
+
+  /// The number of donations.
+  public var events: Int
+  /// Distinct users, kinds, intents and parameter keys.
+  public var users: Int
+  public var kinds: Int
+  public var intents: Int
+  public var parameterKeys: Int
+  /// The first and last donation instants; nil for an empty log.
+  public var first: Instant?
+  public var last: Instant?
+  /// The zone the hours are counted in.
+  public var timeZone: String
+  /// `hourCounts[h]` is the number of donations whose local hour of day is `h` (24 entries).
+  public var hourCounts: [Int]
+
+  /// `(last - first)` in days of 86,400 s (0 for an empty log).
+  public var spanDays: Double {
+    guard let first, let last else { return 0 }
+    return Double(last - first) / Double(Instant.millisecondsPerDay)
+  }
+
+  /// The `limit` busiest local hours: donation count descending, then hour ascending.
+  /// Hours without donations are left out.
+  public func busiestHours(_ limit: Int = 3) -> [HourCount] {
+    let hours = (0..<hourCounts.count).filter { hourCounts[$0] > 0 }.sorted {
+      hourCounts[$0] != hourCounts[$1] ? hourCounts[$0] > hourCounts[$1] : $0 < $1
+    }
+    return hours.prefix(max(0, limit)).map { HourCount(hour: $0, donations: hourCounts[$0]) }
+  }
+}
+
+extension DonationLog {
+  /// Counts, first and last instants, and donations per local hour in `zone`.
+  ///
+  /// - Complexity: O(n); rows are in time order, so the zone lookups are O(1) amortised.
+  public func statistics(in zone: ZoneRules = .utc) -> DonationStatistics {
+    var hours = [Int](repeating: 0, count: 24)
+    var cursor = zone.cursor()
+    for t in timestamps {
+      hours[cursor.hourOfDay(at: Instant(milliseconds: t))] += 1
+    }
+    return DonationStatistics(
+      events: count, users: userNames.count, kinds: kindNames.count,
+      intents: intentNames.count, parameterKeys: parameterKeys.count,
+      first: timestamps.first.map(Instant.init(milliseconds:)),
+      last: timestamps.last.map(Instant.init(milliseconds:)),
+      timeZone: zone.identifier, hourCounts: hours)
+  }
+}

@@ -1,0 +1,179 @@
+import SmartStackBase
+
+/// Collects rows in input order, then sorts them stably by time and renumbers every id
+/// canonically (see `DonationLog`). Used by `DonationLog.init(_:)` and the readers.
+struct DonationLogBuilder {
+  var timestamps: [Int64] = []
+  var users: [Int32] = []
+  var kinds: [Int32] = []
+  var intents: [Int32] = []
+  var parameterSets: [Int32] = []
+
+  var userNames = Interner()
+  var kindNames = Interner()
+  var intentNames = Interner()
+  var parameterKeys = Interner()
+  var parameterValues = Interner()
+  /// The distinct parameter sets, set 0 empty; looked up by content, never iterated.
+  var parameterTable: [[ParameterID]] = [[]]
+  private var setIDs: [[ParameterID]: Int32] = [[]: 0]
+
+  var count: Int { timestamps.count }
+
+  mutating func reserve(_ rows: Int) {
+    timestamps.reserveCapacity(rows)
+    users.reserveCapacity(rows)
+    kinds.reserveCapacity(rows)
+    intents.reserveCapacity(rows)
+    parameterSets.reserveCapacity(rows)
+  }
+
+  /// The id of a parameter set given as pairs sorted by (key id, value id).
+  mutating func internSet(_ pairs: [ParameterID]) -> Int32 {
+    if pairs.isEmpty { return 0 }
+    if let id = setIDs[pairs] { return id }
+    let id = Int32(truncatingIfNeeded: parameterTable.count)
+    parameterTable.append(pairs)
+    setIDs[pairs] = id
+    return id
+  }
+
+  @inline(__always)
+  mutating func append(
+    timestamp: Int64, user: Int32, kind: Int32, intent: Int32, parameterSet: Int32
+  ) {
+    timestamps.append(timestamp)
+    users.append(user)
+    kinds.append(kind)
+    intents.append(intent)
+    parameterSets.append(parameterSet)
+  }
+
+  /// The finished log: rows sorted stably by time, ids canonical.
+  ///
+  /// - Complexity: O(n) when the rows are already in time order, O(n log n) otherwise.
+  consuming func build() -> DonationLog {
+    if let order = Self.stableTimeOrder(timestamps) {
+      timestamps = Self.permute(timestamps, order)
+      users = Self.permute(users, order)
+      kinds = Self.permute(kinds, order)
+      intents = Self.permute(intents, order)
+      parameterSets = Self.permute(parameterSets, order)
+    }
+    // Moved out of self (not copied), so renumbering mutates the only reference.
+    var (users, userNames) = (self.users, self.userNames)
+    var (kinds, kindNames) = (self.kinds, self.kindNames)
+    var (intents, intentNames) = (self.intents, self.intentNames)
+    (self.users, self.kinds, self.intents) = ([], [], [])
+    (self.userNames, self.kindNames, self.intentNames) = (Interner(), Interner(), Interner())
+    Self.renumber(&users, &userNames)
+    Self.renumber(&kinds, &kindNames)
+    Self.renumber(&intents, &intentNames)
+    canonicaliseParameters()
+    return DonationLog(
+      timestamps: timestamps, users: users, kinds: kinds, intents: intents,
+      parameterSets: parameterSets, parameterTable: parameterTable, userNames: userNames,
+      kindNames: kindNames, intentNames: intentNames, parameterKeys: parameterKeys,
+      parameterValues: parameterValues)
+  }
+
+  static func permute<T>(_ column: [T], _ order: [Int32]) -> [T] {
+    order.map { column[Int($0)] }
+  }
+
+  /// The permutation that sorts `timestamps` stably, or nil when they already are sorted.
+  static func stableTimeOrder(_ timestamps: [Int64]) -> [Int32]? {
+    var sorted = true
+    var i = 1
+    while i < timestamps.count {
+      if timestamps[i] < timestamps[i - 1] {
+        sorted = false
+        break
+      }
+      i += 1
+    }
+    if sorted { return nil }
+    let n = timestamps.count
+    // Fast path: (timestamp, row) packed in one UInt64 sorts as the pair does. Parsed
+    // instants lie in [0, 2^42) ms (before 2109); 22 bits hold the row for up to 4 Mi rows.
+    let rowBits = 22
+    if n <= 1 << rowBits, timestamps.allSatisfy({ $0 >= 0 && $0 < 1 << (64 - rowBits) }) {
+      var keys = [UInt64](repeating: 0, count: n)
+      for row in 0..<n {
+        keys[row] = UInt64(timestamps[row]) << UInt64(rowBits) | UInt64(row)
+      }
+      keys.sort()
+      let mask = UInt64(1 << rowBits - 1)
+      return keys.map { Int32(truncatingIfNeeded: $0 & mask) }
+    }
+    var order = (0..<Int32(truncatingIfNeeded: n)).map { $0 }
+    timestamps.withUnsafeBufferPointer { t in
+      // The row index breaks ties, so the result is stable whatever the sort algorithm.
+      order.sort { a, b in
+        let ta = t[Int(a)]
+        let tb = t[Int(b)]
+        return ta != tb ? ta < tb : a < b
+      }
+    }
+    return order
+  }
+
+  /// Renumbers `column` (ids into `names`; -1 kept) in order of first appearance, dropping
+  /// names no row uses. A no-op when the ids already are in that order.
+  static func renumber(_ column: inout [Int32], _ names: inout Interner) {
+    var next: Int32 = 0
+    var canonical = true
+    for id in column where id >= 0 {
+      if id == next {
+        next += 1
+      } else if id > next {
+        canonical = false
+        break
+      }
+    }
+    if canonical && Int(next) == names.count { return }
+    var map = [Int32](repeating: -1, count: names.count)
+    var renamed = Interner()
+    for i in column.indices {
+      let old = column[i]
+      if old < 0 { continue }
+      if map[Int(old)] < 0 { map[Int(old)] = renamed.intern(names[old]) }
+      column[i] = map[Int(old)]
+    }
+    names = renamed
+  }
+
+  /// Renumbers parameter sets by first use in the rows, and keys and values by walking the
+  /// sets in that order, each set's pairs in (key, value) text order.
+  private mutating func canonicaliseParameters() {
+    var setMap = [Int32](repeating: -1, count: parameterTable.count)
+    setMap[0] = 0
+    var order: [Int32] = [0]
+    for i in parameterSets.indices {
+      let old = parameterSets[i]
+      if setMap[Int(old)] < 0 {
+        setMap[Int(old)] = Int32(truncatingIfNeeded: order.count)
+        order.append(old)
+      }
+      parameterSets[i] = setMap[Int(old)]
+    }
+    var keys = Interner()
+    var values = Interner()
+    var table: [[ParameterID]] = []
+    table.reserveCapacity(order.count)
+    for old in order {
+      let named = parameterTable[Int(old)]
+        .map { (key: parameterKeys[$0.key], value: parameterValues[$0.value]) }
+        .sorted { $0.key != $1.key ? $0.key < $1.key : $0.value < $1.value }
+      var pairs = named.map {
+        ParameterID(key: keys.intern($0.key), value: values.intern($0.value))
+      }
+      pairs.sort()
+      table.append(pairs)
+    }
+    parameterTable = table
+    parameterKeys = keys
+    parameterValues = values
+    setIDs = [:]
+  }
+}

@@ -1,0 +1,73 @@
+import SmartStackBase
+
+/// The file formats a donation log can be read from and written to (DESIGN.md §5), also
+/// as an experiment config's `format` reads them (`"csv"`, `"jsonl"`).
+public enum DonationLogFormat: String, Sendable, Hashable, CaseIterable, JSONDecodable {
+  /// RFC 4180 CSV with a header row: `timestamp,user,kind,intent,parameters`.
+  case csv
+  /// JSON Lines: one JSON object per line with the same field names.
+  case jsonl
+
+  /// The format a file name implies: `.csv` is CSV; `.jsonl`, `.ndjson` and `.json` are
+  /// JSON Lines (case-insensitive); nil for any other extension.
+  public init?(path: String) {
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+    switch name[name.index(after: dot)...].lowercased() {
+    case "csv": self = .csv
+    case "jsonl", "ndjson", "json": self = .jsonl
+    default: return nil
+    }
+  }
+
+  /// The format of a log: `explicit` when given, else the one the path's extension implies,
+  /// else guessed from the content (JSON Lines when the first byte that is not white space
+  /// or a byte order mark is `{`, CSV otherwise).
+  public static func resolve(_ explicit: DonationLogFormat?, path: String, bytes: [UInt8])
+    -> DonationLogFormat
+  {
+    if let explicit { return explicit }
+    if let byName = DonationLogFormat(path: path) { return byName }
+    var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+    return i < bytes.count && bytes[i] == UInt8(ascii: "{") ? .jsonl : .csv
+  }
+}
+
+extension DonationLog {
+  /// Reads a donation log file.
+  ///
+  /// - Parameters:
+  ///   - path: The file, as the user named it (diagnostics start with it).
+  ///   - format: The format; nil chooses by extension, then by content
+  ///     (`DonationLogFormat.resolve`).
+  ///   - timeZone: The zone naive timestamps (`2026-03-02 08:01:05`) are read in.
+  ///   - limit: How many problems to report before giving up.
+  /// - Throws: `InputFileError` when the file cannot be read; `DiagnosticList` with every
+  ///   problem found (up to `limit`) when the content is bad. Never a partial log.
+  public static func read(
+    path: String, format: DonationLogFormat? = nil, timeZone: ZoneRules = .utc,
+    limit: Int = DiagnosticCollector.defaultLimit
+  ) throws -> DonationLog {
+    let bytes = try FileIO.readBytes(path)
+    return try read(bytes: bytes, file: path, format: format, timeZone: timeZone, limit: limit)
+  }
+
+  /// Reads a donation log from bytes; `file` names it in diagnostics and, when `format` is
+  /// nil, chooses the format as in `read(path:format:timeZone:limit:)`.
+  ///
+  /// - Throws: `DiagnosticList` with every problem found (up to `limit`).
+  public static func read(
+    bytes: [UInt8], file: String, format: DonationLogFormat? = nil, timeZone: ZoneRules = .utc,
+    limit: Int = DiagnosticCollector.defaultLimit
+  ) throws -> DonationLog {
+    switch DonationLogFormat.resolve(format, path: file, bytes: bytes) {
+    case .csv:
+      return try bytes.withUnsafeBufferPointer {
+        try readCSV($0, file: file, timeZone: timeZone, limit: limit)
+      }
+    case .jsonl:
+      return try readJSONLines(bytes, file: file, timeZone: timeZone, limit: limit)
+    }
+  }
+}

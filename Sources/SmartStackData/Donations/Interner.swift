@@ -1,0 +1,152 @@
+import Foundation
+import SmartStackBase
+
+/// A table of distinct names with dense `Int32` ids in first-appearance order.
+///
+/// The first name interned gets id 0, the next new one id 1, and so on; interning a name
+/// again returns its existing id. Ids are therefore independent of hashing and identical
+/// from run to run. Readers intern straight from a byte slice of the input: a `String` is
+/// created only the first time a name is seen.
+///
+/// Lookups use an open-addressing hash table (linear probing, load factor at most 1/2) over
+/// a byte arena, with a fixed, unseeded hash, so no `Dictionary` is involved.
+///
+/// Two interners are equal when they hold the same names in the same order.
+public struct Interner: Sendable, Hashable, CustomStringConvertible {
+  /// The names, indexed by id.
+  public private(set) var names: [String] = []
+  /// All names' UTF-8 bytes, back to back; name `i` ends at `ends[i]`.
+  private var arena: [UInt8] = []
+  private var ends: [Int] = []
+  private var hashes: [UInt64] = []
+  /// Slot -> id, or -1 for an empty slot. The count is a power of two.
+  private var slots: [Int32] = Array(repeating: -1, count: 16)
+
+  /// An empty interner.
+  public init() {}
+
+  /// Interns `names` in order (repeats get their first id).
+  public init(_ names: some Sequence<String>) {
+    for name in names { intern(name) }
+  }
+
+  /// The number of distinct names. O(1).
+  public var count: Int { names.count }
+
+  /// The name with id `id`. O(1).
+  ///
+  /// - Precondition: `0 <= id < count`.
+  public subscript(id: Int32) -> String { names[Int(id)] }
+
+  /// The names, in id order.
+  public var description: String { names.description }
+
+  public static func == (a: Interner, b: Interner) -> Bool { a.names == b.names }
+  public func hash(into hasher: inout Hasher) { hasher.combine(names) }
+
+  /// The id of `bytes`, interning them (as UTF-8 text) when new.
+  ///
+  /// - Complexity: O(`bytes.count`) expected; amortised O(1) table growth.
+  @discardableResult
+  public mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
+    let hash = Self.hash(bytes)
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let id = slots[slot]
+      if id < 0 { break }
+      if hashes[Int(id)] == hash && equals(Int(id), bytes) { return id }
+      slot = (slot + 1) & mask
+    }
+    let id = Int32(truncatingIfNeeded: names.count)
+    names.append(String(decoding: bytes, as: UTF8.self))
+    arena.append(contentsOf: bytes)
+    ends.append(arena.count)
+    hashes.append(hash)
+    slots[slot] = id
+    if names.count * 2 > slots.count { grow() }
+    return id
+  }
+
+  /// The id of `name`, interning it when new.
+  @discardableResult
+  public mutating func intern(_ name: String) -> Int32 {
+    var name = name
+    return name.withUTF8 { intern($0) }
+  }
+
+  /// The id of `bytes`, or nil when they were never interned. O(`bytes.count`) expected.
+  public func id(of bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+    let hash = Self.hash(bytes)
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let id = slots[slot]
+      if id < 0 { return nil }
+      if hashes[Int(id)] == hash && equals(Int(id), bytes) { return id }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  /// The id of `name`, or nil when it was never interned.
+  public func id(of name: String) -> Int32? {
+    var name = name
+    return name.withUTF8 { id(of: $0) }
+  }
+
+  private func equals(_ id: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let start = id == 0 ? 0 : ends[id - 1]
+    let end = ends[id]
+    guard end - start == bytes.count else { return false }
+    guard let other = bytes.baseAddress, bytes.count > 0 else { return true }
+    return arena.withUnsafeBufferPointer { stored in
+      memcmp(stored.baseAddress! + start, other, bytes.count) == 0
+    }
+  }
+
+  private mutating func grow() {
+    let size = slots.count * 2
+    var bigger = [Int32](repeating: -1, count: size)
+    let mask = size - 1
+    for id in 0..<names.count {
+      var slot = Int(truncatingIfNeeded: hashes[id]) & mask
+      while bigger[slot] >= 0 { slot = (slot + 1) & mask }
+      bigger[slot] = Int32(truncatingIfNeeded: id)
+    }
+    slots = bigger
+  }
+
+  /// A fixed 64-bit hash of a byte string: 8 bytes at a time, multiply-rotate, the last
+  /// (possibly overlapping) 8 bytes or, for short strings, a few overlapping loads, then
+  /// the murmur3 finaliser. Not seeded: ids never depend on it anyway.
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let count = bytes.count
+    var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: count)
+    if let base = bytes.baseAddress, count > 0 {
+      let raw = UnsafeRawPointer(base)
+      var tail: UInt64
+      if count >= 8 {
+        var i = 0
+        while i &+ 8 < count {
+          h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+          h = (h &<< 29) | (h &>> 35)
+          i &+= 8
+        }
+        tail = raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+      } else if count >= 4 {
+        let low = UInt64(raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+        let high = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+        tail = low | high &<< 32
+      } else {
+        tail = UInt64(base[0]) | UInt64(base[count &>> 1]) &<< 8 | UInt64(base[count &- 1]) &<< 16
+      }
+      h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+    }
+    h ^= h &>> 33
+    h = h &* 0xFF51_AFD7_ED55_8CCD
+    h ^= h &>> 33
+    h = h &* 0xC4CE_B9FE_1A85_EC53
+    h ^= h &>> 33
+    return h
+  }
+}

@@ -1,0 +1,97 @@
+import SmartStackBase
+
+/// A visit log: moments people saw the Home Screen (unlocks, home-button presses).
+///
+/// CSV (RFC 4180, UTF-8, header row, columns by name, unknown columns ignored):
+/// `timestamp` (required; ISO 8601 with `Z` or an offset, or naive local time read in
+/// the given zone) and `user` (optional; default `default`). Rows may be in any order.
+public struct VisitLog: Sendable, Hashable {
+  /// The file the visits came from (for outputs and messages).
+  public var file: String
+  /// Per row: the person's name and the visit time (epoch ms), in file order.
+  public var users: [String]
+  public var times: [Int64]
+
+  public init(file: String, users: [String], times: [Int64]) {
+    self.file = file
+    self.users = users
+    self.times = times
+  }
+
+  public var count: Int { times.count }
+
+  /// Reads a visit log, reporting every problem as `FILE:LINE:COLUMN: message`.
+  public static func read(path: String, zone: ZoneRules = .utc, limit: Int = DiagnosticCollector.defaultLimit) throws -> VisitLog {
+    let bytes = try FileIO.readBytes(path)
+    return try read(bytes: bytes, file: path, zone: zone, limit: limit)
+  }
+
+  /// Reads a visit log from bytes; `file` names it in diagnostics.
+  public static func read(bytes: [UInt8], file: String, zone: ZoneRules = .utc, limit: Int = DiagnosticCollector.defaultLimit) throws -> VisitLog {
+    var problems = DiagnosticCollector(file: file, limit: limit)
+    var users: [String] = []
+    var times: [Int64] = []
+    bytes.withUnsafeBufferPointer { buffer in
+      var csv = CSVReader(buffer)
+      var timestampColumn = -1
+      var userColumn = -1
+      var header = true
+      while !problems.isFull {
+        switch csv.next() {
+        case .end:
+          if header { problems.report(line: 1, column: 1, "empty file: expected a header row with a 'timestamp' column") }
+          return
+        case .problem(let p):
+          problems.report(line: p.line, column: p.column, p.message)
+          if header { return }
+        case .record:
+          if header {
+            header = false
+            var names: [String] = []
+            for i in 0..<csv.fieldCount {
+              let name = String(decoding: csv.field(i), as: UTF8.self)
+              let position = csv.position(ofByte: csv.fieldInfo(i).sourceStart)
+              if names.contains(name) {
+                problems.report(line: position.line, column: position.column, "duplicate column '\(name)'")
+              }
+              names.append(name)
+              if name == "timestamp" { timestampColumn = i }
+              if name == "user" { userColumn = i }
+            }
+            if timestampColumn < 0 {
+              problems.report(
+                line: 1, column: 1,
+                "missing required column 'timestamp' (found: \(names.joined(separator: ", ")))")
+              return
+            }
+            continue
+          }
+          let field = csv.field(timestampColumn)
+          switch ISO8601.parse(field) {
+          case .success(let t):
+            var user = "default"
+            if userColumn >= 0 {
+              let u = csv.field(userColumn)
+              if u.count > 0 { user = String(decoding: u, as: UTF8.self) }
+            }
+            users.append(user)
+            times.append(zone.resolve(t).milliseconds)
+          case .failure(let error):
+            let offset: Int
+            if field.isEmpty {
+              offset = csv.fieldInfo(timestampColumn).sourceStart
+            } else {
+              offset = csv.sourceOffset(ofField: timestampColumn, byte: error.offset)
+            }
+            let position = csv.position(ofByte: offset)
+            problems.report(
+              line: position.line, column: position.column,
+              field.isEmpty ? "empty timestamp" : "timestamp: \(error.message)")
+          }
+        }
+      }
+    }
+    try problems.throwIfAny()
+    return VisitLog(file: file, users: users, times: times)
+  }
+}

@@ -1,0 +1,126 @@
+import SmartStackBase
+import SmartStackData
+
+/// Replays a plan with one strategy.
+///
+/// Per person, four time-ordered streams are merged: relevance entries, visits,
+/// donations and revealed outcomes; at equal instants they are processed in that order
+/// (DESIGN.md §3), within a stream in input order. So a visit is decided before the
+/// donation that follows it at the same millisecond, and no strategy sees the future.
+///
+/// Outcomes: after a visit, the strategy learns whether the person used what was shown
+/// (a tap) only when that becomes observable: at the time of the target donation when
+/// the shown instance was a target, otherwise once the horizon has passed.
+public enum Replay {
+  /// Runs `prototype` (a fresh copy per person) over every person of `plan`, feeding
+  /// `observer`, and returns the observer.
+  ///
+  /// Strategy seeds: `StreamSeed.derive(seed, replicate, stableHash(strategy), person)`,
+  /// so a strategy's randomness is the same whatever else runs beside it.
+  ///
+  /// - Complexity: O(events × instances) plus the strategy's own cost.
+  @inlinable public static func run<S: RankingStrategy, O: OutcomeObserver>(
+    _ plan: ReplayPlan, strategy prototype: S, descriptor: StrategyDescriptor, observer: O
+  ) -> O {
+    var observer = observer
+    let options = plan.options
+    let strategyStream = StreamSeed.stableHash(descriptor.description)
+    let horizon = InputLimits.milliseconds(options.horizonSeconds * 1000)
+    for (personIndex, person) in plan.people.enumerated() {
+      let seed = StreamSeed.derive(options.seed, options.replicate, strategyStream, UInt64(personIndex))
+      var session = StackSession(
+        person: Int32(personIndex), instances: person.instances, strategy: prototype,
+        observer: consume observer, zone: options.zone, options: options.engine, strategySeed: seed)
+      run(person, horizon: horizon, session: &session)
+      observer = session.finishedObserver()
+    }
+    return observer
+  }
+
+  /// Replays one person's events through `session`, in the order described above, and
+  /// finishes the session.
+  @inlinable public static func run<S: RankingStrategy, O: OutcomeObserver>(
+    _ person: ReplayPlan.Person, horizon: Int64, session: inout StackSession<S, O>
+  ) {
+    if person.alwaysAvailable {
+      for i in 0..<person.instances.count { session.makeAvailable(i) }
+    }
+    // Pending outcome reveals: taps at donation times, misses at visit + horizon.
+    // Each queue is ascending by construction; at most one reveal per visit goes into
+    // one or the other, so each has room for the person's visits. Both stay empty (no
+    // room at all) for strategies that ignore outcomes (not an `OutcomeLearningStrategy`).
+    let revealCapacity = S._observesOutcomes ? person.visitTimes.count : 0
+    var taps = RevealQueue(capacity: revealCapacity)
+    var misses = RevealQueue(capacity: revealCapacity)
+
+    var e = 0
+    var v = 0
+    var d = 0
+    let entryCount = person.entries.count
+    let visitCount = person.visitTimes.count
+    let donationCount = person.donationTimes.count
+    var lastTime = Int64.min
+    // The next time of each input stream (`Int64.max` once it is used up), read again
+    // only when that stream advances.
+    var te = entryCount > 0 ? person.entries[0].date.milliseconds : Int64.max
+    var tv = visitCount > 0 ? person.visitTimes[0] : Int64.max
+    var td = donationCount > 0 ? person.donationTimes[0] : Int64.max
+    while true {
+      // The reveal queues stay empty without `OutcomeLearningStrategy`: not even looked at.
+      let tt = S._observesOutcomes ? taps.nextTime : Int64.max
+      let tm = S._observesOutcomes ? misses.nextTime : Int64.max
+      let tr = min(tt, tm)
+      let t = min(te, tv, td, tr)
+      if t == Int64.max { break }
+      lastTime = t
+      if te == t {
+        session.relevanceEntry(instance: Int(person.entryInstance[e]), entry: person.entries[e])
+        e += 1
+        te = e < entryCount ? person.entries[e].date.milliseconds : Int64.max
+      } else if tv == t {
+        let target = Int(person.visitTarget[v])
+        let shown: Int32
+        let isHit: Bool
+        if S._seesTarget || O.observesTargets {
+          let outcome = session.visit(at: t, hasTarget: target >= 0, targets: target >= 0 ? person.matched(target) : [])
+          (shown, isHit) = (outcome.shown, outcome.isHit)
+        } else {
+          // No slice of the plan's arrays (see `StackSession.visit(at:hasTarget:targetBuffer:targets:policy:)`);
+          // the closure returns plain values, so no outcome goes through generic code.
+          (shown, isHit) = person.matches.withUnsafeBufferPointer { matches in
+            let range = target >= 0 ? Int(person.matchStart[target])..<Int(person.matchStart[target + 1]) : 0..<0
+            let outcome = session.visit(
+              at: t, hasTarget: target >= 0, targetBuffer: UnsafeBufferPointer(rebasing: matches[range]),
+              targets: [], policy: .rank)
+            return (outcome.shown, outcome.isHit)
+          }
+        }
+        if S._observesOutcomes && shown >= 0 {
+          var feedback = VisitFeedback(
+            visitTime: t, hourOfDay: session.context.hourOfDay, hourOfWeek: session.context.hourOfWeek,
+            shown: shown, tapped: false)
+          if isHit {
+            feedback.tapped = true
+            taps.push(feedback, at: person.donationTimes[target])
+          } else {
+            misses.push(feedback, at: t &+ horizon)
+          }
+        }
+        v += 1
+        tv = v < visitCount ? person.visitTimes[v] : Int64.max
+      } else if td == t {
+        if !person.alwaysAvailable {
+          for m in person.matched(d) { session.makeAvailable(Int(m)) }
+        }
+        session.donation(at: t, kind: person.donationKinds[d], matched: person.matched(d))
+        d += 1
+        td = d < donationCount ? person.donationTimes[d] : Int64.max
+      } else if tt <= tm {
+        session.reveal(taps.pop(), at: t)
+      } else {
+        session.reveal(misses.pop(), at: t)
+      }
+    }
+    session.finish(at: lastTime)
+  }
+}

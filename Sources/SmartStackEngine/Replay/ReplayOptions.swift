@@ -1,0 +1,67 @@
+import SmartStackBase
+import SmartStackData
+
+/// How a donation log is replayed. Every option here changes results and is written to
+/// the outputs.
+public struct ReplayOptions: Sendable {
+  /// Where Home Screen visits come from.
+  public enum Visits: Sendable, Hashable, CustomStringConvertible {
+    /// One visit at each distinct donation instant of a person (visits are decided
+    /// before donations at the same instant, so "just before" the donation).
+    case donations
+    /// One visit at a person's first donation and at every donation that follows a gap
+    /// of at least this many minutes since the person's previous donation.
+    case sessions(gapMinutes: Double)
+    /// Explicit visits from a visit log (`timestamp,user`).
+    case log(VisitLog)
+
+    public var description: String {
+      switch self {
+      case .donations: return "donations"
+      case .sessions(let m): return "sessions:\(NumberText.plain(m))"
+      case .log(let log): return "file:\(log.file)"
+      }
+    }
+  }
+
+  /// Which instances make up each person's stack.
+  public enum Stack: Sendable, CustomStringConvertible {
+    /// One instance per kind the person donates (configuration: none); a kind becomes
+    /// a candidate once the person has donated it before the visit. No size limit.
+    case all
+    /// The person's N most donated kinds during the warm-up (ties: more recent last
+    /// donation, then kind name). Requires a warm-up.
+    case top(Int)
+    /// The same instances, with configurations and intents, for every person.
+    case fixed(StackSpec)
+
+    public var description: String {
+      switch self {
+      case .all: return "all"
+      case .top(let n): return "top:\(n)"
+      case .fixed(let spec): return "file:\(spec.file)"
+      }
+    }
+  }
+
+  public var visits: Visits = .donations
+  /// A visit's target is the instance matched by the person's first donation at or
+  /// after the visit, no later than this many seconds after it (inclusive).
+  public var horizonSeconds: Double = 300
+  public var stack: Stack = .all
+  /// Days from each person's first donation during which visits are not scored (the
+  /// strategies still observe donations and relevance).
+  public var warmupDays: Double = 0
+  /// The people's local time zone: naive timestamps and local-time features.
+  public var zone: ZoneRules = .utc
+  /// Relevance timelines; instance ids refer to stack instance ids (for `all` and
+  /// `top:N` the instance id is the kind).
+  public var timelines: TimelineFile? = nil
+  public var engine = EngineOptions()
+  /// Master seed for strategies' own randomness.
+  public var seed: UInt64 = 0
+  /// Replicate number, a component of every strategy seed (0 for a single replay).
+  public var replicate: UInt64 = 0
+
+  public init() {}
+}

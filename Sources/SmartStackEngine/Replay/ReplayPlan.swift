@@ -1,0 +1,282 @@
+import SmartStackBase
+import SmartStackData
+
+/// Everything a replay needs per person, computed once and shared by every strategy:
+/// the stack, donations with their matched instances, visits with their targets, and
+/// relevance entries. Strategies then differ only in what they decide.
+public struct ReplayPlan: Sendable {
+  /// One person's replay input.
+  public struct Person: Sendable {
+    /// The person's name in the log.
+    public var name: String
+    /// The stack's instances, in manual order.
+    public var instances: [WidgetInstance]
+    /// True when every instance is a candidate from the start (fixed and top:N stacks);
+    /// false when an instance becomes one at the person's first donation of it (`all`).
+    public var alwaysAvailable: Bool
+    /// Donation times (epoch ms, ascending) and log kind ids.
+    public var donationTimes: [Int64] = []
+    public var donationKinds: [Int32] = []
+    /// Matched instances of donation `d`: `matches[matchStart[d]..<matchStart[d + 1]]`.
+    public var matchStart: [Int32] = [0]
+    public var matches: [Int32] = []
+    /// Scored visit times (ascending) and, per visit, the person-local index of the
+    /// donation that is its target, or -1.
+    public var visitTimes: [Int64] = []
+    public var visitTarget: [Int32] = []
+    /// Relevance entries for this stack's instances, in processing order.
+    public var entryInstance: [Int32] = []
+    public var entries: [RelevanceEntry] = []
+    /// The memberwise initialiser, for the engine's inlinable code.
+    @usableFromInline package init(name: String, instances: [WidgetInstance], alwaysAvailable: Bool, donationTimes: [Int64] = [], donationKinds: [Int32] = [], matchStart: [Int32] = [0], matches: [Int32] = [], visitTimes: [Int64] = [], visitTarget: [Int32] = [], entryInstance: [Int32] = [], entries: [RelevanceEntry] = []) {
+      self.name = name
+      self.instances = instances
+      self.alwaysAvailable = alwaysAvailable
+      self.donationTimes = donationTimes
+      self.donationKinds = donationKinds
+      self.matchStart = matchStart
+      self.matches = matches
+      self.visitTimes = visitTimes
+      self.visitTarget = visitTarget
+      self.entryInstance = entryInstance
+      self.entries = entries
+    }
+
+    @inlinable @inline(__always) public func matched(_ d: Int) -> ArraySlice<Int32> {
+      matches[Int(matchStart[d])..<Int(matchStart[d + 1])]
+    }
+  }
+
+  public var people: [Person]
+  /// Things the user should know that are not errors (ignored visit rows, timeline ids
+  /// that match nothing), in a fixed order.
+  public var notes: [String]
+  public var options: ReplayOptions
+  /// Statistics of the input, for manifests and summaries.
+  public var donations: Int
+  public var firstInstant: Int64?
+  public var lastInstant: Int64?
+
+  /// Builds the plan.
+  ///
+  /// - Throws: `ReplayError` when the options contradict the input (e.g. `top:N`
+  ///   without a warm-up, timeline ids that name no instance of a fixed stack).
+  /// - Complexity: O(D + V + E·P + F) for D donations, V visits, E entries of every
+  ///   person's timelines, P people and F entries of one person's timelines (`user`), plus
+  ///   the matching cost of each distinct (kind, intent, parameters) triple once.
+  @inlinable public init(log: DonationLog, options: ReplayOptions) throws {
+    self.options = options
+    donations = log.count
+    firstInstant = log.count > 0 ? log.timestamps[0] : nil
+    lastInstant = log.count > 0 ? log.timestamps[log.count - 1] : nil
+    var notes: [String] = []
+
+    if case .top(let n) = options.stack {
+      guard n > 0 else { throw ReplayError("--stack top:N needs N >= 1") }
+      guard options.warmupDays > 0 else {
+        throw ReplayError("--stack top:\(n) chooses each person's kinds from a warm-up: give --warmup-days D > 0")
+      }
+    }
+
+    let userCount = log.userNames.count
+    // Fixed stacks: the matched instances of each distinct donation signature, once.
+    var matcher: DonationMatcher? = nil
+    if case .fixed(let spec) = options.stack {
+      matcher = DonationMatcher(log: log, instances: spec.instances, catalog: spec.catalog)
+    }
+
+    // Relevance entries in processing order: by date, ties in file order. Every
+    // person's in `timelineEntries`; one person's (`user`) in `personalEntries[user]`
+    // (only looked up, never iterated).
+    typealias TimelineEntry = (id: String, entry: RelevanceEntry, order: Int)
+    var timelineEntries: [TimelineEntry] = []
+    var personalEntries: [String: [TimelineEntry]] = [:]
+    if let timelines = options.timelines {
+      var order = 0
+      var absentUsers: [String] = []
+      for t in timelines.instances {
+        for e in t.entries {
+          if let user = t.user {
+            personalEntries[user, default: []].append((t.id, e, order))
+          } else {
+            timelineEntries.append((t.id, e, order))
+          }
+          order += 1
+        }
+        if let user = t.user, log.userNames.id(of: user) == nil, !absentUsers.contains(user) {
+          absentUsers.append(user)
+        }
+      }
+      timelineEntries.sort { ($0.entry.date, $0.order) < ($1.entry.date, $1.order) }
+      // Each list is sorted by itself: the keys' order reaches nothing.
+      for user in personalEntries.keys {
+        personalEntries[user]!.sort { ($0.entry.date, $0.order) < ($1.entry.date, $1.order) }
+      }
+      if !absentUsers.isEmpty {
+        notes.append(
+          "the timelines of \(absentUsers.count) user(s) with no donation in the log are unused (e.g. "
+            + absentUsers.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + ")")
+      }
+      switch options.stack {
+      case .fixed(let spec):
+        for t in timelines.instances where !spec.instances.contains(where: { $0.id == t.id }) {
+          throw ReplayError(
+            "timeline instance '\(t.id)' is not in the stack \(spec.file) (instances: "
+              + spec.instances.map(\.id).joined(separator: ", ") + ")")
+        }
+      case .all, .top:
+        for t in timelines.instances where log.kindNames.id(of: t.id) == nil {
+          notes.append("timeline instance '\(t.id)' names no kind of the log; its entries are unused")
+        }
+      }
+    }
+
+    // Visit log rows per user.
+    var visitsPerUser = Array(repeating: [Int64](), count: userCount)
+    if case .log(let visitLog) = options.visits {
+      var unknown = 0
+      var unknownNames: [String] = []
+      for (user, time) in zip(visitLog.users, visitLog.times) {
+        if let u = log.userNames.id(of: user) {
+          visitsPerUser[Int(u)].append(time)
+        } else {
+          unknown += 1
+          if unknownNames.count < 3 && !unknownNames.contains(user) { unknownNames.append(user) }
+        }
+      }
+      if unknown > 0 {
+        notes.append(
+          "\(unknown) visit(s) of people with no donation in the log were ignored (e.g. "
+            + unknownNames.map { "'\($0)'" }.joined(separator: ", ") + ")")
+      }
+    }
+
+    let horizon = InputLimits.milliseconds(options.horizonSeconds * 1000)
+    let warmup = InputLimits.milliseconds(options.warmupDays * 86_400_000)
+    var people: [Person] = []
+    people.reserveCapacity(userCount)
+    for u in 0..<userCount {
+      let rows = log.rows(ofUser: Int32(u))
+      guard let firstRow = rows.first else { continue }
+      let first = log.timestamps[Int(firstRow)]
+      var p = Person(name: log.userNames[Int32(u)], instances: [], alwaysAvailable: true)
+
+      // The stack, and the kind -> instance map for kind-based stacks.
+      var instanceOfKind: [Int32] = []
+      switch options.stack {
+      case .fixed(let spec):
+        p.instances = spec.instances
+      case .all:
+        p.alwaysAvailable = false
+        instanceOfKind = Array(repeating: -1, count: log.kindNames.count)
+        for r in rows {
+          let k = Int(log.kinds[Int(r)])
+          if instanceOfKind[k] < 0 {
+            instanceOfKind[k] = Int32(p.instances.count)
+            let name = log.kindNames[Int32(k)]
+            p.instances.append(WidgetInstance(id: name, kind: name))
+          }
+        }
+      case .top(let n):
+        var count = Array(repeating: 0, count: log.kindNames.count)
+        var last = Array(repeating: Int64.min, count: log.kindNames.count)
+        var seen: [Int] = []
+        for r in rows where log.timestamps[Int(r)] < first + warmup {
+          let k = Int(log.kinds[Int(r)])
+          if count[k] == 0 { seen.append(k) }
+          count[k] += 1
+          last[k] = log.timestamps[Int(r)]
+        }
+        seen.sort {
+          if count[$0] != count[$1] { return count[$0] > count[$1] }
+          if last[$0] != last[$1] { return last[$0] > last[$1] }
+          return Array(log.kindNames[Int32($0)].utf8).lexicographicallyPrecedes(Array(log.kindNames[Int32($1)].utf8))
+        }
+        instanceOfKind = Array(repeating: -1, count: log.kindNames.count)
+        for k in seen.prefix(n) {
+          instanceOfKind[k] = Int32(p.instances.count)
+          let name = log.kindNames[Int32(k)]
+          p.instances.append(WidgetInstance(id: name, kind: name))
+        }
+      }
+
+      // Donations and their matches.
+      p.donationTimes.reserveCapacity(rows.count)
+      for r in rows {
+        let i = Int(r)
+        p.donationTimes.append(log.timestamps[i])
+        p.donationKinds.append(log.kinds[i])
+        if let matcher {
+          p.matches.append(contentsOf: matcher.instances(matching: i))
+        } else {
+          let m = instanceOfKind[Int(log.kinds[i])]
+          if m >= 0 { p.matches.append(m) }
+        }
+        p.matchStart.append(Int32(p.matches.count))
+      }
+
+      // Visits.
+      var visits: [Int64] = []
+      switch options.visits {
+      case .donations:
+        for t in p.donationTimes where visits.last != t { visits.append(t) }
+      case .sessions(let gapMinutes):
+        let gap = InputLimits.milliseconds(gapMinutes * 60_000)
+        var previous = Int64.min
+        for t in p.donationTimes {
+          if previous == Int64.min || t - previous >= gap { visits.append(t) }
+          previous = t
+        }
+      case .log:
+        visits = visitsPerUser[u].sorted()
+      }
+      // Warm-up: visits before first + warm-up are not scored.
+      if warmup > 0 { visits.removeAll { $0 < first + warmup } }
+
+      // Targets: the first donation at or after the visit within the horizon.
+      var d = 0
+      p.visitTimes = visits
+      p.visitTarget.reserveCapacity(visits.count)
+      for v in visits {
+        while d < p.donationTimes.count && p.donationTimes[d] < v { d += 1 }
+        let hit = d < p.donationTimes.count && p.donationTimes[d] - v <= horizon
+        p.visitTarget.append(hit ? Int32(d) : -1)
+      }
+
+      // Relevance entries of this stack's instances: every person's merged with this
+      // person's own, by date, ties in file order.
+      let own = personalEntries[p.name] ?? []
+      var a = 0
+      var b = 0
+      while a < timelineEntries.count || b < own.count {
+        let next: TimelineEntry
+        if b == own.count
+          || (a < timelineEntries.count
+            && (timelineEntries[a].entry.date, timelineEntries[a].order) < (own[b].entry.date, own[b].order))
+        {
+          next = timelineEntries[a]
+          a += 1
+        } else {
+          next = own[b]
+          b += 1
+        }
+        if let i = p.instances.firstIndex(where: { $0.id == next.id }) {
+          p.entryInstance.append(Int32(i))
+          p.entries.append(next.entry)
+        }
+      }
+      people.append(p)
+    }
+    self.people = people
+    self.notes = notes
+  }
+
+  /// Total scored visits over all people.
+  @inlinable public var visitCount: Int { people.reduce(0) { $0 + $1.visitTimes.count } }
+}
+
+/// Replay options that contradict the input.
+public struct ReplayError: Error, Sendable, CustomStringConvertible {
+  public var description: String
+  @inlinable public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,116 @@
+import SmartStackBase
+import SmartStackData
+
+/// What the stack allows at one visit, decided by the driver from the stack's settings
+/// and the person's swipes, before the strategy ranks.
+public enum VisitPolicy: Sendable {
+  /// Smart Rotate is on and nothing is pinned: the strategy's ranking decides, except
+  /// that a suppressed instance is never rotated to (see `StackRules`).
+  case rank
+  /// This instance stays on top (a manual swipe pinned it), if it is a candidate.
+  case forced(Int32)
+  /// The instance already on top stays, if it is a candidate: Smart Rotate is off, or a
+  /// stack rotation limit is exhausted. `rule` names why, for explanations.
+  case noRotation(StaticString)
+}
+
+/// The stack's own rules, applied by the engine to the strategy's ranking after the
+/// strategy ranks: rules are constraints, not scores (README, "Semantics": stack rules).
+/// No score can outbid them, `+infinity` included.
+///
+/// Given the strategy's order of the candidates (score, then tie-break) and the instance
+/// `c` on top before the visit, the instance shown is:
+/// 1. `.forced(p)` with `p` a candidate: `p` (rule `manual swipe pin`, even when the
+///    strategy ranked `p` first too: the pin decided);
+/// 2. `.noRotation(rule)` with `c` a candidate: `c` (rule `rule`, likewise);
+/// 3. otherwise, when something is on top (`c >= 0`), the first instance in the
+///    strategy's order that is *allowed*: a candidate that is not `suppressed` (a window
+///    with score `<= 0`, reference rule 3), or `c` itself (staying is never a rotation).
+///    When the strategy's first candidate is not allowed, the rule is
+///    `suppressed: not rotated to`. When no candidate is allowed (`c` left the stack and
+///    every candidate is suppressed) the strategy's first candidate is shown: the stack
+///    must show something. At the first visit (`c == -1`) nothing rotates, and the
+///    strategy's first candidate is shown whatever its state.
+///
+/// The rank of the visit's target (for MRR and hits) is taken in the order actually
+/// presented: the shown instance first, then the other candidates in the strategy's
+/// order.
+///
+/// Strategies that see the target (`TargetAwareStrategy`, the `oracle`) are the
+/// upper bound of any ranking and are exempt from every rule.
+public enum StackRules {
+  /// False when `shown(strategyTop:policy:current:features:key:)` certainly leaves the
+  /// strategy's first candidate `top` shown with no rule: no pin, no "no rotation", and
+  /// `top` is not a suppressed instance other than `c`.
+  ///
+  /// - Complexity: O(1).
+  @inline(__always)
+  @inlinable static package func mayBind(strategyTop top: Int, policy: VisitPolicy, current c: Int, features: StackFeatures) -> Bool {
+    if case .rank = policy {
+      return top >= 0 && c >= 0 && top != c && features.relevanceKind[top] == .suppressed
+    }
+    return true
+  }
+
+  /// The shown instance and the rule that put it there (nil when no rule applied), for
+  /// a strategy whose first candidate is `top` (-1 when there is no candidate).
+  ///
+  /// `key(i)` is candidate `i`'s order key in the strategy's order (larger first, never
+  /// 0 for a candidate); it is called only when suppression binds.
+  ///
+  /// - Complexity: O(1), plus O(n) for n instances when the strategy's first candidate is
+  ///   suppressed and is not `c`.
+  @inline(__always)
+  @inlinable static package func shown(
+    strategyTop top: Int, policy: VisitPolicy, current c: Int, features: StackFeatures,
+    key: (Int) -> UInt128
+  ) -> (top: Int, rule: StaticString?) {
+    switch policy {
+    case .forced(let pinned):
+      let p = Int(pinned)
+      if p >= 0 && p < features.instanceCount && features.available[p] {
+        return (p, "manual swipe pin")
+      }
+    case .noRotation(let rule):
+      if c >= 0 && c < features.instanceCount && features.available[c] {
+        return (c, rule)
+      }
+    case .rank:
+      break
+    }
+    guard top >= 0, c >= 0, top != c, features.relevanceKind[top] == .suppressed else { return (top, nil) }
+    var best = -1
+    var bestKey: UInt128 = 0
+    for i in 0..<features.instanceCount where features.available[i] {
+      guard i == c || features.relevanceKind[i] != .suppressed else { continue }
+      let k = key(i)
+      if k > bestKey {
+        bestKey = k
+        best = i
+      }
+    }
+    return best >= 0 ? (best, "suppressed: not rotated to") : (top, nil)
+  }
+
+  /// The 1-based rank of the best-ranked target when `shown` is presented first and the
+  /// other candidates follow in the strategy's order (`key`, larger first); 0 when no
+  /// target is a candidate.
+  ///
+  /// - Complexity: O(t + n) for t targets and n instances.
+  @inlinable static package func targetRank(
+    shown: Int, targets: UnsafeBufferPointer<Int32>, features: StackFeatures, key: (Int) -> UInt128
+  ) -> Int {
+    let n = features.instanceCount
+    var bestKey: UInt128 = 0
+    for t in targets {
+      let i = Int(t)
+      guard i >= 0 && i < n && features.available[i] else { continue }
+      if i == shown { return 1 }
+      bestKey = max(bestKey, key(i))
+    }
+    guard bestKey != 0 else { return 0 }
+    var preceding = 0
+    for j in 0..<n where features.available[j] && j != shown && key(j) > bestKey { preceding += 1 }
+    return preceding + 2
+  }
+}

@@ -1,0 +1,206 @@
+import SmartStackBase
+import SmartStackData
+
+/// A ranking strategy: decides which widget instance the stack shows at a visit.
+///
+/// A correct strategy needs three members:
+///
+/// ```swift
+/// struct LeastRecentlyUsed: RankingStrategy {
+///   static let info = StrategyInfo(name: "lru", summary: "the candidate donated longest ago")
+///   init(parameters: StrategyParameters) {}
+///   mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
+///     ranking.setCandidateScores(context) { i in -Double(context.features.lastDonation[i]) }
+///   }
+/// }
+/// ```
+///
+/// The engine owns one copy per person, calls `begin(_:)` once before that person's
+/// first event, then, in time order, tells it what happened (`observe(_:context:)`) and
+/// asks it to score the candidates at each Home Screen visit (`rank(_:into:)`).
+/// `begin` and `observe` do nothing unless implemented.
+///
+/// ## How a ranking is decided
+/// `rank` writes one score per candidate into `ranking.scores` (indexed by instance;
+/// every candidate starts at 0, every non-candidate at minus infinity). The engine
+/// orders candidates by, in turn:
+/// 1. higher score (NaN counts as minus infinity);
+/// 2. more recent last donation of the instance;
+/// 3. more donations of the instance;
+/// 4. kind name ascending (byte order), then instance position in the stack.
+///
+/// The first candidate in that order is the strategy's choice. The stack's own rules
+/// (a swipe pin, Smart Rotate off, the rotation limit, suppression) are then applied by
+/// the engine (`StackRules`); no score outbids them.
+///
+/// ## What a strategy can see
+/// Only the past: the context carries features updated from events dated `<= now`,
+/// and events arrive strictly in time order. The visit's target (what the person
+/// wanted) is seen only by a `TargetAwareStrategy` (the oracle, an upper bound).
+///
+/// ## Going faster, checked by the compiler
+/// A strategy that ranks afresh at every visit is always right. Three refinements let
+/// the engine do less, each with requirements the compiler checks rather than a promise:
+/// - `PureRankingStrategy`: scores computed by a non-mutating function of a `VisitView`
+///   that lets it read only what it declares in `reads` (reading anything else traps);
+///   the engine reuses the last decision while none of that changed.
+/// - `InstanceScoringStrategy`: a score per instance from an `InstanceView` that shows
+///   that instance alone; the engine rescores only the instances whose inputs changed.
+/// - `OutcomeLearningStrategy`: receives the revealed outcome of earlier visits (taps);
+///   a strategy without it costs the drivers no outcome events.
+///
+/// `StrategyConformance` (library `SmartStackTesting`) checks any strategy's fast paths
+/// against ranking at every visit.
+///
+/// ## Adding a strategy
+/// Write a struct conforming to this protocol in one file and register it in one line:
+/// `var registry = StrategyRegistry.builtIn; registry.register(MyStrategy.self)`.
+public protocol RankingStrategy: Sendable {
+  /// The strategy's registry name, one-line summary and parameters.
+  static var info: StrategyInfo { get }
+
+  /// Creates the strategy from validated parameters (every spec of `info` has a value).
+  init(parameters: StrategyParameters) throws
+
+  /// Scores the candidates for a visit at `context.now`; see "How a ranking is decided".
+  mutating func rank(_ context: StackContext, into ranking: inout Ranking)
+
+  /// Called once per person before any event: the stack and a private random seed.
+  /// Does nothing unless implemented.
+  mutating func begin(_ setup: StrategySetup)
+
+  /// Learns from something that happened at `context.now` (a donation or a relevance
+  /// entry). The engine has already folded the event into the shared features when
+  /// this is called. Does nothing unless implemented.
+  mutating func observe(_ event: ObservedEvent, context: StackContext)
+
+  // MARK: Engine hooks
+  // Not part of the protocol a strategy author sees, and never implemented by a
+  // strategy: underscored requirements (the standard library's pattern, e.g.
+  // `Sequence._customContainsEquatableElement`), which documentation and code
+  // completion hide. Their implementations are this protocol's extensions and its
+  // refinements' (the most refined one the type conforms to wins, as `Collection`'s
+  // defaults do). They are requirements, not casts, so that the engine's code
+  // specialised for a strategy calls them directly; and public, not SPI, because that
+  // code is `@inlinable` (a strategy registered in another module is specialised there:
+  // `StrategyRunner`), and inlinable code cannot call SPI.
+
+  static var _path: StrategyPath { get }
+  /// The inputs the scores may read (`PureRankingStrategy.reads`,
+  /// `InstanceScoringStrategy.reads`); `.all` for other strategies.
+  var _reads: VisitInputs { get }
+  /// True when `self` and `other` would score every visit alike (`==` for pure and
+  /// instance-scoring strategies; false otherwise).
+  func _scoresAlike(_ other: Self) -> Bool
+  /// Sets the candidates' scores without the rule (an instance-scoring strategy's rule
+  /// is taken from the top by `_rule(top:_:)`); `rank` for other strategies.
+  mutating func _score(_ context: StackContext, into ranking: inout Ranking)
+  /// Rescores the candidates in `changed` only (instance-scoring strategies); other
+  /// strategies are never asked to.
+  func _rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking)
+  /// The rule naming a decision whose top is `top` (-1: none), for instance-scoring
+  /// strategies; nil for others (the rule `rank` wrote stands).
+  func _rule(top: Int, _ context: StackContext) -> StaticString?
+  /// Receives a revealed outcome (`OutcomeLearningStrategy`); ignores it otherwise.
+  mutating func _observe(outcome: VisitFeedback, context: StackContext)
+  /// True for `OutcomeLearningStrategy`.
+  static var _observesOutcomes: Bool { get }
+  /// True for `TargetAwareStrategy`.
+  static var _seesTarget: Bool { get }
+}
+
+/// A strategy's registry name, summary and parameters.
+public struct StrategyInfo: Sendable {
+  /// The registry name, lowercase with dashes (e.g. `hour-of-week`).
+  public var name: String
+  /// A one-line definition, printed by `smartstack strategies`.
+  public var summary: String
+  /// The parameters the strategy accepts, with defaults and meaning.
+  public var parameters: [StrategyParameterSpec]
+
+  @inlinable public init(name: String, summary: String, parameters: [StrategyParameterSpec] = []) {
+    self.name = name
+    self.summary = summary
+    self.parameters = parameters
+  }
+}
+
+/// How the engine may run a strategy, derived from the refinement it conforms to.
+public enum StrategyPath: Sendable, Hashable {
+  /// `rank` at every visit (a plain `RankingStrategy`).
+  case everyVisit
+  /// `PureRankingStrategy`: the last decision stands while its `reads` are unchanged.
+  case pure
+  /// `InstanceScoringStrategy`: instances rescored one by one as their inputs change.
+  case instanceScoring
+}
+
+extension RankingStrategy {
+  /// `info.name`.
+  @inlinable public static var name: String { info.name }
+  /// `info.summary`.
+  @inlinable public static var summary: String { info.summary }
+  /// `info.parameters`.
+  @inlinable public static var parameterSpecs: [StrategyParameterSpec] { info.parameters }
+
+  @inlinable public mutating func begin(_ setup: StrategySetup) {}
+  @inlinable public mutating func observe(_ event: ObservedEvent, context: StackContext) {}
+
+  @inlinable public static var _path: StrategyPath { .everyVisit }
+  @inlinable public var _reads: VisitInputs { .all }
+  @inlinable public func _scoresAlike(_ other: Self) -> Bool { false }
+  @inline(__always)
+  @inlinable public mutating func _score(_ context: StackContext, into ranking: inout Ranking) { rank(context, into: &ranking) }
+  @inlinable public func _rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking) {
+    preconditionFailure("\(Self.name): only an InstanceScoringStrategy is rescored instance by instance")
+  }
+  @inline(__always)
+  @inlinable public func _rule(top: Int, _ context: StackContext) -> StaticString? { nil }
+  @inlinable public mutating func _observe(outcome: VisitFeedback, context: StackContext) {}
+  @inlinable public static var _observesOutcomes: Bool { false }
+  @inlinable public static var _seesTarget: Bool { false }
+}
+
+/// A strategy that learns from the outcome of earlier visits: what was shown and
+/// whether the person tapped it (e.g. a bandit).
+///
+/// In replay a tap is revealed at the time of the donation that made it a hit, and a
+/// miss once the horizon has passed; nothing earlier. Strategies that do not conform
+/// receive no outcomes, and the drivers schedule none for them.
+public protocol OutcomeLearningStrategy: RankingStrategy {
+  /// Learns from the outcome of an earlier visit, which became known at `context.now`.
+  mutating func observe(outcome: VisitFeedback, context: StackContext)
+}
+
+extension OutcomeLearningStrategy {
+  @inline(__always)
+  @inlinable public mutating func _observe(outcome: VisitFeedback, context: StackContext) {
+    observe(outcome: outcome, context: context)
+  }
+  @inlinable public static var _observesOutcomes: Bool { true }
+}
+
+/// A strategy allowed to see the visit's target (`StackContext.target`): an upper
+/// bound such as the oracle, not a strategy a phone could run.
+///
+/// Such a strategy ranks at every visit and is exempt from the stack's rules (a pin,
+/// Smart Rotate off, the rotation limit, suppression): it always shows its choice.
+public protocol TargetAwareStrategy: RankingStrategy {}
+
+extension TargetAwareStrategy {
+  @inlinable public static var _seesTarget: Bool { true }
+}
+
+/// A strategy that draws its choice at random and can state, before `rank`, the
+/// probability of each candidate being its choice (what off-policy evaluation weighs
+/// logged visits by).
+///
+/// A deterministic strategy does not conform: its probability is 1 on its choice and 0
+/// elsewhere.
+public protocol StochasticRankingStrategy: RankingStrategy {
+  /// Writes into `probabilities[i]` the probability that `rank(context, into:)`, called
+  /// next in the strategy's current state, makes candidate `i` its choice (before the
+  /// stack's rules); 0 for non-candidates. `probabilities` has one entry per instance
+  /// and the candidates' entries sum to 1 (when there is any candidate).
+  func choiceProbabilities(_ context: StackContext, into probabilities: inout [Double])
+}

@@ -1,0 +1,366 @@
+import Foundation
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+import SmartStackWorld
+
+/// A source point being built from sweep values.
+struct SourceDraft {
+  var log: LogInput?
+  var scenario: ScenarioInput?
+  var engine = EngineOptions()
+  /// The `stack` value of this point, to locate the top:N-needs-a-warm-up problem.
+  var stackItem: JSONItem?
+}
+
+/// One value of a swept key: its label text and how it sets the draft.
+struct SweepPoint {
+  var label: String
+  var apply: (inout SourceDraft) -> Void
+}
+
+/// A key with its values (one value when the key is not swept).
+struct SweepAxis {
+  var key: String
+  var points: [SweepPoint]
+}
+
+extension JSONDecoding {
+  /// The values at `item`: one for a single value, several for a list (a sweep), each
+  /// read by `read`. An empty list and a list inside the list are reported; values
+  /// `read` refuses (and reports) are left out.
+  mutating func sweep<T>(_ item: JSONItem, _ read: (JSONItem, inout JSONDecoding) -> T?)
+    -> [(value: T, item: JSONItem)]
+  {
+    guard case .array = item.value else {
+      guard let value = read(item, &self) else { return [] }
+      return [(value, item)]
+    }
+    let elements = requireArray(item) ?? []
+    if elements.isEmpty {
+      report("an empty list sweeps over nothing: give at least one value", at: item)
+    }
+    var values: [(T, JSONItem)] = []
+    for element in elements {
+      if case .array = element.value {
+        report("expected a single value in a sweep list, found an array", at: element)
+      } else if let value = read(element, &self) {
+        values.append((value, element))
+      }
+    }
+    return values
+  }
+}
+
+extension JSONObjectReader {
+  /// The values of the member `key` (see `JSONDecoding.sweep(_:_:)`); nil when the key
+  /// is absent (or `null`, unless `allowNull`).
+  mutating func sweep<T>(
+    _ key: String, allowNull: Bool = false, _ read: (JSONItem, inout JSONDecoding) -> T?
+  ) -> [(value: T, item: JSONItem)]? {
+    guard let item = member(key), allowNull || !item.value.isNull else { return nil }
+    return json.sweep(item, read)
+  }
+}
+
+extension ConfigReader {
+  /// A file named in the config: resolved against the config's folder and checked to
+  /// exist (reported at `item` when it does not).
+  func existingFile(_ item: JSONItem, _ written: String, _ json: inout JSONDecoding)
+    -> ConfigPath?
+  {
+    guard !written.isEmpty else {
+      json.report("expected a file name, found an empty string", at: item)
+      return nil
+    }
+    let resolved = ExperimentConfig.resolve(written, in: folder)
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: resolved, isDirectory: &isFolder) else {
+      let note = resolved == written ? "" : " (looked for \(resolved))"
+      json.report("no such file \(JSONEscaping.quoted(written))\(note)", at: item)
+      return nil
+    }
+    if isFolder.boolValue {
+      json.report("\(JSONEscaping.quoted(written)) is a folder, not a file", at: item)
+      return nil
+    }
+    return ConfigPath(written: written, resolved: resolved)
+  }
+
+  // MARK: - Engine
+
+  /// The engine keys as sweep axes (absent keys keep `EngineOptions()` defaults).
+  func readEngine(_ top: inout JSONObjectReader) -> [SweepAxis] {
+    top.optional("engine") { item, json in json.decodeObject(item, engineAxes) } ?? []
+  }
+
+  /// The axes of the `engine` object's keys.
+  private func engineAxes(_ engine: inout JSONObjectReader) -> [SweepAxis] {
+    var axes: [SweepAxis] = []
+    if let values = engine.sweep("relevanceThreshold", { item, json in json.requireDouble(item, in: 0...1) }) {
+      axes.append(
+        SweepAxis(
+          key: "relevanceThreshold",
+          points: values.map { v in
+            SweepPoint(label: NumberFormat.format(v.value)) {
+              $0.engine.relevanceThreshold = v.value
+            }
+          }))
+    }
+    if let values = engine.sweep("normaliserScope", NormaliserScopeName.init(json:in:)) {
+      axes.append(
+        SweepAxis(
+          key: "normaliserScope",
+          points: values.map { v in
+            SweepPoint(label: v.value.rawValue) { $0.engine.normaliserScope = v.value.scope }
+          }))
+    }
+    if let values = engine.sweep(
+      "normaliserWindowDays", allowNull: true,
+      { item, json -> Int?? in
+        if item.value.isNull { return .some(nil) }
+        return json.requireInteger(item, in: 1...Scenario.maximumDays).map { .some($0) }
+      })
+    {
+      axes.append(
+        SweepAxis(
+          key: "normaliserWindowDays",
+          points: values.map { v in
+            SweepPoint(label: v.value.map(String.init) ?? "all") {
+              $0.engine.normaliserWindow = v.value.map { .days($0) } ?? .all
+            }
+          }))
+    }
+    return axes
+  }
+
+  // MARK: - Sources
+
+  /// Reads one source and expands its sweeps: its base name, the item naming it, and
+  /// the points; nil when it has both or neither of `log` and `scenario`. Its keys are
+  /// looked up in the documented order: `name`, then the log's or the scenario's.
+  func readSource(_ o: inout JSONObjectReader, engineAxes: [SweepAxis])
+    -> (String, JSONItem, [SourceSpec])?
+  {
+    let hasLog = o.has("log")
+    let hasScenario = o.has("scenario")
+    if hasLog == hasScenario {
+      o.json.report(
+        hasLog
+          ? "give either \"log\" or \"scenario\", not both"
+          : "missing required key \"log\" or \"scenario\" (a donation log or a scenario file)",
+        at: o.item)
+      o.skipRest()
+      return nil
+    }
+    let givenName = o.optional("name")
+    var draft = SourceDraft()
+    var axes: [SweepAxis] = []
+    guard let pathItem = o.member(hasLog ? "log" : "scenario") else { return nil }
+    let written = o.json.requireString(pathItem)
+    let path =
+      written.flatMap { existingFile(pathItem, $0, &o.json) }
+      ?? ConfigPath(written: "", resolved: "")
+    var baseName = ExperimentConfig.baseName(written ?? (hasLog ? "log" : "scenario"))
+    if hasLog {
+      draft.log = LogInput(log: path)
+      if let format = o.optional("format", as: DonationLogFormat.self) {
+        draft.log?.format = format
+      }
+      axes += readLogAxes(&o)
+    } else {
+      draft.scenario = ScenarioInput(scenario: path)
+      if let values = o.sweep(
+        "days", { item, json in json.requireInteger(item, in: 1...Scenario.maximumDays) })
+      {
+        axes.append(
+          SweepAxis(
+            key: "days",
+            points: values.map { v in
+              SweepPoint(label: String(v.value)) { $0.scenario?.days = v.value }
+            }))
+      }
+    }
+    var nameItem = pathItem
+    if let item = givenName, let text = o.json.requireString(item) {
+      nameItem = item
+      if text.isEmpty {
+        o.json.report("expected a non-empty name", at: item)
+      } else if let bad = text.unicodeScalars.first(where: {
+        $0 == "|" || $0.value < 0x20 || $0 == "[" || $0 == "]"
+      }) {
+        o.json.report(
+          "a source name may not contain \(bad.value < 0x20 ? "control characters" : "'\(bad)'") (it is part of run ids)",
+          at: item)
+      } else {
+        baseName = text
+      }
+    }
+    axes += engineAxes
+
+    // The cartesian product, last axis fastest.
+    var points: [SourceSpec] = []
+    var index = Array(repeating: 0, count: axes.count)
+    let location = location(o.object)
+    if axes.contains(where: { $0.points.isEmpty }) { return (baseName, nameItem, []) }
+    var reportedTopWarmup: Set<Int> = []
+    while true {
+      var point = draft
+      var labels: [String] = []
+      for (a, axis) in axes.enumerated() {
+        let value = axis.points[index[a]]
+        value.apply(&point)
+        if axis.points.count > 1 { labels.append("\(axis.key)=\(value.label)") }
+      }
+      let name = labels.isEmpty ? baseName : baseName + "[" + labels.joined(separator: ";") + "]"
+      if let log = point.log {
+        if case .top(let n) = log.stack, log.warmupDays <= 0 {
+          let item = point.stackItem ?? pathItem
+          if reportedTopWarmup.insert(item.offset).inserted {
+            o.json.report(
+              "stack \"top:\(n)\" chooses each person's kinds from a warm-up: give \"warmupDays\" > 0",
+              at: item)
+          }
+        }
+        points.append(
+          SourceSpec(name: name, input: .log(log), engine: point.engine, location: location))
+      } else if let scenario = point.scenario {
+        points.append(
+          SourceSpec(
+            name: name, input: .scenario(scenario), engine: point.engine, location: location))
+      }
+      // Advance the odometer.
+      var a = axes.count - 1
+      while a >= 0 {
+        index[a] += 1
+        if index[a] < axes[a].points.count { break }
+        index[a] = 0
+        a -= 1
+      }
+      if a < 0 { break }
+    }
+    return (baseName, nameItem, points)
+  }
+
+  /// The sweepable keys of a log source, in expansion order.
+  func readLogAxes(_ o: inout JSONObjectReader) -> [SweepAxis] {
+    var axes: [SweepAxis] = []
+    if let values = o.sweep("visits", { item, json in readVisits(item, &json) }) {
+      axes.append(
+        SweepAxis(
+          key: "visits",
+          points: values.map { v in
+            SweepPoint(label: v.item.value.stringValue ?? "") { $0.log?.visits = v.value }
+          }))
+    }
+    if let values = o.sweep(
+      "horizon", { item, json in json.requireDouble(item, in: 0...31_622_400) })
+    {
+      axes.append(
+        SweepAxis(
+          key: "horizon",
+          points: values.map { v in
+            SweepPoint(label: NumberFormat.format(v.value)) { $0.log?.horizonSeconds = v.value }
+          }))
+    }
+    if let values = o.sweep("stack", { item, json in readStack(item, &json) }) {
+      axes.append(
+        SweepAxis(
+          key: "stack",
+          points: values.map { v in
+            SweepPoint(label: v.item.value.stringValue ?? "") {
+              $0.log?.stack = v.value
+              $0.stackItem = v.item
+            }
+          }))
+    }
+    if let values = o.sweep(
+      "warmupDays", { item, json in json.requireDouble(item, in: 0...36_500) })
+    {
+      axes.append(
+        SweepAxis(
+          key: "warmupDays",
+          points: values.map { v in
+            SweepPoint(label: NumberFormat.format(v.value)) { $0.log?.warmupDays = v.value }
+          }))
+    }
+    if let values = o.sweep(
+      "timezone",
+      { item, json -> String? in
+        guard let text = json.requireString(item) else { return nil }
+        guard ZoneRules(identifier: text) != nil else {
+          json.report(
+            "unknown time zone \(JSONEscaping.quoted(text)) (use an IANA name such as \"Europe/Berlin\", or \"UTC\")",
+            at: item)
+          return nil
+        }
+        return text
+      })
+    {
+      axes.append(
+        SweepAxis(
+          key: "timezone",
+          points: values.map { v in SweepPoint(label: v.value) { $0.log?.timezone = v.value } }))
+    }
+    if let values = o.sweep(
+      "timelines",
+      { item, json -> ConfigPath? in
+        guard let text = json.requireString(item) else { return nil }
+        return existingFile(item, text, &json)
+      })
+    {
+      axes.append(
+        SweepAxis(
+          key: "timelines",
+          points: values.map { v in
+            SweepPoint(label: v.value.written) { $0.log?.timelines = v.value }
+          }))
+    }
+    return axes
+  }
+
+  /// `"donations"`, `"sessions:MINUTES"` or a visit log file (`VisitSource.parse`).
+  func readVisits(_ item: JSONItem, _ json: inout JSONDecoding) -> LogInput.Visits? {
+    switch Self.parsed(item, &json, VisitSource.parse) {
+    case nil: return nil
+    case .donations: return .donations
+    case .sessions(let minutes): return .sessions(gapMinutes: minutes)
+    case .file(let path): return existingFile(item, path, &json).map { .file($0) }
+    }
+  }
+
+  /// `"all"`, `"top:N"` or a stack file (`StackSource.parse`).
+  func readStack(_ item: JSONItem, _ json: inout JSONDecoding) -> LogInput.Stack? {
+    switch Self.parsed(item, &json, StackSource.parse) {
+    case nil: return nil
+    case .all: return .all
+    case .top(let n): return .top(n)
+    case .file(let path): return existingFile(item, path, &json).map { .file($0) }
+    }
+  }
+
+  /// The string at `item` read by `parse`, or nil after reporting a value that is not a
+  /// string or that `parse` refuses: `expected "top:N" with a whole number N in 1...1000,
+  /// found "top:0"`.
+  private static func parsed<Source>(
+    _ item: JSONItem, _ json: inout JSONDecoding,
+    _ parse: (String) throws(SourceSpellingError) -> Source
+  ) -> Source? {
+    guard let text = json.requireString(item) else { return nil }
+    do {
+      return try parse(text)
+    } catch {
+      json.report(
+        "expected \"\(error.form)\" with \(error.requirement), found \(JSONEscaping.quoted(text))",
+        at: item)
+      return nil
+    }
+  }
+}
+
+/// The config's names for `PercentileNormaliser.Scope`.
+enum NormaliserScopeName: String, CaseIterable, JSONDecodable {
+  case instance, kind
+  var scope: PercentileNormaliser.Scope { self == .instance ? .instance : .kind }
+}

@@ -1,0 +1,135 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+import SmartStackWorld
+
+extension ConfigReader {
+  /// Every strategy of `registry` with its default parameters, in registration order.
+  static func allStrategies(_ registry: StrategyRegistry) -> [StrategyChoice] {
+    registry.entries.compactMap { entry in
+      guard
+        let parameters = try? StrategyParameters(
+          specs: entry.type.parameterSpecs, given: [], strategy: entry.type.name)
+      else { return nil }
+      return try? StrategyChoice(entry, parameters: parameters)
+    }
+  }
+
+  /// The `strategies` list expanded into strategy points, names looked up in the reader's
+  /// registry; all of its strategies when the key is absent; nil after a problem.
+  func readStrategies(_ top: inout JSONObjectReader) -> [StrategyChoice]? {
+    guard let list = top.optional("strategies") else { return Self.allStrategies(registry) }
+    return readStrategies(list, &top.json)
+  }
+
+  /// The strategy points of the `strategies` list at `list`; nil after a problem.
+  private func readStrategies(_ list: JSONItem, _ json: inout JSONDecoding) -> [StrategyChoice]? {
+    guard let items = json.requireArray(list) else { return nil }
+    if items.isEmpty { json.report("expected at least one strategy", at: list) }
+    var points: [(choice: StrategyChoice, item: JSONItem)] = []
+    var clean = true
+    for item in items {
+      switch item.value {
+      case .string(let text):
+        do {
+          points.append((try registry.parse(text), item))
+        } catch {
+          json.report("\(error)", at: item)
+          clean = false
+        }
+      case .object:
+        if let expanded = json.decodeObject(item, { o in readStrategyObject(&o) }) {
+          points += expanded.map { ($0, item) }
+        } else {
+          clean = false
+        }
+      default:
+        json.report(
+          "expected a strategy (\"mfu\", \"hour-of-week:half-life-days=7\") or an object with \"name\" and \"parameters\", found \(json.found(item))",
+          at: item)
+        clean = false
+      }
+    }
+    for (i, point) in points.enumerated() {
+      if let earlier = points[..<i].first(where: { $0.choice.descriptor == point.choice.descriptor }
+      ) {
+        let also = earlier.item.path == point.item.path ? "" : " (also \(earlier.item.path))"
+        json.report("strategy \(point.choice.descriptor) is listed twice\(also)", at: point.item)
+        clean = false
+      }
+    }
+    return clean ? points.map(\.choice) : nil
+  }
+
+  /// `{"name": "hour-of-week", "parameters": {"half-life-days": [0, 7]}}`: one point per
+  /// combination of the parameter values, the last parameter varying fastest.
+  private func readStrategyObject(_ o: inout JSONObjectReader) -> [StrategyChoice]? {
+    let nameItem = o.require("name")
+    let parametersItem = o.optional("parameters")
+    guard let nameItem, let name = o.json.requireString(nameItem) else { return nil }
+    let entry: StrategyRegistry.Entry
+    do {
+      entry = try registry.entry(named: name)
+    } catch {
+      o.json.report("\(error)", at: nameItem)
+      return nil
+    }
+    let type = entry.type
+    var axes: [(name: String, values: [Double])] = []
+    var clean = true
+    if let parametersItem, let parameters = o.json.requireObject(parametersItem) {
+      for member in parameters.members {
+        guard let spec = type.parameterSpecs.first(where: { $0.name == member.key }) else {
+          let known = type.parameterSpecs.map(\.name)
+          o.json.report(
+            "strategy '\(name)' has no parameter \(JSONEscaping.quoted(member.key))"
+              + (known.isEmpty ? " (it takes none)" : " (known: \(known.joined(separator: ", ")))"),
+            at: member.keyOffset, path: parameters.path)
+          clean = false
+          continue
+        }
+        let valuesItem = JSONItem(member.node, path: JSONDecoding.path(parameters.path, key: member.key))
+        let values = o.json.sweep(valuesItem) { valueItem, json -> Double? in
+          guard let value = json.requireDouble(valueItem) else { return nil }
+          do {
+            _ = try StrategyParameters(specs: [spec], given: [(spec.name, value)], strategy: name)
+          } catch {
+            json.report("\(error)", at: valueItem)
+            return nil
+          }
+          return value
+        }
+        guard !values.isEmpty else {
+          clean = false
+          continue
+        }
+        if values.count < (member.node.value.arrayValue?.count ?? 1) { clean = false }
+        axes.append((member.key, values.map(\.value)))
+      }
+    }
+    guard clean else { return nil }
+    var choices: [StrategyChoice] = []
+    var index = Array(repeating: 0, count: axes.count)
+    while true {
+      let given = axes.enumerated().map { a, axis in (axis.name, axis.values[index[a]]) }
+      do {
+        let parameters = try StrategyParameters(
+          specs: type.parameterSpecs, given: given, strategy: name)
+        choices.append(try StrategyChoice(entry, parameters: parameters))
+      } catch {
+        o.json.report("\(error)", at: o.item)
+        return nil
+      }
+      var a = axes.count - 1
+      while a >= 0 {
+        index[a] += 1
+        if index[a] < axes[a].values.count { break }
+        index[a] = 0
+        a -= 1
+      }
+      if a < 0 { break }
+    }
+    return choices
+  }
+}

@@ -1,0 +1,86 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+import SmartStackWorld
+
+/// Where a replay's Home Screen visits come from, as a person writes it: `smartstack replay
+/// --visits TEXT` and an experiment config's `"visits": "TEXT"` both read it with `parse`,
+/// so both accept exactly the same values.
+public enum VisitSource: Sendable, Hashable {
+  /// `donations`: one visit before each donation instant.
+  case donations
+  /// `sessions:MINUTES`: a visit at the first donation after a gap of MINUTES.
+  case sessions(gapMinutes: Double)
+  /// Anything else: the path of a visit log, as written (not checked here).
+  case file(String)
+
+  /// The gaps `sessions:MINUTES` accepts: 0 < MINUTES ≤ 527,040 (366 days in minutes).
+  public static let maximumGapMinutes: Double = 527_040
+
+  /// Reads `donations`, `sessions:MINUTES` (MINUTES any number `Double` reads, within
+  /// 0 < MINUTES ≤ `maximumGapMinutes`) or a path.
+  ///
+  /// - Throws: `SourceSpellingError` when `text` starts with `sessions:` and the rest is
+  ///   not such a number.
+  /// - Complexity: O(n) for n characters.
+  public static func parse(_ text: String) throws(SourceSpellingError) -> VisitSource {
+    if text == "donations" { return .donations }
+    guard text.hasPrefix("sessions:") else { return .file(text) }
+    guard let minutes = Double(text.dropFirst("sessions:".count)), minutes > 0,
+      minutes <= maximumGapMinutes
+    else {
+      throw SourceSpellingError(
+        form: "sessions:MINUTES",
+        requirement:
+          "a number of minutes in 0 < MINUTES <= \(NumberFormat.format(maximumGapMinutes)) (366 days)",
+        text: text)
+    }
+    return .sessions(gapMinutes: minutes)
+  }
+}
+
+/// Which instances make up each person's stack in a replay, as a person writes it:
+/// `smartstack replay --stack TEXT` and an experiment config's `"stack": "TEXT"` both read
+/// it with `parse`, so both accept exactly the same values.
+public enum StackSource: Sendable, Hashable {
+  /// `all`: one instance per kind the person donates.
+  case all
+  /// `top:N`: the person's N most donated kinds during the warm-up.
+  case top(Int)
+  /// Anything else: the path of a stack file, as written (not checked here).
+  case file(String)
+
+  /// The N that `top:N` accepts: 1...1000.
+  public static let topRange = 1...1_000
+
+  /// Reads `all`, `top:N` (N a whole number in `topRange`, decimal digits with an optional
+  /// sign) or a path.
+  ///
+  /// - Throws: `SourceSpellingError` when `text` starts with `top:` and the rest is not
+  ///   such a number.
+  /// - Complexity: O(n) for n characters.
+  public static func parse(_ text: String) throws(SourceSpellingError) -> StackSource {
+    if text == "all" { return .all }
+    guard text.hasPrefix("top:") else { return .file(text) }
+    guard let n = Int(text.dropFirst("top:".count)), topRange.contains(n) else {
+      throw SourceSpellingError(
+        form: "top:N",
+        requirement: "a whole number N in \(topRange.lowerBound)...\(topRange.upperBound)",
+        text: text)
+    }
+    return .top(n)
+  }
+}
+
+/// A `sessions:MINUTES` or `top:N` whose number is missing or out of range. Callers word
+/// the message their own way (a command-line error, a located config diagnostic) from
+/// its parts.
+public struct SourceSpellingError: Error, Sendable, Hashable {
+  /// The form expected: `sessions:MINUTES` or `top:N`.
+  public var form: String
+  /// What the number must be: `a whole number N in 1...1000`.
+  public var requirement: String
+  /// The text as written.
+  public var text: String
+}

@@ -1,0 +1,130 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+import SmartStackWorld
+
+/// One finished run: a strategy over a source (one replicate), with its metrics.
+public struct RunRecord: Sendable {
+  /// The source's name (a log's file name, a scenario's name).
+  public var source: String
+  public var strategy: StrategyDescriptor
+  public var replicate: Int
+  public var seed: UInt64
+  public var metrics: RunMetrics
+  @inlinable public init(source: String, strategy: StrategyDescriptor, replicate: Int, seed: UInt64, metrics: RunMetrics) {
+    self.source = source
+    self.strategy = strategy
+    self.replicate = replicate
+    self.seed = seed
+    self.metrics = metrics
+  }
+}
+
+/// The CSV tables of a set of runs (RFC 4180, `\n` line ends, header row).
+///
+/// Numbers are written by `NumberFormat.format` (shortest round-trip text, integers
+/// without a fraction); a metric that is undefined (a ratio over zero visits) is an
+/// empty field. Rows keep the order of `records`, which callers sort by key.
+public enum RunTables {
+  /// `runs.csv`: `source,strategy,parameters,replicate,seed`, every metric of
+  /// `RunMetrics.names`, then `regret` = oracle hit_rate - hit_rate when an `oracle` run
+  /// of the same source and replicate is among `records` (empty otherwise).
+  ///
+  /// When any record comes from a simulation, the `SimulationCounts.names` columns
+  /// follow (empty for replayed records).
+  @inlinable public static func runs(_ records: [RunRecord]) -> String {
+    let simulated = records.contains { $0.metrics.simulation != nil }
+    var csv = CSVWriter(
+      header: ["source", "strategy", "parameters", "replicate", "seed"] + RunMetrics.names + ["regret"]
+        + (simulated ? SimulationCounts.names : []))
+    for r in records {
+      let oracle = records.first {
+        $0.strategy.name == OracleStrategy.name && $0.source == r.source && $0.replicate == r.replicate
+      }
+      let regret = oracle.map { $0.metrics.total.hitRate - r.metrics.total.hitRate } ?? .nan
+      csv.appendRow(
+        [r.source, r.strategy.name, r.strategy.parameters.canonical, String(r.replicate), String(r.seed)]
+          + r.metrics.values.map(cell) + [cell(regret)]
+          + (simulated
+            ? (r.metrics.simulation?.values.map(cell) ?? Array(repeating: "", count: SimulationCounts.names.count))
+            : []))
+    }
+    return csv.text
+  }
+
+  /// `daily.csv`: per run and local day: `source,strategy,parameters,replicate,day,date,
+  /// visits,target_visits,hits,hit_rate,rotations`, where `day` counts from 0 at the
+  /// source's first day with a scored visit and `date` is that local date (YYYY-MM-DD).
+  @inlinable public static func daily(_ records: [RunRecord]) -> String {
+    var csv = CSVWriter(header: [
+      "source", "strategy", "parameters", "replicate", "day", "date", "visits", "target_visits",
+      "hits", "hit_rate", "rotations",
+    ])
+    for r in records {
+      let firstDay = r.metrics.daily.first?.day ?? 0
+      for (day, c) in r.metrics.daily {
+        csv.appendRow([
+          r.source, r.strategy.name, r.strategy.parameters.canonical, String(r.replicate),
+          String(day - firstDay), dateText(day), String(c.visits), String(c.targetVisits),
+          String(c.hits), cell(c.hitRate), String(c.rotations),
+        ])
+      }
+    }
+    return csv.text
+  }
+
+  /// A metric cell: empty for NaN, `NumberFormat.format` otherwise.
+  @inlinable public static func cell(_ x: Double) -> String { x.isNaN ? "" : NumberFormat.format(x) }
+
+  /// `YYYY-MM-DD` of a day index (days since 1970-01-01).
+  @inlinable public static func dateText(_ day: Int64) -> String {
+    let (y, m, d) = ISO8601.civil(fromDays: day)
+    func two(_ x: Int) -> String { x < 10 ? "0\(x)" : "\(x)" }
+    return "\(y)-\(two(m))-\(two(d))"
+  }
+}
+
+extension RunTables {
+  /// The main metrics per run as a Markdown table (what `batch`, `replay` and `report`
+  /// print): source, strategy, hit rate, MRR, hit@3, coverage, rotations per day,
+  /// relevance honoured, regret. Fixed 3 decimals; `–` for undefined values.
+  @inlinable public static func markdown(_ records: [RunRecord]) -> String {
+    let header = ["source", "strategy", "hit_rate", "mrr", "hit_at_3", "coverage", "rotations/day", "relevance_honoured", "regret"]
+    var rows: [[String]] = []
+    for r in records {
+      let oracle = records.first {
+        $0.strategy.name == OracleStrategy.name && $0.source == r.source && $0.replicate == r.replicate
+      }
+      let regret = oracle.map { $0.metrics.total.hitRate - r.metrics.total.hitRate } ?? .nan
+      let t = r.metrics.total
+      rows.append(
+        [r.source, r.strategy.label]
+          + [t.hitRate, t.mrr, t.hitRateAt3, t.coverage, t.rotationsPerDay, t.relevanceHonouredRate, regret].map(
+            NumberFormat.tableCell))
+    }
+    return markdownTable(header: header, rows: rows)
+  }
+
+  /// A Markdown table with columns padded to equal width (numbers right-aligned).
+  @inlinable public static func markdownTable(header: [String], rows: [[String]]) -> String {
+    var widths = header.map { $0.count }
+    for row in rows {
+      for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+    }
+    func line(_ cells: [String], numeric: Bool) -> String {
+      var parts: [String] = []
+      for (i, cell) in cells.enumerated() {
+        let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
+        parts.append(numeric && i >= 2 ? pad + cell : cell + pad)
+      }
+      return "| " + parts.joined(separator: " | ") + " |"
+    }
+    var out = line(header, numeric: false) + "\n"
+    out += "|" + widths.enumerated().map { i, w in
+      i >= 2 ? String(repeating: "-", count: w + 1) + ":" : ":" + String(repeating: "-", count: w + 1)
+    }.joined(separator: "|") + "|\n"
+    for row in rows { out += line(row, numeric: true) + "\n" }
+    return out
+  }
+}

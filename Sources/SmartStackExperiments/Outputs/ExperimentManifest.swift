@@ -1,0 +1,88 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+import SmartStackWorld
+
+/// `manifest.json`: what was run, on what, by which toolkit, when.
+///
+/// It is the one output that differs between two runs of the same experiment (it records
+/// times, the number of jobs and how many cells came from a journal); every CSV is
+/// byte-identical. Keys in a fixed order:
+/// `toolkit`, `version`, `run` (`batch`, `shard` or `merge`), `config_file`, `config_hash`,
+/// `seed`, `config` (the resolved config), `sources` (each with its statistics and input
+/// hashes), `cells` (`total`, `in_outputs`, `run`, `from_journal`), `shard`, `jobs`,
+/// `started`, `finished` (ISO 8601 UTC), `duration_s`, `files`, and for a merge
+/// `merged_from`.
+public struct ExperimentManifest: Sendable {
+  public enum Kind: String, Sendable {
+    case batch, shard, merge
+  }
+
+  public var kind: Kind
+  public var configFile: String?
+  public var shard: Shard?
+  /// Cells whose results are in the outputs.
+  public var cellsInOutputs: Int
+  /// Cells run by this invocation.
+  public var cellsRun: Int
+  /// Cells read back from journals.
+  public var cellsFromJournal: Int
+  public var jobs: Int
+  public var started: Instant
+  public var finished: Instant
+  public var durationSeconds: Double
+  public var files: [String]
+  public var mergedFrom: [String]
+
+  public init(
+    kind: Kind, configFile: String?, shard: Shard?, cellsInOutputs: Int, cellsRun: Int,
+    cellsFromJournal: Int, jobs: Int, started: Instant, finished: Instant, durationSeconds: Double,
+    files: [String], mergedFrom: [String] = []
+  ) {
+    self.kind = kind
+    self.configFile = configFile
+    self.shard = shard
+    self.cellsInOutputs = cellsInOutputs
+    self.cellsRun = cellsRun
+    self.cellsFromJournal = cellsFromJournal
+    self.jobs = jobs
+    self.started = started
+    self.finished = finished
+    self.durationSeconds = durationSeconds
+    self.files = files
+    self.mergedFrom = mergedFrom
+  }
+
+  /// The manifest as pretty JSON with a final newline.
+  public func json(_ outline: ExperimentOutline) -> String {
+    var members: [JSONMember] = [
+      JSONMember("toolkit", "SmartStackLab"),
+      JSONMember("version", .string(SmartStackKit.version)),
+      JSONMember("run", .string(kind.rawValue)),
+      JSONMember("config_file", configFile.map { .string($0) } ?? .null),
+      JSONMember("config_hash", .string(outline.configHash)),
+      JSONMember("seed", ExperimentOutline.seedJSON(outline.seed)),
+      JSONMember("config", outline.config),
+      JSONMember("sources", .array(outline.sources.map { JSONNode($0.jsonValue) })),
+      JSONMember(
+        "cells",
+        [
+          "total": .number(Double(outline.cellCount)),
+          "in_outputs": .number(Double(cellsInOutputs)),
+          "run": .number(Double(cellsRun)),
+          "from_journal": .number(Double(cellsFromJournal)),
+        ]),
+      JSONMember("shard", shard.map { .string($0.description) } ?? .null),
+      JSONMember("jobs", .number(Double(jobs))),
+      JSONMember("started", .string(ISO8601.format(started))),
+      JSONMember("finished", .string(ISO8601.format(finished))),
+      JSONMember("duration_s", .number(NumberFormat.rounded(durationSeconds, decimals: 3))),
+      JSONMember("files", .array(files.map { JSONNode(.string($0)) })),
+    ]
+    if kind == .merge {
+      members.append(JSONMember("merged_from", .array(mergedFrom.map { JSONNode(.string($0)) })))
+    }
+    return JSONValue.object(members).serialized(pretty: true) + "\n"
+  }
+}

@@ -1,0 +1,104 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+import SmartStackWorld
+
+/// The CSV files of a batch (RFC 4180, header row, `\n` line ends), as bytes.
+///
+/// Rows follow the cell key: source point, then strategy point, then replicate, each in
+/// expansion order (docs/batch.md). Numbers are written by `NumberFormat.format`
+/// (shortest round-trip text); an undefined value is an empty field. Nothing here
+/// depends on time, on the number of jobs or on the order cells finished in.
+public enum ExperimentTables {
+  /// `runs.csv`: one row per cell.
+  public static let runsHeader =
+    ["run_id", "source", "strategy", "parameters", "replicate", "seed"] + RunMetrics.names + [
+      "regret"
+    ]
+
+  /// `daily.csv`: one row per cell and local day with scored visits.
+  public static let dailyHeader = [
+    "run_id", "source", "strategy", "parameters", "replicate", "day", "date", "visits",
+    "target_visits", "hits", "hit_rate", "rotations",
+  ]
+
+  /// `runs.csv` of `results` (sorted here by cell index). `regret` = the hit rate of the
+  /// oracle run of the same source and replicate minus this run's, empty when that oracle
+  /// run is not among `results`.
+  public static func runs(_ outline: ExperimentOutline, _ results: [CellResult]) -> [UInt8] {
+    let sorted = results.sorted { $0.cell < $1.cell }
+    let oracle = outline.strategies.firstIndex { $0.name == OracleStrategy.name }
+    // Oracle hit rate per (source, replicate), found by index, not by search.
+    var oracleHitRate: [Int: Double] = [:]
+    if let oracle {
+      for r in sorted where r.cell.strategy == oracle {
+        oracleHitRate[r.cell.source * outline.replicates + r.cell.replicate] =
+          r.metrics.total.hitRate
+      }
+    }
+    // Scenario sources add the simulation's columns (empty for log sources).
+    let simulated = outline.sources.contains { $0.kind == "scenario" }
+    var csv = CSVWriter(header: runsHeader + (simulated ? SimulationCounts.names : []))
+    let seed = String(outline.seed)
+    for r in sorted {
+      let strategy = outline.strategies[r.cell.strategy]
+      csv.append(outline.runID(r.cell))
+      csv.append(outline.sources[r.cell.source].name)
+      csv.append(strategy.name)
+      csv.append(strategy.parameters)
+      csv.append(r.cell.replicate)
+      csv.append(seed)
+      for value in r.metrics.values { csv.append(RunTables.cell(value)) }
+      let regret = oracleHitRate[r.cell.source * outline.replicates + r.cell.replicate].map {
+        $0 - r.metrics.total.hitRate
+      }
+      csv.append(RunTables.cell(regret ?? .nan))
+      if simulated {
+        let values = r.metrics.simulation?.values ?? Array(repeating: .nan, count: SimulationCounts.names.count)
+        for value in values { csv.append(RunTables.cell(value)) }
+      }
+      csv.endRow()
+    }
+    return csv.bytes
+  }
+
+  /// `daily.csv` of `results`: per run and local day, `day` counting from 0 at the run's
+  /// first day with a scored visit and `date` that local date (YYYY-MM-DD).
+  public static func daily(_ outline: ExperimentOutline, _ results: [CellResult]) -> [UInt8] {
+    var csv = CSVWriter(header: dailyHeader)
+    for r in results.sorted(by: { $0.cell < $1.cell }) {
+      let strategy = outline.strategies[r.cell.strategy]
+      let runID = outline.runID(r.cell)
+      let source = outline.sources[r.cell.source].name
+      let firstDay = r.metrics.daily.first?.day ?? 0
+      for (day, c) in r.metrics.daily {
+        csv.append(runID)
+        csv.append(source)
+        csv.append(strategy.name)
+        csv.append(strategy.parameters)
+        csv.append(r.cell.replicate)
+        csv.append(String(day - firstDay))
+        csv.append(RunTables.dateText(day))
+        csv.append(c.visits)
+        csv.append(c.targetVisits)
+        csv.append(c.hits)
+        csv.append(RunTables.cell(c.hitRate))
+        csv.append(c.rotations)
+        csv.endRow()
+      }
+    }
+    return csv.bytes
+  }
+
+  /// `trace.csv`: the header, then every part's rows (each part is a CSV with the same
+  /// header, which is dropped), parts in the order given.
+  public static func trace(parts: [[UInt8]]) -> [UInt8] {
+    var bytes = CSVWriter(header: TraceRecorder.header).bytes
+    for part in parts {
+      guard let newline = part.firstIndex(of: UInt8(ascii: "\n")) else { continue }
+      bytes.append(contentsOf: part[(newline + 1)...])
+    }
+    return bytes
+  }
+}

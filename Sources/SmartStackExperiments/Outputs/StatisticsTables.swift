@@ -1,0 +1,158 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+import SmartStackWorld
+
+/// `summary.csv` and `paired.csv`: statistics over units (docs/batch.md, "Statistics").
+public enum StatisticsTables {
+  public static let summaryHeader = [
+    "source", "strategy", "parameters", "metric", "mean", "ci_low", "ci_high", "n",
+  ]
+  public static let pairedHeader = [
+    "source", "strategy", "parameters", "baseline", "metric", "mean_difference", "ci_low",
+    "ci_high", "p_value", "n",
+  ]
+
+  /// One `summary.csv` row.
+  public struct SummaryRow: Sendable, Hashable {
+    public var metric: String
+    public var mean: Double
+    public var low: Double
+    public var high: Double
+    public var n: Int
+  }
+
+  /// One `paired.csv` row.
+  public struct PairedRow: Sendable, Hashable {
+    public var metric: String
+    public var meanDifference: Double
+    public var low: Double
+    public var high: Double
+    public var pValue: Double
+    public var n: Int
+  }
+
+  /// The summary of one metric's unit values: mean, 95% percentile bootstrap CI and n
+  /// over the defined values; the bootstrap generator comes from `rowKey`.
+  public static func summarize(_ values: [Double], metric: String, seed: UInt64, rowKey: String)
+    -> SummaryRow
+  {
+    let defined = values.filter { !$0.isNaN }
+    var generator = Bootstrap.generator(masterSeed: seed, rowKey: rowKey)
+    let interval = Bootstrap.meanInterval(defined, using: &generator)
+    return SummaryRow(
+      metric: metric, mean: Bootstrap.mean(defined), low: interval?.low ?? .nan,
+      high: interval?.high ?? .nan, n: defined.count)
+  }
+
+  /// The paired comparison of unit values `values` against `baseline` (same units, same
+  /// order): over the units where both are defined, the mean of the differences
+  /// (value - baseline), its 95% percentile bootstrap CI (resampling units) and the
+  /// two-sided Wilcoxon signed-rank p-value (empty when every difference is 0).
+  public static func compare(
+    _ values: [Double], baseline: [Double], metric: String, seed: UInt64, rowKey: String
+  ) -> PairedRow {
+    var differences: [Double] = []
+    for i in 0..<min(values.count, baseline.count) where !values[i].isNaN && !baseline[i].isNaN {
+      differences.append(values[i] - baseline[i])
+    }
+    var generator = Bootstrap.generator(masterSeed: seed, rowKey: rowKey)
+    let interval = Bootstrap.meanInterval(differences, using: &generator)
+    let test = WilcoxonSignedRank.test(differences)
+    return PairedRow(
+      metric: metric, meanDifference: Bootstrap.mean(differences), low: interval?.low ?? .nan,
+      high: interval?.high ?? .nan, pValue: test?.pValue ?? .nan, n: differences.count)
+  }
+
+  /// The rows of one source and strategy point (summary, and paired unless it is the
+  /// baseline).
+  static func rows(_ grid: ResultGrid, source: Int, strategy: Int) -> ([SummaryRow], [PairedRow]) {
+    let outline = grid.outline
+    let sourceName = outline.sources[source].name
+    let point = outline.strategies[strategy]
+    let baseline = outline.strategies[outline.baseline]
+    var summary: [SummaryRow] = []
+    var paired: [PairedRow] = []
+    for metric in UnitMetric.standard {
+      let values = grid.unitValues(source: source, strategy: strategy, metric: metric)
+      summary.append(
+        summarize(
+          values, metric: metric.name, seed: outline.seed,
+          rowKey: "summary|\(sourceName)|\(point.descriptor)|\(metric.name)"))
+      if strategy != outline.baseline {
+        let base = grid.unitValues(source: source, strategy: outline.baseline, metric: metric)
+        paired.append(
+          compare(
+            values, baseline: base, metric: metric.name, seed: outline.seed,
+            rowKey: "paired|\(sourceName)|\(point.descriptor)|\(baseline.descriptor)|\(metric.name)"
+          ))
+      }
+    }
+    if let oracle = grid.oracle,
+      let hitRate = UnitMetric.standard.first(where: { $0.name == "hit_rate" })
+    {
+      let mine = grid.unitValues(source: source, strategy: strategy, metric: hitRate)
+      let best = grid.unitValues(source: source, strategy: oracle, metric: hitRate)
+      var regret: [Double] = []
+      for i in 0..<min(mine.count, best.count) {
+        regret.append(mine[i].isNaN || best[i].isNaN ? .nan : best[i] - mine[i])
+      }
+      summary.append(
+        summarize(
+          regret, metric: UnitMetric.regretName, seed: outline.seed,
+          rowKey: "summary|\(sourceName)|\(point.descriptor)|\(UnitMetric.regretName)"))
+    }
+    return (summary, paired)
+  }
+
+  /// `summary.csv` and `paired.csv` of a complete experiment; (source, strategy) groups
+  /// are computed in parallel, at most `jobs` at a time, and written in key order.
+  public static func tables(_ grid: ResultGrid, jobs: Int) async -> (
+    summary: [UInt8], paired: [UInt8]
+  ) {
+    let outline = grid.outline
+    let groups = outline.sources.count * outline.strategies.count
+    var results = [([SummaryRow], [PairedRow])?](repeating: nil, count: groups)
+    await withTaskGroup(of: (Int, ([SummaryRow], [PairedRow])).self) { group in
+      var next = 0
+      func launch() {
+        let g = next
+        next += 1
+        group.addTask {
+          (
+            g,
+            rows(grid, source: g / outline.strategies.count, strategy: g % outline.strategies.count)
+          )
+        }
+      }
+      while next < min(max(jobs, 1), groups) { launch() }
+      while let (g, rows) = await group.next() {
+        results[g] = rows
+        if next < groups { launch() }
+      }
+    }
+    var summary = CSVWriter(header: summaryHeader)
+    var paired = CSVWriter(header: pairedHeader)
+    let baseline = outline.strategies[outline.baseline].descriptor
+    for g in 0..<groups {
+      guard let (summaryRows, pairedRows) = results[g] else { continue }
+      let source = outline.sources[g / outline.strategies.count].name
+      let strategy = outline.strategies[g % outline.strategies.count]
+      for row in summaryRows {
+        summary.appendRow([
+          source, strategy.name, strategy.parameters, row.metric, RunTables.cell(row.mean),
+          RunTables.cell(row.low), RunTables.cell(row.high), String(row.n),
+        ])
+      }
+      for row in pairedRows {
+        paired.appendRow([
+          source, strategy.name, strategy.parameters, baseline, row.metric,
+          RunTables.cell(row.meanDifference), RunTables.cell(row.low), RunTables.cell(row.high),
+          RunTables.cell(row.pValue), String(row.n),
+        ])
+      }
+    }
+    return (summary.bytes, paired.bytes)
+  }
+}

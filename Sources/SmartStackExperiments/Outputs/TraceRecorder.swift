@@ -1,0 +1,67 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+import SmartStackWorld
+
+/// An observer that writes one `trace.csv` row per scored visit.
+///
+/// Columns (`TraceRecorder.header`):
+/// - `run_id`: the cell's run id (`source|strategy|replicate`);
+/// - `person`: the person's name in the source;
+/// - `time`: the visit, ISO 8601 UTC (`2026-03-02T08:00:00Z`, `.mmm` when not whole seconds);
+/// - `shown`: the instance id shown after the decision (empty when there was no candidate);
+/// - `has_target`: 1 when the person wanted something at this visit, else 0;
+/// - `targets`: the stack instances the target matches, ids joined by `;` (empty when the
+///   target is outside the stack or there is none);
+/// - `target_rank`: 1-based rank of the best target among the candidates, 0 when no target
+///   was a candidate, empty without a target;
+/// - `rotated`: 1 when the shown instance differs from the previous visit's, else 0;
+/// - `rule`: the strategy's name for the rule that decided (e.g. `score`);
+/// - `shown_state`: relevance state of the shown instance: `none`, `active`,
+///   `suppressed` or `expired`.
+public struct TraceRecorder: OutcomeObserver {
+  public static let header = [
+    "run_id", "person", "time", "shown", "has_target", "targets", "target_rank", "rotated", "rule",
+    "shown_state",
+  ]
+
+  public let runID: String
+  public let personNames: [String]
+  /// The rows so far, after a header row.
+  public private(set) var csv = CSVWriter(header: TraceRecorder.header)
+  var instanceIDs: [String] = []
+  var person = ""
+
+  public init(runID: String, personNames: [String]) {
+    self.runID = runID
+    self.personNames = personNames
+  }
+
+  public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
+    instanceIDs = instances.map(\.id)
+    let i = Int(person)
+    self.person = i >= 0 && i < personNames.count ? personNames[i] : String(person)
+  }
+
+  public mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
+    csv.append(runID)
+    csv.append(person)
+    csv.append(ISO8601.format(Instant(milliseconds: o.time)))
+    csv.append(o.shown >= 0 && Int(o.shown) < instanceIDs.count ? instanceIDs[Int(o.shown)] : "")
+    csv.append(o.hasTarget ? 1 : 0)
+    csv.append(
+      o.targets.compactMap { Int($0) < instanceIDs.count ? instanceIDs[Int($0)] : nil }
+        .joined(separator: ";"))
+    if o.hasTarget { csv.append(o.targetRank) } else { csv.append("") }
+    csv.append(o.rotated ? 1 : 0)
+    csv.append("\(o.rule)")
+    switch o.shownState {
+    case .none: csv.append("none")
+    case .active: csv.append("active")
+    case .suppressed: csv.append("suppressed")
+    case .expired: csv.append("expired")
+    }
+    csv.endRow()
+  }
+}

@@ -1,0 +1,47 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+import SmartStackWorld
+
+/// Runs several strategies over one plan.
+extension Replay {
+  /// Runs one chosen strategy with the standard metrics, specialised for its type
+  /// (`StrategyRunner`).
+  @inlinable public static func run(_ plan: ReplayPlan, choice: StrategyChoice) -> StandardMetrics {
+    choice.replay(plan).0
+  }
+
+  /// Runs every choice over `plan`, at most `jobs` at a time, and returns one record per
+  /// choice in the order of `choices`, whatever the number of jobs. `source` names the
+  /// input in the records.
+  public static func runAll(
+    _ plan: ReplayPlan, choices: [StrategyChoice], source: String, jobs: Int
+  ) async -> [RunRecord] {
+    let options = plan.options
+    var results = [RunMetrics?](repeating: nil, count: choices.count)
+    await withTaskGroup(of: (Int, RunMetrics).self) { group in
+      var next = 0
+      func launch(_ i: Int) {
+        let choice = choices[i]
+        group.addTask { (i, RunMetrics(Replay.run(plan, choice: choice))) }
+      }
+      while next < min(max(jobs, 1), choices.count) {
+        launch(next)
+        next += 1
+      }
+      for await (i, metrics) in group {
+        results[i] = metrics
+        if next < choices.count {
+          launch(next)
+          next += 1
+        }
+      }
+    }
+    return choices.indices.map { i in
+      RunRecord(
+        source: source, strategy: choices[i].descriptor, replicate: Int(options.replicate),
+        seed: options.seed, metrics: results[i]!)
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackWorld
+
+/// Simulations of a chosen strategy (`StrategyChoice`), through its runner.
+extension Simulation {
+  /// `run(_:strategy:descriptor:replicate:seed:options:observer:emitter:)` for a chosen
+  /// strategy, specialised for its type (`StrategyRunner`); `observer` is fed through
+  /// its existential (`DynamicObserver`), beside the standard metrics.
+  @inlinable public static func run<O: OutcomeObserver>(
+    _ scenario: Scenario, choice: StrategyChoice, replicate: Int, seed: UInt64,
+    options: SimulationOptions, observer: O, emitter: inout LogEmitter?
+  ) -> (observer: O, counts: SimulationCounts) {
+    let (_, counts, extra) = choice.simulate(
+      scenario, SimulationCell(replicate: replicate, seed: seed, options: options),
+      extra: DynamicObserver(observer), emitter: &emitter)
+    return (extra!.base as! O, counts)
+  }
+
+  /// Runs one chosen strategy with the standard metrics, specialised for its type
+  /// (`StrategyRunner`).
+  @inlinable public static func run(
+    _ scenario: Scenario, choice: StrategyChoice, replicate: Int, seed: UInt64,
+    options: SimulationOptions
+  ) -> RunMetrics {
+    var emitter: LogEmitter? = nil
+    let (metrics, counts, _) = choice.simulate(
+      scenario, SimulationCell(replicate: replicate, seed: seed, options: options), emitter: &emitter)
+    var result = RunMetrics(metrics)
+    result.simulation = counts
+    return result
+  }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+import SmartStackWorld
+
+/// Combines the journals of shard folders into the files one whole run writes.
+public enum BatchMerge {
+  /// Reads every journal (`.journal/*.jsonl`) in `directories`, checks that they come
+  /// from one experiment (equal config hashes) and together hold every cell exactly
+  /// once, and writes the complete outputs into `output`.
+  ///
+  /// - Throws: `InputFileError` for a folder that does not exist; `BatchError` when
+  ///   journals disagree, a folder has none, or cells are missing or duplicated;
+  ///   `DiagnosticList` for a damaged journal; `OutputFileError`.
+  public static func merge(_ directories: [String], into output: String, jobs: Int) async throws
+    -> BatchReport
+  {
+    let started = Instant.now
+    let clock = ContinuousClock()
+    let startedClock = clock.now
+    var journals: [(directory: String, contents: Journal.Contents)] = []
+    var notes: [String] = []
+    for directory in directories {
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder),
+        isFolder.boolValue
+      else {
+        throw InputFileError(path: directory, reason: "no such folder")
+      }
+      let files = Journal.files(in: directory)
+      if files.isEmpty {
+        throw BatchError(
+          "\(directory) has no batch journal (\(Journal.folderName)/*.jsonl): is it a folder written by 'smartstack batch'?"
+        )
+      }
+      for file in files {
+        let contents = try Journal.read(path: file)
+        if contents.incompleteTail {
+          notes.append("\(file): ignored an incomplete last line (that run was interrupted)")
+        }
+        journals.append((directory, contents))
+      }
+    }
+    guard let first = journals.first else {
+      throw BatchError("nothing to merge: give at least one folder")
+    }
+    let outline = first.contents.outline
+    let mismatched = journals.filter { $0.contents.outline.configHash != outline.configHash }
+    if !mismatched.isEmpty {
+      let lines = journals.map {
+        "  \($0.contents.file): config hash \($0.contents.outline.configHash)"
+      }
+      throw BatchError(
+        "the journals come from different experiments (config hashes differ):\n"
+          + lines.joined(separator: "\n"))
+    }
+
+    // Every cell exactly once.
+    var owner = [Int](repeating: -1, count: outline.cellCount)
+    var results: [CellResult] = []
+    var duplicates: [String] = []
+    for (j, journal) in journals.enumerated() {
+      for r in journal.contents.cells {
+        if owner[r.cell.index] >= 0 {
+          duplicates.append(
+            "\(outline.runID(r.cell)) (in \(journals[owner[r.cell.index]].contents.file) and \(journal.contents.file))"
+          )
+        } else {
+          owner[r.cell.index] = j
+          results.append(r)
+        }
+      }
+    }
+    if !duplicates.isEmpty {
+      throw BatchError(
+        "\(duplicates.count) cell(s) appear in more than one journal, e.g. "
+          + duplicates.prefix(5).joined(separator: "; ") + "; merge each shard's folder once")
+    }
+    let missing = owner.indices.filter { owner[$0] < 0 }
+    if !missing.isEmpty {
+      let names = missing.prefix(10).map { outline.runID(outline.cell($0)) }
+      let shards = Set(journals.compactMap { $0.contents.shard?.count })
+      var hint = ""
+      if let n = shards.first, shards.count == 1 {
+        let present = Set(journals.compactMap { $0.contents.shard?.index })
+        let absent = (1...n).filter { !present.contains($0) }.map { "\($0)/\(n)" }
+        if !absent.isEmpty { hint = " (shards not given: " + absent.joined(separator: ", ") + ")" }
+      }
+      throw BatchError(
+        "\(missing.count) of \(outline.cellCount) cells are in no journal\(hint), e.g. "
+          + names.joined(separator: ", ")
+          + ": run the missing shards (or resume the unfinished ones) first")
+    }
+
+    let traceParts = (0..<outline.cellCount).map {
+      Journal.tracePart(
+        directory: journals[owner[$0]].directory, configHash: outline.configHash, cell: $0)
+    }
+    var files = try await ExperimentOutputs.writeComplete(
+      outline, results: results, traceParts: traceParts, directory: output, jobs: jobs)
+    files.append("manifest.json")
+    let manifest = ExperimentManifest(
+      kind: .merge, configFile: nil, shard: nil, cellsInOutputs: results.count, cellsRun: 0,
+      cellsFromJournal: results.count, jobs: jobs, started: started, finished: Instant.now,
+      durationSeconds: BatchSession.seconds(clock.now - startedClock), files: files,
+      mergedFrom: journals.map(\.contents.file))
+    try FileIO.writeAtomically(manifest.json(outline), to: output + "/manifest.json")
+    return BatchReport(
+      outline: outline, directory: output, files: files, cellsRun: 0,
+      cellsFromJournal: results.count, cellsInOutputs: results.count, notes: notes)
+  }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+import SmartStackWorld
+
+/// How a batch runs (none of this changes results).
+public struct BatchOptions: Sendable {
+  /// The output folder.
+  public var directory: String
+  /// Cells run at the same time (>= 1).
+  public var jobs: Int
+  /// Skip the cells already in the folder's journal.
+  public var resume: Bool
+  /// Run only this part of the cells.
+  public var shard: Shard?
+
+  public init(directory: String, jobs: Int, resume: Bool = false, shard: Shard? = nil) {
+    self.directory = directory
+    self.jobs = jobs
+    self.resume = resume
+    self.shard = shard
+  }
+}
+
+/// What a batch (or merge) did.
+public struct BatchReport: Sendable {
+  public var outline: ExperimentOutline
+  public var directory: String
+  /// The files written, manifest last.
+  public var files: [String]
+  public var cellsRun: Int
+  public var cellsFromJournal: Int
+  public var cellsInOutputs: Int
+  /// Things the user should know that are not errors.
+  public var notes: [String]
+}
+
+/// A batch that cannot go on (a journal of another experiment, missing or duplicated
+/// cells in a merge): exit 65 with this message.
+public struct BatchError: Error, Sendable, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
+}
+
+/// Runs an experiment into a folder: journal, cells, outputs, manifest.
+public enum BatchSession {
+  /// Runs `design` (with its loaded `sources`) into `options.directory`.
+  ///
+  /// Without `resume`, a journal already in the folder for the same shard is replaced.
+  /// With `resume`, it must come from the same experiment (same config hash), and its
+  /// cells are not run again; the final files are byte-identical to those of an
+  /// uninterrupted run (except the manifest).
+  ///
+  /// - Parameters:
+  ///   - progress: called after each finished cell with (cells done, cells in this run),
+  ///     both counting journaled cells; first called before any cell runs.
+  /// - Throws: `OutputFileError`, `BatchError`, `DiagnosticList` (a damaged journal), or
+  ///   a cell's error.
+  public static func run(
+    _ design: ExperimentDesign, sources: [any ExperimentSource], options: BatchOptions,
+    progress: (Int, Int) -> Void = { _, _ in }
+  ) async throws -> BatchReport {
+    let started = Instant.now
+    let clock = ContinuousClock()
+    let startedClock = clock.now
+    let outline = ExperimentOutline(design: design, sources: sources)
+    let directory = options.directory
+    try ExperimentOutputs.createFolder(directory)
+    var notes: [String] = []
+
+    // The journal: continue it (resume) or start over.
+    let journalPath = Journal.path(directory: directory, shard: options.shard)
+    var done: [CellResult] = []
+    let writer: JournalWriter
+    if options.resume && FileManager.default.fileExists(atPath: journalPath) {
+      let contents = try Journal.read(path: journalPath)
+      guard contents.outline.configHash == outline.configHash else {
+        throw BatchError(
+          "\(journalPath) was written by a different experiment (config hash \(contents.outline.configHash), this one \(outline.configHash)): its cells cannot be reused. Run without --resume to start over, or use another --out folder"
+        )
+      }
+      guard contents.shard == options.shard else {
+        throw BatchError(
+          "\(journalPath) belongs to \(contents.shard.map { "shard \($0)" } ?? "a whole run"), not \(options.shard.map { "shard \($0)" } ?? "a whole run")"
+        )
+      }
+      if contents.incompleteTail {
+        notes.append(
+          "\(journalPath): ignored an incomplete last line (the previous run was interrupted while writing it)"
+        )
+      }
+      done = contents.cells
+      writer = try JournalWriter(appendingTo: journalPath, after: contents.completeLength)
+    } else {
+      if options.resume {
+        notes.append("no journal at \(journalPath): running every cell")
+      }
+      writer = try JournalWriter(creating: journalPath, outline: outline, shard: options.shard)
+    }
+    defer { writer.close() }
+
+    let mine = (0..<outline.cellCount).filter { options.shard?.contains($0) ?? true }
+    let finished = Set(done.map(\.cell.index))
+    let todo = mine.filter { !finished.contains($0) }.map { outline.cell($0) }
+    if design.trace {
+      try ExperimentOutputs.createFolder(
+        Journal.traceFolder(directory: directory, configHash: outline.configHash))
+      for r in done {
+        let part = Journal.tracePart(
+          directory: directory, configHash: outline.configHash, cell: r.cell.index)
+        guard FileManager.default.fileExists(atPath: part) else {
+          throw BatchError(
+            "\(part) is missing: the journaled cell \(outline.runID(r.cell)) has no trace. Run without --resume to start over"
+          )
+        }
+      }
+    }
+
+    progress(done.count, mine.count)
+    var results = done
+    let runID = { (cell: Cell) in outline.runID(cell) }
+    try await ExperimentRunner.run(
+      todo, sources: sources, strategies: design.strategies, seed: design.seed, jobs: options.jobs,
+      trace: design.trace, runID: runID
+    ) { result, recorder in
+      if let recorder {
+        try FileIO.writeAtomically(
+          recorder.csv.bytes,
+          to: Journal.tracePart(
+            directory: directory, configHash: outline.configHash, cell: result.cell.index))
+      }
+      try writer.append(result, runID: outline.runID(result.cell))
+      results.append(result)
+      progress(results.count, mine.count)
+    }
+    writer.close()
+
+    let traceParts = mine.map {
+      Journal.tracePart(directory: directory, configHash: outline.configHash, cell: $0)
+    }
+    var files: [String]
+    if options.shard == nil {
+      files = try await ExperimentOutputs.writeComplete(
+        outline, results: results, traceParts: traceParts, directory: directory, jobs: options.jobs)
+    } else {
+      files = try ExperimentOutputs.writeShard(
+        outline, results: results, traceParts: traceParts, directory: directory)
+    }
+    files.append("manifest.json")
+    let manifest = ExperimentManifest(
+      kind: options.shard == nil ? .batch : .shard, configFile: design.configFile,
+      shard: options.shard, cellsInOutputs: results.count, cellsRun: todo.count,
+      cellsFromJournal: done.count, jobs: options.jobs, started: started, finished: Instant.now,
+      durationSeconds: seconds(clock.now - startedClock), files: files)
+    try FileIO.writeAtomically(manifest.json(outline), to: directory + "/manifest.json")
+    return BatchReport(
+      outline: outline, directory: directory, files: files, cellsRun: todo.count,
+      cellsFromJournal: done.count, cellsInOutputs: results.count, notes: notes)
+  }
+
+  static func seconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+  }
+}
+
+extension Instant {
+  /// The current wall-clock time (for manifests only, never for results).
+  static var now: Instant { Instant(Date()) }
+}

@@ -1,0 +1,195 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+import SmartStackWorld
+
+/// What the outputs of an experiment need to know about it, independent of its input
+/// files: the resolved config, the sources' labels and statistics, the strategy points
+/// and the shape of the cell grid. Written at the top of every journal, so that `merge`
+/// can rebuild every output from journals alone.
+public struct ExperimentOutline: Sendable {
+  /// A source point as outputs see it.
+  public struct Source: Sendable, Hashable {
+    public var name: String
+    public var kind: String
+    /// See `ExperimentSource.unitsArePeoplePerReplicate`.
+    public var unitsArePeoplePerReplicate: Bool
+    public var statistics: SourceStatistics
+    public init(
+      name: String, kind: String, unitsArePeoplePerReplicate: Bool, statistics: SourceStatistics
+    ) {
+      self.name = name
+      self.kind = kind
+      self.unitsArePeoplePerReplicate = unitsArePeoplePerReplicate
+      self.statistics = statistics
+    }
+  }
+
+  /// A strategy point as outputs see it.
+  public struct Strategy: Sendable, Hashable {
+    /// `name` or `name:k=v:…` (the command-line form).
+    public var descriptor: String
+    public var name: String
+    /// `k=v;k=v`, sorted by name (the `parameters` column).
+    public var parameters: String
+    public init(descriptor: String, name: String, parameters: String) {
+      self.descriptor = descriptor
+      self.name = name
+      self.parameters = parameters
+    }
+    public init(_ descriptor: StrategyDescriptor) {
+      self.init(
+        descriptor: descriptor.description, name: descriptor.name,
+        parameters: descriptor.parameters.canonical)
+    }
+  }
+
+  public var name: String
+  public var seed: UInt64
+  public var replicates: Int
+  public var sources: [Source]
+  public var strategies: [Strategy]
+  /// Index of the baseline in `strategies`.
+  public var baseline: Int
+  public var trace: Bool
+  /// The resolved config, as written into the manifest (see `resolvedConfig`).
+  public var config: JSONValue
+  /// FNV-1a 64 (hex) of the compact JSON of `config`: two runs with equal hashes have the
+  /// same cells with the same inputs.
+  public var configHash: String
+
+  public init(
+    name: String, seed: UInt64, replicates: Int, sources: [Source], strategies: [Strategy],
+    baseline: Int, trace: Bool, config: JSONValue
+  ) {
+    self.name = name
+    self.seed = seed
+    self.replicates = replicates
+    self.sources = sources
+    self.strategies = strategies
+    self.baseline = baseline
+    self.trace = trace
+    self.config = config
+    self.configHash = FNV1a.hexHash(config.serialized().utf8)
+  }
+
+  /// The outline of `design` with its loaded `sources` (same order).
+  public init(design: ExperimentDesign, sources: [any ExperimentSource]) {
+    self.init(
+      name: design.name, seed: design.seed, replicates: design.replicates,
+      sources: sources.map {
+        Source(
+          name: $0.name, kind: $0.kind, unitsArePeoplePerReplicate: $0.unitsArePeoplePerReplicate,
+          statistics: $0.statistics)
+      },
+      strategies: design.strategies.map { Strategy($0.descriptor) },
+      baseline: design.baseline, trace: design.trace,
+      config: Self.resolvedConfig(design, sources: sources))
+  }
+
+  public var cellCount: Int { sources.count * strategies.count * replicates }
+
+  public func cell(_ index: Int) -> Cell {
+    Cell.decode(index, strategies: strategies.count, replicates: replicates)
+  }
+
+  /// `source|strategy-descriptor|replicate`.
+  public func runID(_ cell: Cell) -> String {
+    Cell.runID(
+      source: sources[cell.source].name, strategy: strategies[cell.strategy].descriptor,
+      replicate: cell.replicate)
+  }
+
+  /// A seed as JSON: a number when a `Double` holds it exactly (<= 2^53), else a string of
+  /// its decimal digits.
+  public static func seedJSON(_ seed: UInt64) -> JSONValue {
+    seed <= 1 << 53 ? .number(Double(seed)) : .string(String(seed))
+  }
+
+  /// The resolved config: every default, override and sweep applied, with each source's
+  /// input hashes. Keys in a fixed order; paths as written in the config.
+  public static func resolvedConfig(_ design: ExperimentDesign, sources: [any ExperimentSource])
+    -> JSONValue
+  {
+    var members: [JSONMember] = [JSONMember("name", .string(design.name))]
+    if let description = design.description {
+      members.append(JSONMember("description", .string(description)))
+    }
+    members += [
+      JSONMember("seed", seedJSON(design.seed)),
+      JSONMember("replicates", .number(Double(design.replicates))),
+      JSONMember("baseline", .string(design.strategies[design.baseline].descriptor.description)),
+      JSONMember(
+        "sources",
+        .array(
+          zip(design.sources, sources).map { spec, source in
+            JSONNode(sourceJSON(spec, statistics: source.statistics))
+          })),
+      JSONMember(
+        "strategies",
+        .array(design.strategies.map { JSONNode(.string($0.descriptor.description)) })),
+      JSONMember("trace", .bool(design.trace)),
+    ]
+    return .object(members)
+  }
+
+  static func sourceJSON(_ spec: SourceSpec, statistics: SourceStatistics) -> JSONValue {
+    var members: [JSONMember] = [
+      JSONMember("name", .string(spec.name)), JSONMember("kind", .string(spec.kind)),
+    ]
+    switch spec.input {
+    case .log(let log):
+      let visits: String
+      switch log.visits {
+      case .donations: visits = "donations"
+      case .sessions(let m): visits = "sessions:\(NumberFormat.format(m))"
+      case .file(let path): visits = path.written
+      }
+      let stack: String
+      switch log.stack {
+      case .all: stack = "all"
+      case .top(let n): stack = "top:\(n)"
+      case .file(let path): stack = path.written
+      }
+      members += [
+        JSONMember("log", .string(log.log.written)),
+        JSONMember("format", log.format.map { .string($0.rawValue) } ?? .null),
+        JSONMember("visits", .string(visits)),
+        JSONMember("horizon", .number(log.horizonSeconds)),
+        JSONMember("stack", .string(stack)),
+        JSONMember("warmupDays", .number(log.warmupDays)),
+        JSONMember("timezone", .string(log.timezone)),
+        JSONMember("timelines", log.timelines.map { .string($0.written) } ?? .null),
+      ]
+    case .scenario(let scenario):
+      members += [
+        JSONMember("scenario", .string(scenario.scenario.written)),
+        JSONMember("days", scenario.days.map { .number(Double($0)) } ?? .null),
+      ]
+    }
+    let window: JSONValue
+    switch spec.engine.normaliserWindow {
+    case .all: window = .null
+    case .days(let d): window = .number(Double(d))
+    }
+    members.append(
+      JSONMember(
+        "engine",
+        [
+          "relevanceThreshold": .number(spec.engine.relevanceThreshold),
+          "normaliserScope": .string(spec.engine.normaliserScope == .kind ? "kind" : "instance"),
+          "normaliserWindowDays": window,
+        ]))
+    members.append(
+      JSONMember(
+        "inputs",
+        .array(
+          statistics.inputs.map {
+            JSONNode([
+              "role": .string($0.role), "path": .string($0.path), "fnv1a64": .string($0.hash),
+            ])
+          })))
+    return .object(members)
+  }
+}

@@ -1,0 +1,81 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+import SmartStackWorld
+
+/// Runs cells in parallel with Swift concurrency.
+///
+/// At most `jobs` cells run at a time, each in its own child task; results are handed to
+/// the caller one at a time, in completion order, on the caller's task (so the caller can
+/// journal them without locks). The results themselves do not depend on `jobs` or on the
+/// order cells finish in: each cell's randomness derives from its own (seed, replicate,
+/// strategy, person).
+public enum ExperimentRunner {
+  /// Runs `cells`.
+  ///
+  /// - Parameters:
+  ///   - sources, strategies: the design's loaded sources and strategy points (cells
+  ///     index them).
+  ///   - seed: the master seed.
+  ///   - trace: when true, each cell also records `trace.csv` rows.
+  ///   - runID: the run id of a cell (written into trace rows).
+  ///   - finished: called once per cell that succeeds, serially, with its result and
+  ///     trace; an error thrown here stops the run (cells in flight finish first and are
+  ///     dropped).
+  /// - Throws: the first error of `finished`; else, when cells threw, one `BatchError`
+  ///   naming each failed cell by its run id with its error, in cell order, thrown after
+  ///   every other cell has finished and been handed to `finished` (a cell that throws
+  ///   does not stop the others). A cell that traps kills the process: the cells already
+  ///   handed to `finished` (journaled by a batch) survive, and `--resume` runs the rest.
+  public static func run(
+    _ cells: [Cell], sources: [any ExperimentSource], strategies: [StrategyChoice], seed: UInt64,
+    jobs: Int, trace: Bool, runID: (Cell) -> String,
+    finished: (CellResult, TraceRecorder?) throws -> Void
+  ) async throws {
+    guard !cells.isEmpty else { return }
+    var failures: [(index: Int, runID: String, error: String)] = []
+    try await withThrowingTaskGroup(of: CellOutcome.self) { group in
+      var next = 0
+      func launch() {
+        let cell = cells[next]
+        let source = sources[cell.source]
+        let choice = strategies[cell.strategy]
+        let id = runID(cell)
+        next += 1
+        group.addTask {
+          do {
+            if trace {
+              let (metrics, recorder) = try source.runTraced(
+                choice, replicate: cell.replicate, seed: seed, runID: id)
+              return .finished(CellResult(cell: cell, metrics: metrics), recorder)
+            }
+            let metrics = try source.run(choice, replicate: cell.replicate, seed: seed)
+            return .finished(CellResult(cell: cell, metrics: metrics), nil)
+          } catch {
+            return .failed(index: cell.index, runID: id, error: String(describing: error))
+          }
+        }
+      }
+      while next < min(max(jobs, 1), cells.count) { launch() }
+      while let outcome = try await group.next() {
+        switch outcome {
+        case .finished(let result, let recorder): try finished(result, recorder)
+        case .failed(let index, let id, let error): failures.append((index, id, error))
+        }
+        if next < cells.count { launch() }
+      }
+    }
+    guard !failures.isEmpty else { return }
+    failures.sort { $0.index < $1.index }
+    throw BatchError(
+      "\(failures.count) of \(cells.count) cells failed; the other cells finished and are kept (in the journal for a batch): fix the cause, then run the same command with --resume to run only the failed cells\n"
+        + failures.map { "  \($0.runID): \($0.error)" }.joined(separator: "\n"))
+  }
+
+  /// What one cell's task hands back: its result, or the error it threw.
+  private enum CellOutcome: Sendable {
+    case finished(CellResult, TraceRecorder?)
+    case failed(index: Int, runID: String, error: String)
+  }
+}

@@ -1,0 +1,378 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+import SmartStackWorld
+
+// The JSON forms of journal lines.
+//
+// Each line is a record type that writes itself with `JSONWriter` (`jsonValue`) and
+// reads itself through the decoding layer (`JSONDecodable`), the keys in one place.
+//
+// Header (first line):
+//   {"journal":"smartstack-batch","version":1,"config_hash":"…","shard":"2/3" or null,
+//    "cells":N,"outline":{…}}
+// Cell (one line per finished cell):
+//   {"cell":12,"run_id":"sample|mfu|0","people":[[13 counts],…],"gini":[x or null,…],
+//    "tts":[ms,…],"daily":[[day,13 counts],…]}
+// The 13 counts are `MetricCounts` in declaration order (visits, targetVisits,
+// targetsInStack, hits, hitsAt3, reciprocalRankSum, rotations, activeDays,
+// relevanceVisits, relevanceHonoured, suppressionViolations, windows, windowsSurfaced).
+// Numbers are written in shortest round-trip form, so values read back bit-identical.
+
+extension MetricCounts {
+  /// The counts in journal order.
+  var journalValues: [Double] {
+    [
+      Double(visits), Double(targetVisits), Double(targetsInStack), Double(hits), Double(hitsAt3),
+      reciprocalRankSum, Double(rotations), Double(activeDays), Double(relevanceVisits),
+      Double(relevanceHonoured), Double(suppressionViolations), Double(windows),
+      Double(windowsSurfaced),
+    ]
+  }
+
+  /// Counts from journal order; nil when a count is not a whole number >= 0 (or the sum
+  /// of reciprocal ranks is negative or not finite).
+  init?(journalValues v: ArraySlice<Double>) {
+    guard v.count == 13 else { return nil }
+    let b = v.startIndex
+    func count(_ i: Int) -> Int? {
+      let x = v[b + i]
+      guard x >= 0, x <= 9_007_199_254_740_992, x.rounded() == x else { return nil }
+      return Int(x)
+    }
+    self.init()
+    guard let a0 = count(0), let a1 = count(1), let a2 = count(2), let a3 = count(3),
+      let a4 = count(4), let a6 = count(6), let a7 = count(7), let a8 = count(8),
+      let a9 = count(9), let a10 = count(10), let a11 = count(11), let a12 = count(12),
+      v[b + 5].isFinite, v[b + 5] >= 0
+    else { return nil }
+    visits = a0
+    targetVisits = a1
+    targetsInStack = a2
+    hits = a3
+    hitsAt3 = a4
+    reciprocalRankSum = v[b + 5]
+    rotations = a6
+    activeDays = a7
+    relevanceVisits = a8
+    relevanceHonoured = a9
+    suppressionViolations = a10
+    windows = a11
+    windowsSurfaced = a12
+  }
+}
+
+extension SimulationCounts {
+  /// Counts from `values` order; nil unless every value is a whole number >= 0.
+  init?(journalValues v: [Double]) {
+    guard v.count == SimulationCounts.names.count,
+      v.allSatisfy({ $0 >= 0 && $0 <= 9_007_199_254_740_992 && $0.rounded() == $0 })
+    else { return nil }
+    let c = v.map { Int($0) }
+    self.init()
+    taps = c[0]
+    manualOpens = c[1]
+    swipes = c[2]
+    unacted = c[3]
+    reloadsRequested = c[4]
+    reloadsGranted = c[5]
+    reloadsRefused = c[6]
+    reloadsCoalesced = c[7]
+    suggestionWindows = c[8]
+  }
+}
+
+enum JournalCodec {
+  static let format = "smartstack-batch"
+  static let version = 1
+
+  /// Numbers, NaN written as `null`.
+  static func numbers(_ values: [Double]) -> JSONValue {
+    .array(values.map { JSONNode($0.isNaN ? .null : .number($0)) })
+  }
+
+  /// An array of numbers; `null` reads as NaN when `allowNull`.
+  static func numbers(_ item: JSONItem, _ json: inout JSONDecoding, allowNull: Bool = false)
+    -> [Double]?
+  {
+    json.decodeArray(item) { element, json in
+      allowNull && element.value.isNull ? Double.nan : Double(json: element, in: &json)
+    }
+  }
+
+  /// `MetricCounts` from its 13 journal values, or reports at `item`.
+  static func counts(
+    _ values: ArraySlice<Double>, at item: JSONItem, _ json: inout JSONDecoding
+  ) -> MetricCounts? {
+    guard let counts = MetricCounts(journalValues: values) else {
+      json.report("expected 13 counts (whole numbers >= 0), found \(values.count) values", at: item)
+      return nil
+    }
+    return counts
+  }
+
+  /// One cell's journal line (without the newline).
+  static func cellLine(_ result: CellResult, runID: String) -> String {
+    JournalCell(index: result.cell.index, runID: runID, metrics: result.metrics).jsonValue
+      .serialized()
+  }
+
+  /// The header line (without the newline).
+  static func headerLine(_ outline: ExperimentOutline, shard: Shard?) -> String {
+    JournalHeader(outline: outline, shard: shard).jsonValue.serialized()
+  }
+}
+
+/// The journal's first line: what experiment (and shard) the cells belong to.
+struct JournalHeader: JSONObjectDecodable {
+  var outline: ExperimentOutline
+  var shard: Shard?
+
+  init(outline: ExperimentOutline, shard: Shard?) {
+    self.outline = outline
+    self.shard = shard
+  }
+
+  var jsonValue: JSONValue {
+    [
+      "journal": .string(JournalCodec.format),
+      "version": .number(Double(JournalCodec.version)),
+      "config_hash": .string(outline.configHash),
+      "shard": shard.map { .string($0.description) } ?? .null,
+      "cells": .number(Double(outline.cellCount)),
+      "outline": outline.journalValue,
+    ]
+  }
+
+  /// Refuses another format or version before reading further; reports a config hash or
+  /// cell count that does not match the outline (an edited journal).
+  static func read(_ o: inout JSONObjectReader) -> JournalHeader? {
+    let format = JournalCodec.format
+    let version = JournalCodec.version
+    guard o.member("journal")?.value.stringValue == format else {
+      o.json.report("not a batch journal (expected \"journal\": \"\(format)\")", at: o.item)
+      o.skipRest()
+      return nil
+    }
+    let written = o.member("version")?.value.doubleValue
+    guard written == Double(version) else {
+      o.json.report(
+        "journal version \(written.map(NumberFormat.format) ?? "?") is not supported (expected \(version))",
+        at: o.item)
+      o.skipRest()
+      return nil
+    }
+    let hash = o.require("config_hash", as: String.self)
+    let shard = o.optional("shard") { item, json in
+      json.check(String(json: item, in: &json), at: item, { Shard(parsing: $0) != nil }) {
+        "expected K/N, found \(JSONEscaping.quoted($0))"
+      }.flatMap(Shard.init(parsing:))
+    }
+    let cells = o.require("cells", in: 0...Int.max)
+    let outline = o.require("outline", as: ExperimentOutline.self)
+    guard let hash, let cells, let outline, o.isClean else { return nil }
+    guard hash == outline.configHash, cells == outline.cellCount else {
+      o.json.report(
+        "config_hash \(hash) and cells \(cells) do not match the outline (\(outline.configHash), \(outline.cellCount) cells): the journal was edited",
+        at: o.item)
+      return nil
+    }
+    return JournalHeader(outline: outline, shard: shard)
+  }
+}
+
+/// One finished cell's line: enough to rebuild every output without running it again.
+struct JournalCell: JSONObjectDecodable {
+  var index: Int
+  var runID: String
+  var metrics: RunMetrics
+
+  init(index: Int, runID: String, metrics: RunMetrics) {
+    self.index = index
+    self.runID = runID
+    self.metrics = metrics
+  }
+
+  var jsonValue: JSONValue {
+    let m = metrics
+    var members: [JSONMember] = [
+      JSONMember("cell", .number(Double(index))),
+      JSONMember("run_id", .string(runID)),
+      JSONMember(
+        "people", .array(m.perPerson.map { JSONNode(JournalCodec.numbers($0.journalValues)) })),
+      JSONMember("gini", JournalCodec.numbers(m.perPersonGini)),
+      JSONMember("tts", .array(m.timesToSurface.map { JSONNode(.number(Double($0))) })),
+      JSONMember(
+        "daily",
+        .array(
+          m.daily.map { JSONNode(JournalCodec.numbers([Double($0.day)] + $0.counts.journalValues)) }
+        )),
+    ]
+    // Simulated runs also carry `SimulationCounts` in `SimulationCounts.names` order.
+    if let simulation = m.simulation {
+      members.append(JSONMember("sim", JournalCodec.numbers(simulation.values)))
+    }
+    return .object(members)
+  }
+
+  static func read(_ o: inout JSONObjectReader) -> JournalCell? {
+    let index = o.require("cell", in: 0...Int.max)
+    let runID = o.require("run_id", as: String.self)
+    let people = o.requireArray("people") { item, json in
+      JournalCodec.numbers(item, &json).flatMap { JournalCodec.counts($0[...], at: item, &json) }
+    }
+    let gini = o.require("gini") { item, json in
+      json.check(JournalCodec.numbers(item, &json, allowNull: true), at: item, {
+        $0.count == people?.count ?? $0.count
+      }) { "expected \(people?.count ?? 0) values (one per person), found \($0.count)" }
+    }
+    let tts = o.requireArray("tts", of: Int64.self)
+    let daily = o.requireArray("daily") { item, json in Self.day(item, &json) }
+    let simulation = o.optional("sim") { item, json in
+      json.check(JournalCodec.numbers(item, &json), at: item, {
+        SimulationCounts(journalValues: $0) != nil
+      }) { _ in "expected \(SimulationCounts.names.count) whole counts" }
+      .flatMap { SimulationCounts(journalValues: $0) }
+    }
+    guard let index, let runID, let people, let gini, let tts, let daily, o.isClean else {
+      return nil
+    }
+    var metrics = RunMetrics(
+      perPerson: people, perPersonGini: gini, timesToSurface: tts, daily: daily)
+    metrics.simulation = simulation
+    return JournalCell(index: index, runID: runID, metrics: metrics)
+  }
+
+  /// `[day, 13 counts]`.
+  private static func day(_ item: JSONItem, _ json: inout JSONDecoding) -> (
+    day: Int64, counts: MetricCounts
+  )? {
+    guard let values = JournalCodec.numbers(item, &json) else { return nil }
+    guard let day = values.first, day.rounded() == day, abs(day) < 1e15 else {
+      json.report("expected [day, 13 counts]", at: item)
+      return nil
+    }
+    return JournalCodec.counts(values.dropFirst(), at: item, &json).map { (Int64(day), $0) }
+  }
+}
+
+extension ExperimentOutline: JSONObjectDecodable {
+  /// The outline as the journal header holds it.
+  var journalValue: JSONValue {
+    [
+      "name": .string(name),
+      "seed": ExperimentOutline.seedJSON(seed),
+      "replicates": .number(Double(replicates)),
+      "baseline": .number(Double(baseline)),
+      "trace": .bool(trace),
+      "sources": .array(sources.map { JSONNode($0.jsonValue) }),
+      "strategies": .array(strategies.map { JSONNode($0.jsonValue) }),
+      "config": config,
+    ]
+  }
+
+  /// Reads `journalValue`'s form.
+  public static func read(_ o: inout JSONObjectReader) -> ExperimentOutline? {
+    let name = o.require("name", as: String.self)
+    let seed = o.require("seed") { item, json in Self.seed(item, &json) }
+    let replicates = o.require("replicates", in: 1...ExperimentConfig.maximumReplicates)
+    let baseline = o.require("baseline", in: 0...Int(Int32.max))
+    let trace = o.require("trace", as: Bool.self)
+    let sources = o.requireArray("sources", of: Source.self)
+    let strategies = o.requireArray("strategies", of: Strategy.self)
+    let config = o.require("config")
+    guard let name, let seed, let replicates, let baseline, let trace, let sources,
+      let strategies, let config, o.isClean
+    else { return nil }
+    guard baseline < strategies.count, !sources.isEmpty else {
+      o.json.report("the outline has no sources or its baseline is out of range", at: o.item)
+      return nil
+    }
+    return ExperimentOutline(
+      name: name, seed: seed, replicates: replicates, sources: sources,
+      strategies: strategies, baseline: baseline, trace: trace,
+      config: config.node.withoutLocations.value)
+  }
+
+  /// A seed written by `seedJSON`: an integer, or a string of digits above 2^53.
+  static func seed(_ item: JSONItem, _ json: inout JSONDecoding) -> UInt64? {
+    guard case .string(let text) = item.value else { return UInt64(json: item, in: &json) }
+    guard let seed = UInt64(text) else {
+      json.report("expected a seed, found \(JSONEscaping.quoted(text))", at: item)
+      return nil
+    }
+    return seed
+  }
+}
+
+extension ExperimentOutline.Source: JSONObjectDecodable {
+  /// The source as the journal header and the manifest hold it.
+  var jsonValue: JSONValue {
+    let t = statistics
+    return [
+      "name": .string(name),
+      "kind": .string(kind),
+      "units": .string(unitsArePeoplePerReplicate ? "replicate-person" : "person"),
+      "people": .number(Double(t.people)),
+      "events": .number(Double(t.events)),
+      "visits": t.visits.map { .number(Double($0)) } ?? .null,
+      "first": t.first.map { .string(ISO8601.format(Instant(milliseconds: $0))) } ?? .null,
+      "last": t.last.map { .string(ISO8601.format(Instant(milliseconds: $0))) } ?? .null,
+      "span_days": .number(t.spanDays),
+      "fnv1a64": .string(t.contentHash),
+      "inputs": .array(t.inputs.map { JSONNode($0.jsonValue) }),
+    ]
+  }
+
+  /// Reads `jsonValue`'s form; `span_days` is derived from `first` and `last`.
+  public static func read(_ o: inout JSONObjectReader) -> Self? {
+    let name = o.require("name", as: String.self)
+    let kind = o.require("kind", as: String.self)
+    let units = o.require("units", as: String.self)
+    let people = o.require("people", in: 0...Int.max)
+    let events = o.require("events", in: 0...Int.max)
+    let visits = o.optional("visits", in: 0...Int.max)
+    let first = o.optional("first") { item, json in json.instant(item, zone: .utc) }
+    let last = o.optional("last") { item, json in json.instant(item, zone: .utc) }
+    _ = o.member("span_days")
+    let hash = o.require("fnv1a64", as: String.self)
+    let inputs = o.requireArray("inputs", of: SourceInput.self)
+    guard let name, let kind, let units, let people, let events, let hash, let inputs,
+      o.isClean
+    else { return nil }
+    return Self(
+      name: name, kind: kind, unitsArePeoplePerReplicate: units == "replicate-person",
+      statistics: SourceStatistics(
+        people: people, events: events, visits: visits, first: first?.milliseconds,
+        last: last?.milliseconds, contentHash: hash, inputs: inputs))
+  }
+}
+
+extension SourceInput: JSONObjectDecodable {
+  var jsonValue: JSONValue {
+    ["role": .string(role), "path": .string(path), "fnv1a64": .string(hash)]
+  }
+
+  public static func read(_ o: inout JSONObjectReader) -> SourceInput? {
+    let role = o.require("role", as: String.self)
+    let path = o.require("path", as: String.self)
+    let hash = o.require("fnv1a64", as: String.self)
+    guard let role, let path, let hash else { return nil }
+    return SourceInput(role: role, path: path, hash: hash)
+  }
+}
+
+extension ExperimentOutline.Strategy: JSONObjectDecodable {
+  var jsonValue: JSONValue {
+    ["descriptor": .string(descriptor), "name": .string(name), "parameters": .string(parameters)]
+  }
+
+  public static func read(_ o: inout JSONObjectReader) -> Self? {
+    let descriptor = o.require("descriptor", as: String.self)
+    let name = o.require("name", as: String.self)
+    let parameters = o.require("parameters", as: String.self)
+    guard let descriptor, let name, let parameters else { return nil }
+    return Self(descriptor: descriptor, name: name, parameters: parameters)
+  }
+}

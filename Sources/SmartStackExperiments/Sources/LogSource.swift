@@ -1,0 +1,46 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+import SmartStackWorld
+
+/// A donation log replayed with fixed options: one source point of kind `"log"`.
+///
+/// The replay plan is built once and shared by every cell; a cell sets only the seed and
+/// the replicate. A log's people are the same in every replicate, so only strategy
+/// randomness differs between replicates (deterministic strategies give identical
+/// replicates).
+public struct LogSource: ExperimentSource {
+  public let name: String
+  public let plan: ReplayPlan
+  public let statistics: SourceStatistics
+
+  public var kind: String { "log" }
+  public var unitsArePeoplePerReplicate: Bool { false }
+
+  public init(name: String, plan: ReplayPlan, statistics: SourceStatistics) {
+    self.name = name
+    self.plan = plan
+    self.statistics = statistics
+  }
+
+  func plan(replicate: Int, seed: UInt64) -> ReplayPlan {
+    var plan = self.plan
+    plan.options.seed = seed
+    plan.options.replicate = UInt64(max(0, replicate))
+    return plan
+  }
+
+  public func run(_ choice: StrategyChoice, replicate: Int, seed: UInt64) -> RunMetrics {
+    RunMetrics(Replay.run(plan(replicate: replicate, seed: seed), choice: choice))
+  }
+
+  public func runTraced(
+    _ choice: StrategyChoice, replicate: Int, seed: UInt64, runID: String
+  ) -> (metrics: RunMetrics, trace: TraceRecorder?) {
+    let plan = plan(replicate: replicate, seed: seed)
+    let recorder = TraceRecorder(runID: runID, personNames: plan.people.map(\.name))
+    let (metrics, extra) = choice.replay(plan, extra: DynamicObserver(recorder))
+    return (RunMetrics(metrics), extra?.base as? TraceRecorder)
+  }
+}

@@ -1,0 +1,148 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+
+/// Why a visit has a want.
+public enum WantSource: UInt8, Sendable, Hashable {
+  /// The visit has no want.
+  case none = 0
+  /// Drawn from the routine for the visit's local hour of week.
+  case routine = 1
+  /// Caused by a relevant event in progress (a game, a recent purchase, an alert).
+  case event = 2
+}
+
+/// A span of time in which something happens that makes the person want an app's widget
+/// (a game being played, the minutes after a purchase, a weather alert), with the chance
+/// that a visit inside it comes with a want for that app. Events are the ground truth of
+/// a scenario: they exist whatever the widget shows or whether its timeline reached the
+/// stack.
+public struct RelevantEvent: Sendable, Hashable {
+  /// The app (index into the scenario's apps).
+  public var app: Int32
+  /// Start (inclusive) and end (exclusive), epoch ms.
+  public var start: Int64
+  public var end: Int64
+  /// Chance that a visit inside the event wants the app (0...1).
+  public var wantProbability: Double
+
+  public init(app: Int32, start: Int64, end: Int64, wantProbability: Double) {
+    self.app = app
+    self.start = start
+    self.end = end
+    self.wantProbability = wantProbability
+  }
+
+  /// True when `time` is in `[start, end)`.
+  @inline(__always)
+  public func contains(_ time: Int64) -> Bool { time >= start && time < end }
+}
+
+/// Draws what a person wants at each visit.
+///
+/// ## Definition
+/// Every visit consumes exactly three outputs of the wants stream, `u1`, `u2`, `u3`
+/// (`nextUnit()`, in that order), whether or not it gets a want, so changing one visit's
+/// rules never shifts another visit's numbers.
+/// 1. **Events first.** Take the events in progress at the visit (`start <= t < end`),
+///    in order of start, then app, then end. Event `i` owns the slice of `[0, 1)` from
+///    the sum of the earlier events' probabilities to that sum plus its own (capped at
+///    1). When `u1` falls in an event's slice, the visit wants that event's app. So with
+///    one event the chance is its `wantProbability`; overlapping events share `[0, 1)`,
+///    earlier-starting events first.
+/// 2. **Else the routine.** When `u2 < wantProbability[local hour]`, the wanted app is
+///    drawn from the routine in force that day (after drift) for the local hour of week,
+///    with `u3` (`RoutineTable.pick`): proportional to the apps' weights. An hour without
+///    weights gives no want.
+/// 3. Otherwise the visit has no want.
+enum WantGenerator {
+  /// Routines by day: `tables[i]` applies from local day `fromDays[i]` (0 = start date)
+  /// until the next; `fromDays` is ascending and starts at 0.
+  struct Routines: Sendable {
+    var fromDays: [Int]
+    var tables: [RoutineTable]
+
+    init(persona: Persona, appCount: Int) {
+      fromDays = [0]
+      tables = [RoutineTable(persona.routine, appCount: appCount)]
+      for change in persona.drift.enumerated().sorted(by: {
+        ($0.element.fromDay, $0.offset) < ($1.element.fromDay, $1.offset)
+      }).map(\.element) {
+        let table = RoutineTable(change.routine, appCount: appCount)
+        if change.fromDay <= 0 {
+          tables[0] = table
+        } else if fromDays.last == change.fromDay {
+          tables[tables.count - 1] = table
+        } else {
+          fromDays.append(change.fromDay)
+          tables.append(table)
+        }
+      }
+    }
+
+    /// The table for simulation day `day`. - Complexity: O(drift entries).
+    func table(onDay day: Int) -> RoutineTable {
+      var index = 0
+      while index + 1 < fromDays.count && fromDays[index + 1] <= day { index += 1 }
+      return tables[index]
+    }
+  }
+
+  /// Per visit: the wanted app (or -1) and why.
+  ///
+  /// - Parameters:
+  ///   - visits: visit times, ascending.
+  ///   - events: every relevant event of the person, sorted by (start, app, end).
+  ///   - startDay: the local day index of the simulation's first day.
+  /// - Complexity: O(visits × (apps + events in progress) + events).
+  static func generate<G: RandomNumberGenerator>(
+    visits: [Int64], routines: Routines, wantProbability: [Double], events: [RelevantEvent],
+    zone: ZoneRules, startDay: Int64, using random: inout G
+  ) -> (apps: [Int32], sources: [WantSource]) {
+    var apps = [Int32](repeating: -1, count: visits.count)
+    var sources = [WantSource](repeating: .none, count: visits.count)
+    var cursor = zone.cursor()
+    var nextEvent = 0
+    var active: [RelevantEvent] = []
+    var tableDay = Int.min
+    var table = routines.tables[0]
+    for (v, time) in visits.enumerated() {
+      let u1 = random.nextUnit()
+      let u2 = random.nextUnit()
+      let u3 = random.nextUnit()
+      while nextEvent < events.count && events[nextEvent].start <= time {
+        active.append(events[nextEvent])
+        nextEvent += 1
+      }
+      if !active.isEmpty { active.removeAll { $0.end <= time } }
+      // 1. Events in progress.
+      var low = 0.0
+      for event in active where event.contains(time) {
+        let high = min(1, low + event.wantProbability)
+        if u1 >= low && u1 < high {
+          apps[v] = event.app
+          sources[v] = .event
+          break
+        }
+        low = high
+        if low >= 1 { break }
+      }
+      if sources[v] == .event { continue }
+      // 2. The routine.
+      let local = cursor.localMilliseconds(at: Instant(milliseconds: time))
+      let hour = WallClock.hourOfDay(local)
+      guard hour < wantProbability.count, u2 < wantProbability[hour] else { continue }
+      let day = Int(clamping: WallClock.dayIndex(local) &- startDay)
+      if day != tableDay {
+        table = routines.table(onDay: day)
+        tableDay = day
+      }
+      let app = table.pick(hourOfWeek: WallClock.hourOfWeek(local), u: u3)
+      if app >= 0 {
+        apps[v] = app
+        sources[v] = .routine
+      }
+    }
+    return (apps, sources)
+  }
+}
