@@ -29,12 +29,20 @@ flags=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name SmartStack
 zlib=(-I Sources/CZlib -lz)
 
 # 1. The library, rebuilt when any of its sources is newer than the archive.
+# The library's layers (Package.swift), compiled together as one module named
+# SmartStackKit: the fuzz targets' `import SmartStackKit` then finds every reader, and
+# the layers' imports of one another are dropped from the snapshot.
+layers=(SmartStackBase SmartStackData SmartStackEngine SmartStackStrategies SmartStackWorld SmartStackExperiments)
+layer_dirs=("${layers[@]/#/Sources/}")
 archive="$lib/libSmartStackKit.a"
-if [ ! -f "$archive" ] || [ -n "$(find Sources/SmartStackKit Sources/CZlib -type f -newer "$archive" | head -1)" ]; then
+if [ ! -f "$archive" ] || [ -n "$(find "${layer_dirs[@]}" Sources/CZlib -type f -newer "$archive" | head -1)" ]; then
   echo "== building SmartStackKit for fuzzing (a few minutes)"
   # Compile a snapshot, so editing the sources meanwhile cannot break the build.
   rm -rf "$out/src" "$archive"
-  cp -R Sources/SmartStackKit "$out/src"
+  mkdir -p "$out/src"
+  for dir in "${layer_dirs[@]}"; do cp -R "$dir" "$out/src/"; done
+  layer_pattern="$(IFS='|'; echo "${layers[*]}")"
+  find "$out/src" -name '*.swift' -exec sed -i -E "/^import ($layer_pattern)\$/d" {} +
   swiftc "${flags[@]}" "${zlib[@]}" -module-name SmartStackKit -emit-module -emit-module-path "$lib/SmartStackKit.swiftmodule" \
     -emit-library -static -o "$archive.tmp" $(find "$out/src" -name '*.swift' | sort) 2>&1 \
     | grep -v "warning: Cannot export local symbol" || true

@@ -20,7 +20,7 @@ extension PercentileNormaliser {
       @usableFromInline package var count: Int
       @usableFromInline package var capacity: Int
       /// The memberwise initialiser, for the engine's inlinable code.
-      @usableFromInline package init(buckets: UnsafeMutablePointer<Bucket>, count: Int, capacity: Int) {
+      @inlinable package init(buckets: UnsafeMutablePointer<Bucket>, count: Int, capacity: Int) {
         self.buckets = buckets
         self.count = count
         self.capacity = capacity

@@ -97,7 +97,7 @@ public enum Replay {
         }
         if S._observesOutcomes && shown >= 0 {
           var feedback = VisitFeedback(
-            visitTime: t, hourOfDay: session.context.hourOfDay, hourOfWeek: session.context.hourOfWeek,
+            visitTime: t, hourOfDay: session._context.hourOfDay, hourOfWeek: session._context.hourOfWeek,
             shown: shown, tapped: false)
           if isHit {
             feedback.tapped = true

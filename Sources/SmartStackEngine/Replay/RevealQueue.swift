@@ -18,7 +18,7 @@ import SmartStackData
     @usableFromInline package var time: Int64
     @usableFromInline package var feedback: VisitFeedback
     /// The memberwise initialiser, for the engine's inlinable code.
-    @usableFromInline package init(time: Int64, feedback: VisitFeedback) {
+    @inlinable package init(time: Int64, feedback: VisitFeedback) {
       self.time = time
       self.feedback = feedback
     }

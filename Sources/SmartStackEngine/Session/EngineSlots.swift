@@ -62,7 +62,7 @@ import SmartStackData
   /// that were not candidates: what a reused decision ranks targets by.
   @usableFromInline package let orderKeys: UnsafeMutablePointer<UInt128>
   /// The memberwise initialiser, for the engine's inlinable code.
-  @usableFromInline package init(count: Int, slots: UnsafeMutablePointer<InstanceSlot>, high: UnsafeMutablePointer<Int32>, watched: UnsafeMutablePointer<Int32>, listCounts: UnsafeMutablePointer<Int>, tieRank: UnsafeMutablePointer<Int32>, tieOrder: UnsafeMutablePointer<Int32>, orderKeys: UnsafeMutablePointer<UInt128>) {
+  @inlinable package init(count: Int, slots: UnsafeMutablePointer<InstanceSlot>, high: UnsafeMutablePointer<Int32>, watched: UnsafeMutablePointer<Int32>, listCounts: UnsafeMutablePointer<Int>, tieRank: UnsafeMutablePointer<Int32>, tieOrder: UnsafeMutablePointer<Int32>, orderKeys: UnsafeMutablePointer<UInt128>) {
     self.count = count
     self.slots = slots
     self.high = high

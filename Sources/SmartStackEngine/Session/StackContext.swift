@@ -26,7 +26,7 @@ public struct StackContext: Sendable {
   /// a `TargetAwareStrategy`, and empty outside visits.
   public var target: ArraySlice<Int32>
   /// The memberwise initialiser, for the engine's inlinable code.
-  @usableFromInline package init(now: Int64, hourOfDay: Int, hourOfWeek: Int, dayIndex: Int64, features: StackFeatures, shown: Int32, shownSince: Int64, target: ArraySlice<Int32>) {
+  @inlinable package init(now: Int64, hourOfDay: Int, hourOfWeek: Int, dayIndex: Int64, features: StackFeatures, shown: Int32, shownSince: Int64, target: ArraySlice<Int32>) {
     self.now = now
     self.hourOfDay = hourOfDay
     self.hourOfWeek = hourOfWeek
@@ -41,7 +41,7 @@ public struct StackContext: Sendable {
 
   /// True when instance `i` can be shown at this moment (it is in the stack and, with a
   /// per-person stack built from donations, the person has donated it before).
-  @inlinable @inline(__always) public func isCandidate(_ i: Int) -> Bool { features.available[i] }
+  @inlinable @inline(__always) public func isCandidate(_ i: Int) -> Bool { features._available[i] }
 }
 
 /// Behavioural and relevance features of one person's stack, updated incrementally by

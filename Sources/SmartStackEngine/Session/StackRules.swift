@@ -47,7 +47,7 @@ public enum StackRules {
   @inline(__always)
   @inlinable static package func mayBind(strategyTop top: Int, policy: VisitPolicy, current c: Int, features: StackFeatures) -> Bool {
     if case .rank = policy {
-      return top >= 0 && c >= 0 && top != c && features.relevanceKind[top] == .suppressed
+      return top >= 0 && c >= 0 && top != c && features._relevanceKind[top] == .suppressed
     }
     return true
   }
@@ -68,21 +68,21 @@ public enum StackRules {
     switch policy {
     case .forced(let pinned):
       let p = Int(pinned)
-      if p >= 0 && p < features.instanceCount && features.available[p] {
+      if p >= 0 && p < features.instanceCount && features._available[p] {
         return (p, "manual swipe pin")
       }
     case .noRotation(let rule):
-      if c >= 0 && c < features.instanceCount && features.available[c] {
+      if c >= 0 && c < features.instanceCount && features._available[c] {
         return (c, rule)
       }
     case .rank:
       break
     }
-    guard top >= 0, c >= 0, top != c, features.relevanceKind[top] == .suppressed else { return (top, nil) }
+    guard top >= 0, c >= 0, top != c, features._relevanceKind[top] == .suppressed else { return (top, nil) }
     var best = -1
     var bestKey: UInt128 = 0
-    for i in 0..<features.instanceCount where features.available[i] {
-      guard i == c || features.relevanceKind[i] != .suppressed else { continue }
+    for i in 0..<features.instanceCount where features._available[i] {
+      guard i == c || features._relevanceKind[i] != .suppressed else { continue }
       let k = key(i)
       if k > bestKey {
         bestKey = k
@@ -104,13 +104,13 @@ public enum StackRules {
     var bestKey: UInt128 = 0
     for t in targets {
       let i = Int(t)
-      guard i >= 0 && i < n && features.available[i] else { continue }
+      guard i >= 0 && i < n && features._available[i] else { continue }
       if i == shown { return 1 }
       bestKey = max(bestKey, key(i))
     }
     guard bestKey != 0 else { return 0 }
     var preceding = 0
-    for j in 0..<n where features.available[j] && j != shown && key(j) > bestKey { preceding += 1 }
+    for j in 0..<n where features._available[j] && j != shown && key(j) > bestKey { preceding += 1 }
     return preceding + 2
   }
 }

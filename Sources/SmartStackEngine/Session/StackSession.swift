@@ -154,7 +154,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// and removed again). When the shown instance stops being a candidate, the next visit
   /// shows another.
   @inlinable public mutating func setAvailable(_ i: Int, _ available: Bool) {
-    guard context.features.available[i] != available else { return }
+    guard _context.features._available[i] != available else { return }
     _context.features._available[i] = available
     decisionReusable = false
     let s = uniqueSlots()
@@ -170,7 +170,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   @inline(__always)
   @inlinable package func candidateVisits(_ i: Int, _ s: SlotsView) -> Int {
     let slot = s.slots + i
-    return context.features.available[i]
+    return _context.features._available[i]
       ? slot.pointee.candidateVisitsBefore &+ (visitCount &- slot.pointee.candidateSince)
       : slot.pointee.candidateVisitsBefore
   }
@@ -180,7 +180,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// business (`VisitPolicy.forced`).
   @inlinable public mutating func manualSwipe(to i: Int, at time: Int64) {
     advanceClock(to: time)
-    if context.shown != Int32(i) {
+    if _context.shown != Int32(i) {
       _context.shown = Int32(i)
       _context.shownSince = time
     }
@@ -192,8 +192,8 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   ///   transitions otherwise.
   @inline(__always)
   @inlinable mutating package func advanceClock(to time: Int64) {
-    if time == context.now { return }
-    if time < context.now { invalidateRelevanceCache() }
+    if time == _context.now { return }
+    if time < _context.now { invalidateRelevanceCache() }
     _context.now = time
     if time >= clockValidFrom && time < clockValidUntil { return }
     recomputeClockFields(time)
@@ -246,7 +246,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     }
     refreshRelevance(i, s)
     let before = stateBeforeEvent()
-    _strategy.observe(.relevance(instance: Int32(i)), context: context)
+    _strategy.observe(.relevance(instance: Int32(i)), context: _context)
     endDecisionIfStateChanged(before)
   }
 
@@ -255,8 +255,8 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   @inline(__always)
   @inlinable public mutating func donation(at time: Int64, kind: Int32, matched: ArraySlice<Int32>) {
     advanceClock(to: time)
-    let hod = context.hourOfDay
-    let how = context.hourOfWeek
+    let hod = _context.hourOfDay
+    let how = _context.hourOfWeek
     // The last decision survives a donation when the strategy's scores ignore
     // donations, or when it rescores the matched instances alone; the remembered keys
     // then follow the tie-break order as it moves.
@@ -268,7 +268,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
         let i = Int(m)
         precondition(i >= 0 && i < s.count, "donation matched instance \(i) of \(s.count)")
         _context.features.recordDonation(instance: i, at: time, hourOfDay: hod, hourOfWeek: how)
-        s.promote(i, features: context.features, movingKeys: keepsDecision)
+        s.promote(i, features: _context.features, movingKeys: keepsDecision)
         if keepsDecision {
           if readsDonations { changed.insert(i) } else { retied.insert(i) }
         }
@@ -278,7 +278,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     _context.features._lastDonatedInstance = matched.first ?? -1
     if !keepsDecision { decisionReusable = false }
     let before = stateBeforeEvent()
-    _strategy.observe(.donation(kind: kind, instances: matched), context: context)
+    _strategy.observe(.donation(kind: kind, instances: matched), context: _context)
     endDecisionIfStateChanged(before)
   }
 
@@ -293,7 +293,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// what a pure or instance-scoring strategy's scores may depend on besides `reads`).
   @inline(__always)
   @inlinable mutating package func endDecisionIfStateChanged(_ before: Strategy?) {
-    if let before, !strategy._scoresAlike(before) { decisionReusable = false }
+    if let before, !_strategy._scoresAlike(before) { decisionReusable = false }
   }
 
   /// The outcome of an earlier visit becomes observable at `time`.
@@ -301,7 +301,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     guard Strategy._observesOutcomes else { return }
     advanceClock(to: time)
     let before = stateBeforeEvent()
-    _strategy._observe(outcome: feedback, context: context)
+    _strategy._observe(outcome: feedback, context: _context)
     endDecisionIfStateChanged(before)
   }
 
@@ -338,11 +338,11 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       // Nothing the strategy's scores depend on changed but the instances in `changed`
       // (rescored) and `retied` (keys moved by a donation): the last decision stands
       // (`ranking` still holds its scores and rule), or is updated for those.
-      if rescoresInstances && context.shown != lastShown {
+      if rescoresInstances && _context.shown != lastShown {
         if lastShown >= 0 { changed.insert(Int(lastShown)) }
-        if context.shown >= 0 { changed.insert(Int(context.shown)) }
+        if _context.shown >= 0 { changed.insert(Int(_context.shown)) }
       }
-      if !changed.isEmpty { strategy._rescore(changed, context, into: &ranking) }
+      if !changed.isEmpty { _strategy._rescore(changed, _context, into: &ranking) }
       if !changed.isEmpty || !retied.isEmpty {
         (rankedTop, candidates, rankedTargetRank) = updatedDecision(targets: targetBuffer)
         nameDecision(top: rankedTop)
@@ -355,9 +355,9 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       ranking.rule = "score"
       if Strategy._seesTarget { _context.target = targets }
       if ranksAtEveryVisit {
-        _strategy.rank(context, into: &ranking)
+        _strategy.rank(_context, into: &ranking)
       } else {
-        _strategy._score(context, into: &ranking)
+        _strategy._score(_context, into: &ranking)
       }
       if Strategy._seesTarget { _context.target = [] }
       (rankedTop, candidates, rankedTargetRank) = decide(targets: targetBuffer, remember: reusesDecisions)
@@ -369,7 +369,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     var rule = ranking.rule
     var presentedTargetRank = rankedTargetRank
     if !Strategy._seesTarget
-      && StackRules.mayBind(strategyTop: rankedTop, policy: policy, current: Int(context.shown), features: context.features)
+      && StackRules.mayBind(strategyTop: rankedTop, policy: policy, current: Int(_context.shown), features: _context.features)
     {
       (shownIndex, rule, presentedTargetRank) = applyStackRules(
         strategyTop: rankedTop, rule: rule, targetRank: rankedTargetRank, policy: policy, targets: targetBuffer)
@@ -388,7 +388,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
         critical = honoured
         var k = 0
         while !critical && k < view.highCount {
-          critical = context.features.available[Int(view.high[k])]
+          critical = _context.features._available[Int(view.high[k])]
           k &+= 1
         }
       }
@@ -402,20 +402,20 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     }
     visitCount &+= 1
 
-    let previous = context.shown
+    let previous = _context.shown
     let shown = Int32(top)
     if shown != previous {
       _context.shown = shown
       _context.shownSince = time
     }
     let outcome = VisitOutcome(
-      person: person, time: time, dayIndex: context.dayIndex, hourOfDay: context.hourOfDay,
+      person: person, time: time, dayIndex: _context.dayIndex, hourOfDay: _context.hourOfDay,
       shown: shown, previous: previous, rotated: previous >= 0 && shown != previous,
       hasTarget: hasTarget, targets: targets, targetRank: targetRank,
       candidateCount: candidates,
-      shownState: top >= 0 ? context.features.relevance[top] : .none,
+      shownState: top >= 0 ? _context.features._relevance[top] : .none,
       relevanceCritical: critical, relevanceHonoured: honoured, rule: rule)
-    _observer.observe(outcome, scores: ranking.scores, features: context.features)
+    _observer.observe(outcome, scores: ranking.scores, features: _context.features)
     return outcome
   }
 
@@ -425,7 +425,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   @inline(__always)
   @inlinable mutating package func nameDecision(top: Int) {
     guard !ranksAtEveryVisit else { return }
-    if let rule = strategy._rule(top: top, context) { ranking.rule = rule }
+    if let rule = _strategy._rule(top: top, _context) { ranking.rule = rule }
   }
 
   /// The shown instance, the rule and the target's rank once the stack's rules are
@@ -438,8 +438,8 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     strategyTop: Int, rule: StaticString, targetRank: Int, policy: VisitPolicy, targets: UnsafeBufferPointer<Int32>
   ) -> (shown: Int, rule: StaticString, targetRank: Int) {
     let tieRank = slots.view.tieRank
-    let current = Int(context.shown)
-    let features = context.features
+    let current = Int(_context.shown)
+    let features = _context.features
     return ranking.scores.withUnsafeBufferPointer { scores in
       let key = { (i: Int) -> UInt128 in Self.orderKey(scores[i], tieRank[i]) }
       let (constrained, constraintRule) = StackRules.shown(
@@ -475,7 +475,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
       let keys = remember ? view.orderKeys : scratch
       let keyStride = remember ? 1 : 0
       return ranking.scores.withUnsafeBufferPointer { scores in
-        context.features.available.withUnsafeBufferPointer { available in
+        _context.features._available.withUnsafeBufferPointer { available in
           let tie = view.tieRank
           let count = min(n, scores.count, available.count, view.count)
           // `orderKey` packs (score, tie rank) so that a larger key comes first, and
@@ -518,10 +518,10 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     if remember {
       lastTop = decision.0
       lastCandidates = decision.1
-      lastShown = context.shown
-      lastHourOfDay = context.hourOfDay
-      lastHourOfWeek = context.hourOfWeek
-      lastDayIndex = context.dayIndex
+      lastShown = _context.shown
+      lastHourOfDay = _context.hourOfDay
+      lastHourOfWeek = _context.hourOfWeek
+      lastDayIndex = _context.dayIndex
     }
     return decision
   }
@@ -532,10 +532,10 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   @inline(__always)
   @inlinable package func lastDecisionApplies() -> Bool {
     let inputs = reads
-    return (!inputs.contains(.shown) || rescoresInstances || context.shown == lastShown)
-      && (!inputs.contains(.hourOfDay) || context.hourOfDay == lastHourOfDay)
-      && (!inputs.contains(.hourOfWeek) || context.hourOfWeek == lastHourOfWeek)
-      && (!inputs.contains(.dayIndex) || context.dayIndex == lastDayIndex)
+    return (!inputs.contains(.shown) || rescoresInstances || _context.shown == lastShown)
+      && (!inputs.contains(.hourOfDay) || _context.hourOfDay == lastHourOfDay)
+      && (!inputs.contains(.hourOfWeek) || _context.hourOfWeek == lastHourOfWeek)
+      && (!inputs.contains(.dayIndex) || _context.dayIndex == lastDayIndex)
   }
 
   /// `decide(targets:remember:)`'s result for the remembered decision: the same top and
@@ -583,7 +583,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     // keys.
     var topFell = false
     ranking.scores.withUnsafeBufferPointer { scores in
-      context.features.available.withUnsafeBufferPointer { available in
+      _context.features._available.withUnsafeBufferPointer { available in
         for i in changed where i < count && i < scores.count && i < available.count {
           let key = available[i] ? Self.orderKey(scores[i], view.tieRank[i]) : 0
           if i == lastTop && key < keys[i] { topFell = true }
@@ -602,7 +602,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     changed = ChangedInstances()
     retied = ChangedInstances()
     lastTop = top
-    lastShown = context.shown
+    lastShown = _context.shown
     let (_, candidates, targetRank) = reusedDecision(targets: targets)
     return (top, candidates, targetRank)
   }
@@ -629,7 +629,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// Every candidate's score to 0, every other to minus infinity.
   @inline(__always)
   @inlinable mutating package func resetScores() {
-    Self.resetScores(&ranking.scores, available: context.features.available)
+    Self.resetScores(&ranking.scores, available: _context.features._available)
   }
 
   /// `scores[i] = available[i] ? 0 : -infinity` over buffers: one uniqueness check for
@@ -680,7 +680,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// results identical to refreshing every instance at every visit.
   @inline(never)
   @inlinable mutating package func refreshDueRelevance() {
-    let now = context.now
+    let now = _context.now
     let s = uniqueSlots()
     var next = Int64.max
     for i in 0..<s.count {
@@ -703,7 +703,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// above the threshold until it stops being active or is replaced. `s` is `slots`,
   /// already unique.
   @inlinable mutating package func refreshRelevance(_ i: Int, _ s: SlotsView) {
-    let nowMs = context.now
+    let nowMs = _context.now
     let now = Instant(milliseconds: nowMs)
     let slot = s.slots + i
     let state = slot.pointee.tracker.state(at: now)

@@ -37,7 +37,7 @@ public struct VisitOutcome: Sendable {
   /// The rule the strategy named for its decision (for traces).
   public var rule: StaticString
   /// The memberwise initialiser, for the engine's inlinable code.
-  @usableFromInline package init(person: Int32, time: Int64, dayIndex: Int64, hourOfDay: Int, shown: Int32, previous: Int32, rotated: Bool, hasTarget: Bool, targets: ArraySlice<Int32>, targetRank: Int, candidateCount: Int, shownState: RelevanceState, relevanceCritical: Bool, relevanceHonoured: Bool, rule: StaticString) {
+  @inlinable package init(person: Int32, time: Int64, dayIndex: Int64, hourOfDay: Int, shown: Int32, previous: Int32, rotated: Bool, hasTarget: Bool, targets: ArraySlice<Int32>, targetRank: Int, candidateCount: Int, shownState: RelevanceState, relevanceCritical: Bool, relevanceHonoured: Bool, rule: StaticString) {
     self.person = person
     self.time = time
     self.dayIndex = dayIndex

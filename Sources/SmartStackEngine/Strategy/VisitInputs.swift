@@ -61,7 +61,7 @@ public struct VisitView {
   @usableFromInline package let kinds: UnsafeBufferPointer<RelevanceState.Kind>
   @usableFromInline package let percentiles: UnsafeBufferPointer<Double>
   /// The memberwise initialiser, for the engine's inlinable code.
-  @usableFromInline package init(reads: VisitInputs, strategy: any RankingStrategy.Type, clock: (now: Int64, hourOfDay: Int, hourOfWeek: Int, dayIndex: Int64), top: (shown: Int32, since: Int64), totals: (donations: Int, lastDonatedInstance: Int32), available: UnsafeBufferPointer<Bool>, donationCounts: UnsafeBufferPointer<Int32>, lastDonations: UnsafeBufferPointer<Int64>, byHourOfDay: UnsafeBufferPointer<Int32>, byHourOfWeek: UnsafeBufferPointer<Int32>, states: UnsafeBufferPointer<RelevanceState>, kinds: UnsafeBufferPointer<RelevanceState.Kind>, percentiles: UnsafeBufferPointer<Double>) {
+  @inlinable package init(reads: VisitInputs, strategy: any RankingStrategy.Type, clock: (now: Int64, hourOfDay: Int, hourOfWeek: Int, dayIndex: Int64), top: (shown: Int32, since: Int64), totals: (donations: Int, lastDonatedInstance: Int32), available: UnsafeBufferPointer<Bool>, donationCounts: UnsafeBufferPointer<Int32>, lastDonations: UnsafeBufferPointer<Int64>, byHourOfDay: UnsafeBufferPointer<Int32>, byHourOfWeek: UnsafeBufferPointer<Int32>, states: UnsafeBufferPointer<RelevanceState>, kinds: UnsafeBufferPointer<RelevanceState.Kind>, percentiles: UnsafeBufferPointer<Double>) {
     self.reads = reads
     self.strategy = strategy
     self.clock = clock

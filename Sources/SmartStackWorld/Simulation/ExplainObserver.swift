@@ -33,7 +33,7 @@ public struct ExplainObserver: OutcomeObserver {
 
   public mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
     order.removeAll(keepingCapacity: true)
-    for i in 0..<instances.count where features.available[i] { order.append(i) }
+    for i in 0..<instances.count where features._available[i] { order.append(i) }
     order.sort { features.precedes($0, $1, scores: scores) }
     let top = order.prefix(3).map { "\(instances[$0].id)=\(NumberFormat.format(scores[$0]))" }
     let target: String =

@@ -167,7 +167,7 @@ public enum Simulation {
       if S._observesOutcomes && outcome.shown >= 0 {
         session.reveal(
           VisitFeedback(
-            visitTime: t, hourOfDay: session.context.hourOfDay, hourOfWeek: session.context.hourOfWeek,
+            visitTime: t, hourOfDay: session._context.hourOfDay, hourOfWeek: session._context.hourOfWeek,
             shown: outcome.shown, tapped: tapped),
           at: t)
       }
@@ -178,7 +178,7 @@ public enum Simulation {
 
   /// The first wanted instance that is a candidate now, or nil.
   @inlinable static package func bestAvailable<S, O>(_ targets: ArraySlice<Int32>, session: StackSession<S, O>) -> Int32? {
-    for t in targets where session.context.isCandidate(Int(t)) { return t }
+    for t in targets where session._context.isCandidate(Int(t)) { return t }
     return nil
   }
 }
