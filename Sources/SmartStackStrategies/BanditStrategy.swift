@@ -37,13 +37,13 @@ public struct BanditStrategy: OutcomeLearningStrategy {
 
   /// One (instance, bucket): its counts and its Beta(alpha + taps, beta + misses), ready
   /// to draw from.
-  struct Arm: Sendable {
-    var success: GammaShape
-    var failure: GammaShape
-    var taps = 0
-    var misses = 0
+  @usableFromInline struct Arm: Sendable {
+    @usableFromInline var success: GammaShape
+    @usableFromInline var failure: GammaShape
+    @usableFromInline var taps = 0
+    @usableFromInline var misses = 0
 
-    init(successes: GammaShapeTable, failures: GammaShapeTable) {
+    @inlinable init(successes: GammaShapeTable, failures: GammaShapeTable) {
       success = successes[0]
       failure = failures[0]
     }
@@ -52,7 +52,7 @@ public struct BanditStrategy: OutcomeLearningStrategy {
     /// `GammaShape(alpha + taps)` read from `successes` (or `beta + misses` from
     /// `failures`), the same bits as computing it.
     @inline(__always)
-    mutating func record(tapped: Bool, successes: GammaShapeTable, failures: GammaShapeTable) {
+    @inlinable mutating func record(tapped: Bool, successes: GammaShapeTable, failures: GammaShapeTable) {
       if tapped {
         taps += 1
         success = successes[taps]
@@ -65,26 +65,26 @@ public struct BanditStrategy: OutcomeLearningStrategy {
 
   /// How many shapes `successes` and `failures` precompute: counts up to 4095 per arm
   /// (the reference workload's busiest arms stay far below) refresh by a table read.
-  static let shapeTableCount = 4096
+  @inlinable static var shapeTableCount: Int { 4096 }
 
-  let buckets: Int
-  let alpha: Double
-  let beta: Double
+  @usableFromInline let buckets: Int
+  @usableFromInline let alpha: Double
+  @usableFromInline let beta: Double
   /// `GammaShape(alpha + n)` and `GammaShape(beta + n)` for small counts `n`, built once
   /// per strategy value and shared by its copies.
-  let successes: GammaShapeTable
-  let failures: GammaShapeTable
+  @usableFromInline let successes: GammaShapeTable
+  @usableFromInline let failures: GammaShapeTable
   /// Shapes are prior + count, so with both priors at least 1 no arm's shape is ever
   /// below 1 and `rank` draws with `ZigguratNormal.betaOfUnboostedShapes` (the same
   /// draws as `beta`, without its shape tests).
-  let unboosted: Bool
+  @usableFromInline let unboosted: Bool
   /// The ziggurat tables, built once per strategy value and shared by its copies.
-  let normal = ZigguratNormal()
+  @usableFromInline let normal = ZigguratNormal()
   /// Index `instance * buckets + bucket`.
-  var arms: [Arm] = []
-  var rng = Xoshiro256StarStar(seed: 0)
+  @usableFromInline var arms: [Arm] = []
+  @usableFromInline var rng = Xoshiro256StarStar(seed: 0)
 
-  public init(parameters: StrategyParameters) throws {
+  @inlinable public init(parameters: StrategyParameters) throws {
     buckets = Int(parameters["buckets"])
     guard 24 % buckets == 0 else {
       throw StrategyError("strategy 'bandit': buckets=\(buckets) does not divide 24 (use 1, 2, 3, 4, 6, 8, 12 or 24)")
@@ -96,7 +96,7 @@ public struct BanditStrategy: OutcomeLearningStrategy {
     unboosted = alpha >= 1 && beta >= 1
   }
 
-  public mutating func begin(_ setup: StrategySetup) {
+  @inlinable public mutating func begin(_ setup: StrategySetup) {
     arms = Array(repeating: Arm(successes: successes, failures: failures), count: setup.instanceCount * buckets)
     rng = Xoshiro256StarStar(seed: setup.seed)
   }
@@ -104,15 +104,15 @@ public struct BanditStrategy: OutcomeLearningStrategy {
   /// The bucket of a local hour: `hourOfDay / (24 / buckets)`, computed as
   /// `hourOfDay * buckets / 24` (equal, as `buckets` divides 24), a division by a constant
   /// instead of two by a variable.
-  @inline(__always) func bucket(_ hourOfDay: Int) -> Int { hourOfDay * buckets / 24 }
+  @inlinable @inline(__always) func bucket(_ hourOfDay: Int) -> Int { hourOfDay * buckets / 24 }
 
-  public mutating func observe(outcome feedback: VisitFeedback, context: StackContext) {
+  @inlinable public mutating func observe(outcome feedback: VisitFeedback, context: StackContext) {
     guard feedback.shown >= 0 else { return }
     let k = Int(feedback.shown) * buckets + bucket(feedback.hourOfDay)
     arms[k].record(tapped: feedback.tapped, successes: successes, failures: failures)
   }
 
-  public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
+  @inlinable public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let b = bucket(context.hourOfDay)
     let stride = buckets
     let n = context.instanceCount

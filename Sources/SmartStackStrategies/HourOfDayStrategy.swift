@@ -9,12 +9,12 @@ import SmartStackEngine
 public struct HourOfDayStrategy: InstanceScoringStrategy {
   public static let info = StrategyInfo(
     name: "hour-of-day", summary: "the candidate with the most earlier donations in the visit's local hour")
-  public init(parameters: StrategyParameters) {}
+  @inlinable public init(parameters: StrategyParameters) {}
   /// Donation counts of the visit's local hour.
-  public var reads: VisitInputs { [.donations, .hourOfDay] }
+  @inlinable public var reads: VisitInputs { [.donations, .hourOfDay] }
   @inline(__always)
-  public func score(_ instance: InstanceView) -> Double {
+  @inlinable public func score(_ instance: InstanceView) -> Double {
     Double(instance.donationsThisHourOfDay)
   }
-  public func rule(top: InstanceView?) -> StaticString { "donations this hour of day" }
+  @inlinable public func rule(top: InstanceView?) -> StaticString { "donations this hour of day" }
 }

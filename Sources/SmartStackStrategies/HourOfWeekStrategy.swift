@@ -20,34 +20,38 @@ public struct HourOfWeekStrategy: InstanceScoringStrategy {
         "half-life-days", default: 0, range: 0...3650,
         help: "exponential decay half-life in days; 0 = no decay")
     ])
-  let halfLife: Double
+  @usableFromInline let halfLife: Double
   /// With decay only: per instance and hour of week (index `i * 168 + hourOfWeek`), the
   /// decayed count as of `updated`, and when it was last updated (epoch ms). nil
   /// without decay, so that copying and comparing the strategy (what the engine does
   /// around each event) touches no array.
-  var decay: Decay?
+  @usableFromInline var decay: Decay?
 
-  struct Decay: Equatable, Sendable {
-    var weight: [Double]
-    var updated: [Int64]
+  @usableFromInline struct Decay: Equatable, Sendable {
+    @usableFromInline var weight: [Double]
+    @usableFromInline var updated: [Int64]
+    @inlinable init(weight: [Double], updated: [Int64]) {
+      self.weight = weight
+      self.updated = updated
+    }
   }
 
-  public init(parameters: StrategyParameters) {
+  @inlinable public init(parameters: StrategyParameters) {
     halfLife = parameters["half-life-days"] * 86_400_000
   }
 
   /// Without decay, donation counts of the visit's local hour of week; with decay, the
   /// strategy's own weights, which change with `now`, so at every visit.
-  public var reads: VisitInputs { halfLife > 0 ? [.hourOfWeek, .now] : [.donations, .hourOfWeek] }
+  @inlinable public var reads: VisitInputs { halfLife > 0 ? [.hourOfWeek, .now] : [.donations, .hourOfWeek] }
 
-  public mutating func begin(_ setup: StrategySetup) {
+  @inlinable public mutating func begin(_ setup: StrategySetup) {
     guard halfLife > 0 else { return }
     decay = Decay(
       weight: Array(repeating: 0, count: setup.instanceCount * 168),
       updated: Array(repeating: 0, count: setup.instanceCount * 168))
   }
 
-  public mutating func observe(_ event: ObservedEvent, context: StackContext) {
+  @inlinable public mutating func observe(_ event: ObservedEvent, context: StackContext) {
     guard halfLife > 0, case .donation(_, let instances) = event, var d = decay else { return }
     decay = nil  // `d` is now the only reference: updated in place
     for i in instances {
@@ -58,14 +62,14 @@ public struct HourOfWeekStrategy: InstanceScoringStrategy {
     decay = d
   }
 
-  @inline(__always) func decayed(_ d: Decay, _ k: Int, to now: Int64) -> Double {
+  @inlinable @inline(__always) func decayed(_ d: Decay, _ k: Int, to now: Int64) -> Double {
     d.weight[k] == 0 ? 0 : d.weight[k] * exp2(-Double(now - d.updated[k]) / halfLife)
   }
 
   @inline(__always)
-  public func score(_ instance: InstanceView) -> Double {
+  @inlinable public func score(_ instance: InstanceView) -> Double {
     if let decay { return decayed(decay, instance.index * 168 + instance.hourOfWeek, to: instance.now) }
     return Double(instance.donationsThisHourOfWeek)
   }
-  public func rule(top: InstanceView?) -> StaticString { "donations this hour of week" }
+  @inlinable public func rule(top: InstanceView?) -> StaticString { "donations this hour of week" }
 }

@@ -20,27 +20,27 @@ public struct MarkovStrategy: PureRankingStrategy {
         "self-transitions", default: 1, range: 0...1, integer: true,
         help: "1 = count a repeat of the same instance as a transition; 0 = ignore repeats")
     ])
-  let countSelf: Bool
-  var n = 0
-  var transitions: [Int32] = []
-  var last: Int32 = -1
+  @usableFromInline let countSelf: Bool
+  @usableFromInline var n = 0
+  @usableFromInline var transitions: [Int32] = []
+  @usableFromInline var last: Int32 = -1
 
-  public init(parameters: StrategyParameters) {
+  @inlinable public init(parameters: StrategyParameters) {
     countSelf = parameters["self-transitions"] == 1
   }
 
   /// The scores are the strategy's own transitions, learnt from donations. Declaring
   /// `.donations` (wider than what `scores` reads, which is allowed) ends the decision
   /// at each donation before the engine would compare the transition tables (`==`).
-  public var reads: VisitInputs { .donations }
+  @inlinable public var reads: VisitInputs { .donations }
 
-  public mutating func begin(_ setup: StrategySetup) {
+  @inlinable public mutating func begin(_ setup: StrategySetup) {
     n = setup.instanceCount
     transitions = Array(repeating: 0, count: n * n)
     last = -1
   }
 
-  public mutating func observe(_ event: ObservedEvent, context: StackContext) {
+  @inlinable public mutating func observe(_ event: ObservedEvent, context: StackContext) {
     guard case .donation(_, let instances) = event, let current = instances.first else { return }
     if last >= 0 && (countSelf || last != current) {
       transitions[Int(last) * n + Int(current)] &+= 1
@@ -49,7 +49,7 @@ public struct MarkovStrategy: PureRankingStrategy {
   }
 
   @inline(__always)
-  public func scores(_ visit: VisitView, into ranking: inout Ranking) {
+  @inlinable public func scores(_ visit: VisitView, into ranking: inout Ranking) {
     guard last >= 0 else {
       ranking.rule = "no donation yet"
       return

@@ -8,10 +8,10 @@ import SmartStackEngine
 /// the visit (all history, no decay).
 public struct MostFrequentlyUsedStrategy: InstanceScoringStrategy {
   public static let info = StrategyInfo(name: "mfu", summary: "the candidate with the most earlier donations")
-  public init(parameters: StrategyParameters) {}
+  @inlinable public init(parameters: StrategyParameters) {}
   /// Donation counts only: a donation rescores the instance it matched.
-  public var reads: VisitInputs { .donations }
+  @inlinable public var reads: VisitInputs { .donations }
   @inline(__always)
-  public func score(_ instance: InstanceView) -> Double { Double(instance.donationCount) }
-  public func rule(top: InstanceView?) -> StaticString { "most donations" }
+  @inlinable public func score(_ instance: InstanceView) -> Double { Double(instance.donationCount) }
+  @inlinable public func rule(top: InstanceView?) -> StaticString { "most donations" }
 }

@@ -9,13 +9,13 @@ import SmartStackEngine
 /// rule (more recent, more donations, kind name).
 public struct MostRecentlyUsedStrategy: InstanceScoringStrategy {
   public static let info = StrategyInfo(name: "mru", summary: "the candidate donated most recently")
-  public init(parameters: StrategyParameters) {}
+  @inlinable public init(parameters: StrategyParameters) {}
   /// Last donations only: a donation rescores the instance it matched.
-  public var reads: VisitInputs { .donations }
+  @inlinable public var reads: VisitInputs { .donations }
   @inline(__always)
-  public func score(_ instance: InstanceView) -> Double {
+  @inlinable public func score(_ instance: InstanceView) -> Double {
     let last = instance.lastDonation
     return last == Int64.min ? -Double.infinity : Double(last)
   }
-  public func rule(top: InstanceView?) -> StaticString { "most recent donation" }
+  @inlinable public func rule(top: InstanceView?) -> StaticString { "most recent donation" }
 }

@@ -12,9 +12,9 @@ import SmartStackEngine
 public struct OracleStrategy: TargetAwareStrategy {
   public static let info = StrategyInfo(
     name: "oracle", summary: "shows the target whenever it is in the stack (upper bound; sees the future)")
-  public init(parameters: StrategyParameters) {}
+  @inlinable public init(parameters: StrategyParameters) {}
   @inline(__always)
-  public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
+  @inlinable public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     ranking.setCandidateScores(context) { i in Double(context.features.donationCount[i]) }
     for t in context.target where context.isCandidate(Int(t)) {
       ranking.scores[Int(t)] = .infinity

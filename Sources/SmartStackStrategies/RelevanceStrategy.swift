@@ -18,15 +18,15 @@ public struct RelevanceStrategy: InstanceScoringStrategy {
   public static let info = StrategyInfo(
     name: "relevance",
     summary: "the active window with the highest normalised relevance; never rotates to suppressed")
-  public init(parameters: StrategyParameters) {}
+  @inlinable public init(parameters: StrategyParameters) {}
   /// Relevance states and percentiles, and whether the instance is the one shown.
-  public var reads: VisitInputs { [.relevance, .shown] }
+  @inlinable public var reads: VisitInputs { [.relevance, .shown] }
 
   /// The definition above as look-ups, without a branch on the state (which
   /// mispredicts on a fresh decision: the states of ten instances follow no pattern):
   /// `base[kind * 2 + isShown]`, plus the percentile when active (NaN counts as 0).
   @inline(__always)
-  public func score(_ instance: InstanceView) -> Double {
+  @inlinable public func score(_ instance: InstanceView) -> Double {
     let kind = Int(instance.relevanceKind.rawValue & 3)
     let base = Self.base[kind &* 2 &+ (instance.isShown ? 1 : 0)]
     let p = instance.percentile
@@ -35,11 +35,11 @@ public struct RelevanceStrategy: InstanceScoringStrategy {
 
   /// An active candidate scores at least 2 and any other at most 1, so some candidate
   /// is active exactly when the top is.
-  public func rule(top: InstanceView?) -> StaticString {
+  @inlinable public func rule(top: InstanceView?) -> StaticString {
     top?.relevanceKind == .active ? "highest active relevance" : "no active relevance: stay"
   }
 
   /// Base scores by `kind * 2 + isShown`: none 0/1, active 2/2, suppressed -1/-0.5,
   /// expired 0/1.
-  static let base = SIMD8<Double>(0, 1, 2, 2, -1, -0.5, 0, 1)
+  @usableFromInline static let base = SIMD8<Double>(0, 1, 2, 2, -1, -0.5, 0, 1)
 }

@@ -10,9 +10,9 @@ import SmartStackEngine
 public struct RoundRobinStrategy: RankingStrategy {
   public static let info = StrategyInfo(
     name: "round-robin", summary: "the next candidate after the current top in stack order, every visit")
-  public init(parameters: StrategyParameters) {}
+  @inlinable public init(parameters: StrategyParameters) {}
   @inline(__always)
-  public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
+  @inlinable public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let n = context.instanceCount
     let s = Int(context.shown)
     ranking.setCandidateScores(context) { i in

@@ -54,22 +54,22 @@ public struct SmartRotateStrategy: RankingStrategy {
       StrategyParameterSpec("developer-mode", default: 0, range: 0...1, integer: true, help: "1 = no dwell and no rate limit"),
     ])
 
-  let wBehaviour, wRelevance, dayWeight, allWeight, margin, temperature: Double
-  let minDwell: Int64
-  let maxPerHour, maxPerDay: Int
-  let developerMode: Bool
-  var rng = Xoshiro256StarStar(seed: 0)
+  @usableFromInline let wBehaviour, wRelevance, dayWeight, allWeight, margin, temperature: Double
+  @usableFromInline let minDwell: Int64
+  @usableFromInline let maxPerHour, maxPerDay: Int
+  @usableFromInline let developerMode: Bool
+  @usableFromInline var rng = Xoshiro256StarStar(seed: 0)
   /// Times of this person's rotations in the last 24 hours, oldest first: the rotations
   /// this strategy chose that the stack carried out.
-  var rotations: [Int64] = []
+  @usableFromInline var rotations: [Int64] = []
   /// The rotation chosen at the last ranking, if any. The stack's own rules (a pin,
   /// Smart Rotate off, the stack's rotation limit, suppression) may keep another
   /// instance on top, so it counts in `rotations` only once the context shows that the
   /// stack made it: `shown` is that instance and `shownSince` that visit's time.
-  var pendingRotation: (instance: Int32, time: Int64)? = nil
-  var utility: [Double] = []
+  @usableFromInline var pendingRotation: (instance: Int32, time: Int64)? = nil
+  @usableFromInline var utility: [Double] = []
 
-  public init(parameters p: StrategyParameters) {
+  @inlinable public init(parameters p: StrategyParameters) {
     wBehaviour = p["w-behaviour"]
     wRelevance = p["w-relevance"]
     dayWeight = p["day-weight"]
@@ -82,7 +82,7 @@ public struct SmartRotateStrategy: RankingStrategy {
     developerMode = p["developer-mode"] == 1
   }
 
-  public mutating func begin(_ setup: StrategySetup) {
+  @inlinable public mutating func begin(_ setup: StrategySetup) {
     rng = Xoshiro256StarStar(seed: setup.seed)
     rotations = []
     pendingRotation = nil
@@ -90,7 +90,7 @@ public struct SmartRotateStrategy: RankingStrategy {
   }
 
   @inline(__always)
-  public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
+  @inlinable public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let f = context.features
     let n = context.instanceCount
     let w = context.hourOfWeek
@@ -175,7 +175,7 @@ public struct SmartRotateStrategy: RankingStrategy {
   }
 
   /// Draws a candidate from the softmax of utilities (non-suppressed candidates).
-  mutating func sample(_ context: StackContext) -> Int {
+  @inlinable mutating func sample(_ context: StackContext) -> Int {
     let n = context.instanceCount
     var maxU = -Double.infinity
     for i in 0..<n where context.isCandidate(i) && !isSuppressed(context, i) {
@@ -188,7 +188,7 @@ public struct SmartRotateStrategy: RankingStrategy {
     return RandomShuffle.weightedIndex(weights, using: &rng) ?? -1
   }
 
-  func isSuppressed(_ context: StackContext, _ i: Int) -> Bool {
+  @inlinable func isSuppressed(_ context: StackContext, _ i: Int) -> Bool {
     if case .suppressed = context.features.relevance[i] { return true }
     return false
   }

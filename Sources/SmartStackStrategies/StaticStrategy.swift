@@ -11,10 +11,10 @@ import SmartStackEngine
 public struct StaticStrategy: InstanceScoringStrategy {
   public static let info = StrategyInfo(
     name: "static", summary: "the manual stack order: the first candidate is always shown (no rotation)")
-  public init(parameters: StrategyParameters) {}
+  @inlinable public init(parameters: StrategyParameters) {}
   /// The manual order only: a decision stands until the candidates change.
-  public var reads: VisitInputs { [] }
+  @inlinable public var reads: VisitInputs { [] }
   @inline(__always)
-  public func score(_ instance: InstanceView) -> Double { -Double(instance.index) }
-  public func rule(top: InstanceView?) -> StaticString { "manual order" }
+  @inlinable public func score(_ instance: InstanceView) -> Double { -Double(instance.index) }
+  @inlinable public func rule(top: InstanceView?) -> StaticString { "manual order" }
 }

@@ -51,7 +51,7 @@ extension RandomNumberGenerator {
   /// `shape < 1`, the boost: `Gamma(shape + 1) * u^(1/shape)` with `u = 1 - nextUnit()`.
   ///
   /// - Precondition: `shape > 0` and finite.
-  public mutating func nextGamma(shape: Double) -> Double {
+  @inlinable public mutating func nextGamma(shape: Double) -> Double {
     precondition(shape > 0 && shape.isFinite, "nextGamma(shape:) needs a positive shape")
     if shape >= 1 { return marsagliaTsang(shape: shape) }
     let boosted = marsagliaTsang(shape: shape + 1)
@@ -59,7 +59,7 @@ extension RandomNumberGenerator {
   }
 
   /// A Gamma(shape, scale) variate (mean `shape * scale`): `scale * nextGamma(shape:)`.
-  public mutating func nextGamma(shape: Double, scale: Double) -> Double {
+  @inlinable public mutating func nextGamma(shape: Double, scale: Double) -> Double {
     scale * nextGamma(shape: shape)
   }
 
@@ -68,7 +68,7 @@ extension RandomNumberGenerator {
   /// gamma variates underflow to 0, still give a value in [0, 1] instead of NaN.
   ///
   /// - Precondition: `a > 0` and `b > 0`, both finite.
-  public mutating func nextBeta(_ a: Double, _ b: Double) -> Double {
+  @inlinable public mutating func nextBeta(_ a: Double, _ b: Double) -> Double {
     precondition(a > 0 && a.isFinite && b > 0 && b.isFinite, "nextBeta needs positive shapes")
     let logX = nextLogGamma(shape: a)
     let logY = nextLogGamma(shape: b)
@@ -87,7 +87,7 @@ extension RandomNumberGenerator {
   /// - `mean == 0` returns 0 without consuming anything.
   ///
   /// - Precondition: `0 <= mean <= 1e15`.
-  public mutating func nextPoisson(mean: Double) -> Int {
+  @inlinable public mutating func nextPoisson(mean: Double) -> Int {
     precondition(mean >= 0 && mean <= 1e15, "nextPoisson(mean:) needs 0 <= mean <= 1e15")
     if mean == 0 { return 0 }
     if mean < 10 {
@@ -123,7 +123,7 @@ extension RandomNumberGenerator {
   }
 
   /// Marsaglia–Tsang for `shape >= 1`.
-  private mutating func marsagliaTsang(shape: Double) -> Double {
+  @inlinable mutating func marsagliaTsang(shape: Double) -> Double {
     let d = shape - 1.0 / 3.0
     let c = 1 / (9 * d).squareRoot()
     while true {
@@ -143,7 +143,7 @@ extension RandomNumberGenerator {
 
   /// The logarithm of a Gamma(shape, 1) variate, with exactly the draws of
   /// `nextGamma(shape:)`; finite for every positive shape.
-  private mutating func nextLogGamma(shape: Double) -> Double {
+  @inlinable mutating func nextLogGamma(shape: Double) -> Double {
     if shape >= 1 { return log(marsagliaTsang(shape: shape)) }
     let boosted = marsagliaTsang(shape: shape + 1)
     return log(boosted) + log(1 - nextUnit()) / shape
@@ -151,15 +151,15 @@ extension RandomNumberGenerator {
 }
 
 /// Helpers of `nextPoisson(mean:)`.
-enum PoissonSupport {
+@usableFromInline enum PoissonSupport {
   /// `log(k!)` for an integral `k >= 0`, as `log Γ(k + 1)`: Stirling's series with ten
   /// terms after shifting the argument to at least 7 (NumPy's `random_loggam`). Pure, so
   /// unlike C's `lgamma` it touches no global `signgam`.
-  static func logFactorial(_ k: Double) -> Double {
+  @inlinable static func logFactorial(_ k: Double) -> Double {
     logGammaFunction(k + 1)
   }
 
-  static func logGammaFunction(_ x: Double) -> Double {
+  @inlinable static func logGammaFunction(_ x: Double) -> Double {
     let coefficients: [Double] = [
       8.333333333333333e-02, -2.777777777777778e-03, 7.936507936507937e-04,
       -5.952380952380952e-04, 8.417508417508418e-04, -1.917526917526918e-03,

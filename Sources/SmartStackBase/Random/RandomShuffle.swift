@@ -8,7 +8,7 @@ public enum RandomShuffle {
   /// one-element collection consumes none.
   ///
   /// - Complexity: O(n).
-  public static func shuffle<
+  @inlinable public static func shuffle<
     C: MutableCollection & RandomAccessCollection, G: RandomNumberGenerator
   >(
     _ elements: inout C, using generator: inout G
@@ -26,7 +26,7 @@ public enum RandomShuffle {
   }
 
   /// A shuffled copy of `elements` (see `shuffle(_:using:)`).
-  public static func shuffled<S: Sequence, G: RandomNumberGenerator>(
+  @inlinable public static func shuffled<S: Sequence, G: RandomNumberGenerator>(
     _ elements: S, using generator: inout G
   ) -> [S.Element] {
     var copy = Array(elements)
@@ -44,7 +44,7 @@ public enum RandomShuffle {
   /// more than `Double.greatestFiniteMagnitude`, they are first divided by the largest one.
   ///
   /// - Complexity: O(n).
-  public static func weightedIndex<G: RandomNumberGenerator>(
+  @inlinable public static func weightedIndex<G: RandomNumberGenerator>(
     _ weights: [Double], using generator: inout G
   ) -> Int? {
     var total = 0.0
@@ -71,7 +71,7 @@ public enum RandomShuffle {
   }
 
   @inline(__always)
-  private static func usable(_ weight: Double) -> Bool {
+  @inlinable static func usable(_ weight: Double) -> Bool {
     weight > 0 && weight.isFinite
   }
 }

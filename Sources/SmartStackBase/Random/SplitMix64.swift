@@ -8,7 +8,7 @@
 /// on the Swift version.
 public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
   /// The golden-ratio increment, ⌊2^64 / φ⌋ rounded to odd.
-  public static let increment: UInt64 = 0x9E37_79B9_7F4A_7C15
+  @inlinable public static var increment: UInt64 { 0x9E37_79B9_7F4A_7C15 }
 
   /// The current state; the next output is `mix(state &+ increment)`.
   public var state: UInt64

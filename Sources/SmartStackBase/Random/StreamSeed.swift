@@ -14,7 +14,7 @@
 public enum StreamSeed {
   /// The golden-ratio constant `0x9E3779B97F4A7C15` (odd, so multiplying by it is a
   /// bijection on `UInt64`).
-  public static let golden: UInt64 = 0x9E37_79B9_7F4A_7C15
+  @inlinable public static var golden: UInt64 { 0x9E37_79B9_7F4A_7C15 }
 
   /// The seed of the stream at path `components` under `master`.
   ///

@@ -69,7 +69,7 @@ extension ZigguratNormal {
   ///   reason: the bandit is its one caller and guarantees it.
   /// - Complexity: O(1) expected; about 4.1 outputs.
   @inline(__always)
-  package func betaOfUnboostedShapes<G: RandomNumberGenerator>(
+  @inlinable package func betaOfUnboostedShapes<G: RandomNumberGenerator>(
     _ a: GammaShape, _ b: GammaShape, using generator: inout G
   ) -> Double {
     assert(!a.isBoosted && !b.isBoosted, "betaOfUnboostedShapes needs shapes of at least 1")

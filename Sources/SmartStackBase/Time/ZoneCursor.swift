@@ -14,13 +14,13 @@ public struct ZoneCursor: Sendable {
   /// The rules queried.
   public let rules: ZoneRules
   /// The current interval: UTC milliseconds `lower ..< upper` have offset `offset` (ms).
-  private var index: Int
-  private var lower: Int64
-  private var upper: Int64
-  private var offset: Int64
+  @usableFromInline var index: Int
+  @usableFromInline var lower: Int64
+  @usableFromInline var upper: Int64
+  @usableFromInline var offset: Int64
 
   /// A cursor positioned on the first interval.
-  public init(_ rules: ZoneRules) {
+  @inlinable public init(_ rules: ZoneRules) {
     self.rules = rules
     self.index = 0
     self.lower = .min
@@ -29,7 +29,7 @@ public struct ZoneCursor: Sendable {
     move(to: 0)
   }
 
-  private mutating func move(to i: Int) {
+  @inlinable mutating func move(to i: Int) {
     index = i
     lower = rules.starts[i]
     upper = i + 1 < rules.starts.count ? rules.starts[i + 1] : .max
@@ -41,7 +41,7 @@ public struct ZoneCursor: Sendable {
   /// - Complexity: O(1) when `instant` is in the same interval as the last query or the
   ///   next one; O(log t) otherwise.
   @inline(__always)
-  public mutating func offsetMilliseconds(at instant: Instant) -> Int64 {
+  @inlinable public mutating func offsetMilliseconds(at instant: Instant) -> Int64 {
     let t = instant.milliseconds
     if t >= lower && t < upper { return offset }
     let next = index + 1
@@ -56,32 +56,32 @@ public struct ZoneCursor: Sendable {
   }
 
   /// The UTC offset at `instant`, in seconds; equal to `rules.offsetSeconds(at:)`.
-  public mutating func offsetSeconds(at instant: Instant) -> Int {
+  @inlinable public mutating func offsetSeconds(at instant: Instant) -> Int {
     Int(offsetMilliseconds(at: instant) / 1_000)
   }
 
   /// The wall-clock time at `instant`; equal to `rules.localMilliseconds(at:)`.
-  public mutating func localMilliseconds(at instant: Instant) -> Int64 {
+  @inlinable public mutating func localMilliseconds(at instant: Instant) -> Int64 {
     instant.milliseconds &+ offsetMilliseconds(at: instant)
   }
 
   /// Local days since 1970-01-01; equal to `rules.dayIndex(at:)`.
-  public mutating func dayIndex(at instant: Instant) -> Int64 {
+  @inlinable public mutating func dayIndex(at instant: Instant) -> Int64 {
     WallClock.dayIndex(localMilliseconds(at: instant))
   }
 
   /// The local hour of the day, 0...23; equal to `rules.hourOfDay(at:)`.
-  public mutating func hourOfDay(at instant: Instant) -> Int {
+  @inlinable public mutating func hourOfDay(at instant: Instant) -> Int {
     WallClock.hourOfDay(localMilliseconds(at: instant))
   }
 
   /// The local ISO weekday, 0 = Monday ... 6 = Sunday; equal to `rules.weekday(at:)`.
-  public mutating func weekday(at instant: Instant) -> Int {
+  @inlinable public mutating func weekday(at instant: Instant) -> Int {
     WallClock.weekday(localMilliseconds(at: instant))
   }
 
   /// The local hour of the week, 0...167; equal to `rules.hourOfWeek(at:)`.
-  public mutating func hourOfWeek(at instant: Instant) -> Int {
+  @inlinable public mutating func hourOfWeek(at instant: Instant) -> Int {
     WallClock.hourOfWeek(localMilliseconds(at: instant))
   }
 }

@@ -10,7 +10,7 @@ import SmartStackData
 public struct ChangedInstances: Sequence, Sendable, Hashable {
   /// The largest stack the engine rescores instance by instance: one bit per instance
   /// in a `UInt64` (64).
-  public static let capacity = UInt64.bitWidth
+  @inlinable public static var capacity: Int { UInt64.bitWidth }
   /// Bit `i` set: instance `i` changed.
   public var bits: UInt64
 

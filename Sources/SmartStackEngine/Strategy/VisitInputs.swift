@@ -15,21 +15,21 @@ public struct VisitInputs: OptionSet, Sendable, Hashable {
 
   /// Donation features: counts, last donation times, per-hour counts, and, in a
   /// `VisitView`, `totalDonations` and `lastDonatedInstance`.
-  public static let donations = VisitInputs(rawValue: 1 << 0)
+  @inlinable public static var donations: VisitInputs { VisitInputs(rawValue: 1 << 0) }
   /// Relevance states and normalised percentiles.
-  public static let relevance = VisitInputs(rawValue: 1 << 1)
+  @inlinable public static var relevance: VisitInputs { VisitInputs(rawValue: 1 << 1) }
   /// The instance shown before the visit (`shown`, `shownSince`; `isShown`).
-  public static let shown = VisitInputs(rawValue: 1 << 2)
+  @inlinable public static var shown: VisitInputs { VisitInputs(rawValue: 1 << 2) }
   /// The visit's local hour of day.
-  public static let hourOfDay = VisitInputs(rawValue: 1 << 3)
+  @inlinable public static var hourOfDay: VisitInputs { VisitInputs(rawValue: 1 << 3) }
   /// The visit's local hour of week.
-  public static let hourOfWeek = VisitInputs(rawValue: 1 << 4)
+  @inlinable public static var hourOfWeek: VisitInputs { VisitInputs(rawValue: 1 << 4) }
   /// The visit's local day index.
-  public static let dayIndex = VisitInputs(rawValue: 1 << 5)
+  @inlinable public static var dayIndex: VisitInputs { VisitInputs(rawValue: 1 << 5) }
   /// The visit's instant (`now`): it changes at every visit, so nothing is reused.
-  public static let now = VisitInputs(rawValue: 1 << 6)
+  @inlinable public static var now: VisitInputs { VisitInputs(rawValue: 1 << 6) }
   /// Everything.
-  public static let all: VisitInputs = [.donations, .relevance, .shown, .hourOfDay, .hourOfWeek, .dayIndex, .now]
+  @inlinable public static var all: VisitInputs { [.donations, .relevance, .shown, .hourOfDay, .hourOfWeek, .dayIndex, .now] }
 
   /// Traps: `strategy` read `input` without declaring it.
   @usableFromInline @inline(never)
