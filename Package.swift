@@ -2,7 +2,7 @@
 //
 // SmartStackLab: a laboratory for the iPhone Smart Stack.
 //
-// The library `SmartStackKit` depends on Foundation and the system zlib only (the design
+// The library `SmartStackKit` depends on Foundation, the system zlib and the system SQLite only (the design
 // card says "packages: none": the system's own C libraries come first). The commands
 // (`SmartStackCommands`, run by the `smartstack` tool) use apple/swift-argument-parser,
 // the ecosystem's standard. Nothing else is linked; see README.md, "Dependencies".
@@ -27,7 +27,12 @@ let package = Package(
     .systemLibrary(
       name: "CZlib", path: "Sources/CZlib",
       providers: [.apt(["zlib1g-dev"]), .yum(["zlib-devel"])]),
-    .target(name: "SmartStackKit", dependencies: ["CZlib"]),
+    // The system SQLite (device database import: knowledgeC.db, PowerLog), e.g. Debian's
+    // libsqlite3-dev.
+    .systemLibrary(
+      name: "CSQLite", path: "Sources/CSQLite",
+      providers: [.apt(["libsqlite3-dev"]), .yum(["sqlite-devel"])]),
+    .target(name: "SmartStackKit", dependencies: ["CZlib", "CSQLite"]),
     .target(name: "SmartStackTesting", dependencies: ["SmartStackKit"]),
     .target(
       name: "SmartStackCommands",
