@@ -48,7 +48,7 @@ struct ImportCommand: ParsableCommand {
 
 /// The options every import format takes.
 struct ImportOptions: ParsableArguments {
-  @Argument(help: "The dataset file (plain, .gz or .tar.gz).")
+  @Argument(help: "The dataset file (plain, .gz or .tar.gz; a SQLite database for knowledgec and powerlog).")
   var input: String
 
   @Option(help: "The donation log to write: CSV, or JSON Lines when it ends in .jsonl.")
