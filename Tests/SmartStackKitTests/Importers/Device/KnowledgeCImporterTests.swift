@@ -79,6 +79,18 @@ struct KnowledgeCImporterTests {
         """)
   }
 
+  @Test("the CSV and JSON Lines logs with offsets read back as the same donations")
+  func readsBack() throws {
+    let result = try importing(DeviceFixtures.script("knowledgeC-ios.sql"))
+    for (jsonLines, file) in [(false, "kc.csv"), (true, "kc.jsonl")] {
+      let text = result.donationLogText(jsonLines: jsonLines)
+      let log = try DonationLog.read(bytes: Array(text.utf8), file: file)
+      #expect(log == result.donations)
+    }
+    let visits = try VisitLog.read(bytes: Array(result.visitLogText().utf8), file: "v.csv")
+    #expect(visits.times == result.visits.times)
+  }
+
   @Test("--streams inFocus gives one donation per /app/inFocus row, kind = bundle id")
   func inFocus() throws {
     let result = try importing(
