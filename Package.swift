@@ -15,8 +15,8 @@
 //   SmartStackBase         time, random numbers, CSV/JSON, diagnostics, file I/O
 //
 // `SmartStackKit` re-exports the six library layers: users write one import. The library
-// depends on Foundation and the system zlib only (the design card says "packages: none":
-// the system's own C libraries come first). The commands use apple/swift-argument-parser,
+// depends on Foundation, the system zlib and the system SQLite only (the design card says
+// "packages: none": the system's own C libraries come first). The commands use apple/swift-argument-parser,
 // the ecosystem's standard. Nothing else is linked; see README.md, "Dependencies".
 import PackageDescription
 
@@ -39,8 +39,13 @@ let package = Package(
     .systemLibrary(
       name: "CZlib", path: "Sources/CZlib",
       providers: [.apt(["zlib1g-dev"]), .yum(["zlib-devel"])]),
+    // The system SQLite (device database import: knowledgeC.db, PowerLog), e.g. Debian's
+    // libsqlite3-dev.
+    .systemLibrary(
+      name: "CSQLite", path: "Sources/CSQLite",
+      providers: [.apt(["libsqlite3-dev"]), .yum(["sqlite-devel"])]),
     .target(name: "SmartStackBase"),
-    .target(name: "SmartStackData", dependencies: ["SmartStackBase", "CZlib"]),
+    .target(name: "SmartStackData", dependencies: ["SmartStackBase", "CZlib", "CSQLite"]),
     .target(name: "SmartStackEngine", dependencies: ["SmartStackBase", "SmartStackData"]),
     .target(name: "SmartStackStrategies", dependencies: ["SmartStackEngine"]),
     .target(name: "SmartStackWorld", dependencies: ["SmartStackEngine"]),

@@ -26,7 +26,7 @@ mkdir -p "$lib" "$out/bin" "$out/corpus/$target" "$out/crashes/$target"
 # -package-name: SmartStackKit's `package` declarations compile as they do in SwiftPM.
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name SmartStackLab)
 # SmartStackKit imports the system zlib as the module CZlib (Sources/CZlib/module.modulemap).
-zlib=(-I Sources/CZlib -lz)
+zlib=(-I Sources/CZlib -lz -I Sources/CSQLite -lsqlite3)
 
 # 1. The library, rebuilt when any of its sources is newer than the archive.
 # The library's layers (Package.swift), compiled together as one module named

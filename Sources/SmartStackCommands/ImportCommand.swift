@@ -23,7 +23,10 @@ struct ImportCommand: ParsableCommand {
         smartstack import lsapp lsapp.tsv.gz --out lsapp.csv --visits-out lsapp-visits.csv
         smartstack replay --log lsapp.csv --visits lsapp-visits.csv
       """,
-    subcommands: [ImportLSAppCommand.self, ImportAppEventsCommand.self])
+    subcommands: [
+      ImportLSAppCommand.self, ImportAppEventsCommand.self, ImportKnowledgeCCommand.self,
+      ImportPowerLogCommand.self,
+    ])
 
   /// The formats, as the subcommands name them (each sets its `commandName`).
   static var formatNames: [String] {
@@ -45,7 +48,7 @@ struct ImportCommand: ParsableCommand {
 
 /// The options every import format takes.
 struct ImportOptions: ParsableArguments {
-  @Argument(help: "The dataset file (plain, .gz or .tar.gz).")
+  @Argument(help: "The dataset file (plain, .gz or .tar.gz; a SQLite database for knowledgec and powerlog).")
   var input: String
 
   @Option(help: "The donation log to write: CSV, or JSON Lines when it ends in .jsonl.")
@@ -77,6 +80,12 @@ struct ImportOptions: ParsableArguments {
 
   @Flag(help: "Print the counts as one JSON object on standard output.")
   var json = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Map bundle ids and intent classes to widget kinds: a CSV file with columns id,kind.",
+      valueName: "FILE"))
+  var kinds: String?
 
   func validate() throws {
     if ZoneRules(identifier: timezone) == nil {
@@ -218,39 +227,70 @@ struct ImportAppEventsCommand: ParsableCommand {
   }
 }
 
-/// One import: unpack, read, write both outputs, report.
+/// What a format's reader made of its input, before the shared flow writes it.
+struct LoadedImport {
+  /// The input as diagnostics name it (`path` or `path(member)`).
+  var file: String
+  /// How it was packed (`plain`, `gzip`, `tar`, `tar.gz`, `sqlite`).
+  var container: String
+  var result: ImportResult
+  /// Further files the format writes with the logs (PowerLog's widget statistics).
+  var extraOutputs: [(path: String, bytes: [UInt8], written: String)] = []
+}
+
+/// One import: read (unpack a text file, or copy a database), apply `--kinds`, write every
+/// output atomically, report. Every format goes through here, so `--kinds` applies to all.
 struct ImportRun {
   let format: String
   let options: ImportOptions
-  let extensions: [String]
-  let read: (ImportSource) throws -> ImportResult
+  let load: () throws -> LoadedImport
+
+  /// A text format: the input is unpacked (`ImportSource`) and `read` parses it.
+  init(
+    format: String, options: ImportOptions, extensions: [String],
+    read: @escaping (ImportSource) throws -> ImportResult
+  ) {
+    self.format = format
+    self.options = options
+    load = {
+      let source = try ImportSource.open(
+        path: options.input, member: options.member, extensions: extensions,
+        limit: options.expansionLimit)
+      return LoadedImport(
+        file: source.file, container: source.container.rawValue, result: try read(source))
+    }
+  }
+
+  /// Any other input: `load` reads it.
+  init(format: String, options: ImportOptions, load: @escaping () throws -> LoadedImport) {
+    self.format = format
+    self.options = options
+    self.load = load
+  }
 
   func run() throws {
     do {
       try reportingErrors {
-        let source = try ImportSource.open(
-          path: options.input, member: options.member, extensions: extensions,
-          limit: options.expansionLimit)
-        let result = try read(source)
-        let logFormat = DonationLogFormat(path: options.out) ?? .csv
-        var outputs = [
-          (
-            options.out,
-            Array(
-              (logFormat == .jsonl ? result.donations.jsonlText() : result.donations.csvText()).utf8
-            )
-          )
-        ]
+        let kindMap = try options.kinds.map { try KindMap.read(path: $0) }
+        var loaded = try load()
+        if let kindMap { loaded.result = kindMap.apply(to: loaded.result) }
+        let result = loaded.result
+        let jsonLines = DonationLogFormat(path: options.out) == .jsonl
+        var outputs = [(options.out, Array(result.donationLogText(jsonLines: jsonLines).utf8))]
         if let visitsOut = options.visitsOut {
-          outputs.append((visitsOut, Array(result.visits.csvText().utf8)))
+          outputs.append((visitsOut, Array(result.visitLogText().utf8)))
         }
+        outputs += loaded.extraOutputs.map { ($0.path, $0.bytes) }
         try OutputFiles.writeAll(outputs)
         var report = skippedRowsText(result.skippedRows)
-        report += summary(source: source, result: result)
+        report += summary(loaded)
         StandardError.write(report)
-        if options.json { StandardOutput.write(jsonSummary(source: source, result: result) + "\n") }
+        if options.json { StandardOutput.write(jsonSummary(loaded) + "\n") }
       }
     } catch let error as ArchiveError {
+      StandardError.write(error.description)
+      throw Exit.dataError
+    } catch let error as DatabaseError {
       StandardError.write(error.description)
       throw Exit.dataError
     }
@@ -270,15 +310,16 @@ struct ImportRun {
   }
 
   /// The counts, one `name: value` per line.
-  func summary(source: ImportSource, result: ImportResult) -> String {
-    let c = result.counts
+  func summary(_ loaded: LoadedImport) -> String {
+    let c = loaded.result.counts
     var visits = "\(c.visits)"
     if format == "app-events" { visits += " (\(c.launcherVisits) from launcher apps)" }
     if format == "lsapp" { visits += " (sessions)" }
     var written = "\(options.out) (\(c.donations) donations)"
     if let visitsOut = options.visitsOut { written += ", \(visitsOut) (\(c.visits) visits)" }
-    let lines: [(String, String)] = [
-      ("input", "\(source.file) (\(format), \(source.container.rawValue))"),
+    for extra in loaded.extraOutputs { written += ", \(extra.path) (\(extra.written))" }
+    var lines: [(String, String)] = [
+      ("input", "\(loaded.file) (\(format), \(loaded.container))"),
       ("time zone", options.timezone),
       ("rows read", "\(c.rows)"),
       ("events", c.events.map(\.description).joined(separator: ", ")),
@@ -288,8 +329,9 @@ struct ImportRun {
       ("dropped", c.dropped.map(\.description).joined(separator: ", ")),
       ("users", "\(c.users)"),
       ("apps", "\(c.apps)"),
-      ("wrote", written),
     ]
+    lines += c.notes.map { ($0.name, "\($0.count)") }
+    lines.append(("wrote", written))
     let width = lines.map(\.0.count).max() ?? 0
     return lines.map { name, value in
       "\(name):" + String(repeating: " ", count: width - name.count + 1) + value + "\n"
@@ -297,15 +339,15 @@ struct ImportRun {
   }
 
   /// One JSON object; keys in a fixed order.
-  func jsonSummary(source: ImportSource, result: ImportResult) -> String {
-    let c = result.counts
+  func jsonSummary(_ loaded: LoadedImport) -> String {
+    let c = loaded.result.counts
     func counts(_ list: [NamedCount]) -> JSONValue {
       .object(list.map { JSONMember($0.name, .number(Double($0.count))) })
     }
     var members: [JSONMember] = [
       JSONMember("format", .string(format)),
-      JSONMember("input", .string(source.file)),
-      JSONMember("container", .string(source.container.rawValue)),
+      JSONMember("input", .string(loaded.file)),
+      JSONMember("container", .string(loaded.container)),
       JSONMember("timezone", .string(options.timezone)),
       JSONMember("rows", .number(Double(c.rows))),
       JSONMember("events", counts(c.events)),
@@ -320,6 +362,17 @@ struct ImportRun {
       JSONMember("dropped", counts(c.dropped)),
       JSONMember("users", .number(Double(c.users))),
       JSONMember("apps", .number(Double(c.apps))),
+    ]
+    if !c.notes.isEmpty {
+      members.append(
+        JSONMember(
+          "notes",
+          .object(
+            c.notes.map {
+              JSONMember($0.name.replacingOccurrences(of: " ", with: "_"), .number(Double($0.count)))
+            })))
+    }
+    members += [
       JSONMember("out", .string(options.out)),
       JSONMember("visits_out", options.visitsOut.map { .string($0) } ?? .null),
     ]

@@ -47,6 +47,9 @@ public struct ImportCounts: Sendable, Hashable {
   public var users = 0
   /// Distinct apps (kinds) in the donation log.
   public var apps = 0
+  /// Format-specific counts, in a fixed order, printed as `name: count` lines (e.g.
+  /// knowledgeC `interactions not decoded`, the kind map's `unmapped ids`).
+  public var notes: [NamedCount] = []
 
   public init() {}
 
@@ -72,6 +75,11 @@ public struct ImportResult: Sendable {
   /// With `skipBadRows`: the problems of the rows skipped, in file order, up to the
   /// reader's limit (`truncated` when there were more). Empty otherwise.
   public var skippedRows: DiagnosticList
+  /// Per donation, in row order: the UTC offset (seconds east of UTC) the source recorded
+  /// for it; nil when the source records none (the log is then written in UTC).
+  public var donationOffsets: [Int32]?
+  /// Per visit, in row order: its UTC offset in seconds; nil when the source has none.
+  public var visitOffsets: [Int32]?
 
   public init(
     donations: DonationLog, visits: VisitLog, counts: ImportCounts, skippedRows: DiagnosticList

@@ -1,0 +1,189 @@
+import SmartStackBase
+/// Imports CoreDuet's `knowledgeC.db` (iOS `/private/var/mobile/Library/CoreDuet/Knowledge/`,
+/// macOS `~/Library/Application Support/Knowledge/`) as donations and Home Screen visits.
+///
+/// **Read** (schema as in mac4n6/APOLLO's `knowledge_app_intents`, `knowledge_app_inFocus`
+/// and `knowledge_device_locked` modules): `ZOBJECT` rows whose `ZSTREAMNAME` is one of
+/// `streams` or the visit stream, with `ZSTARTDATE` (Mac absolute time), `ZSECONDSFROMGMT`
+/// (the row's UTC offset in seconds), `ZVALUESTRING`, `ZVALUEINTEGER`; `ZSOURCE.ZBUNDLEID`
+/// through `ZOBJECT.ZSOURCE`; `ZSTRUCTUREDMETADATA.Z_DKINTENTMETADATAKEY__INTENTCLASS`,
+/// `__INTENTVERB` and `__SERIALIZEDINTERACTION` through `ZOBJECT.ZSTRUCTUREDMETADATA`.
+///
+/// **Mapping.** A row of a donation stream is one donation at `ZSTARTDATE + 978307200`
+/// (`DeviceTime.milliseconds(macAbsolute:)`), `kind` = `ZVALUESTRING` (the bundle id),
+/// else `ZSOURCE.ZBUNDLEID`; `intent` = the intent class when present; parameters: the
+/// intent verb as `intent_verb`, plus what `InteractionArchive` reads from the serialized
+/// interaction. A row of the visit stream (`/device/isLocked` with `ZVALUEINTEGER` 0,
+/// unlocked, or `/display/isBacklit` with 1, screen on) is a visit; its other rows are
+/// counted. Every row keeps its own `ZSECONDSFROMGMT` as its UTC offset.
+///
+/// **Tolerated:** a missing `ZSOURCE` or `ZSTRUCTUREDMETADATA` table or any optional
+/// column (macOS 10.13/10.14 lack the intent columns; without `ZSECONDSFROMGMT` the offset
+/// is 0 and the rows are counted as `rows without utc offset`). A serialized interaction
+/// that cannot be decoded is counted (`interactions not decoded`), never an error.
+public struct KnowledgeCImporter: Sendable {
+  /// Which stream gives the visits.
+  public enum VisitSource: String, Sendable, CaseIterable {
+    /// `/device/isLocked` rows with value 0: the device was unlocked (the default).
+    case locked
+    /// `/display/isBacklit` rows with value 1: the screen came on.
+    case backlit
+
+    /// The stream name.
+    public var stream: String { self == .locked ? "/device/isLocked" : "/display/isBacklit" }
+    /// The `ZVALUEINTEGER` that makes a visit.
+    public var value: Int64 { self == .locked ? 0 : 1 }
+  }
+
+  /// The donation streams, full names, in the order their counts are reported.
+  public var streams: [String]
+  public var visitSource: VisitSource
+
+  public init(streams: [String] = ["/app/intents"], visitSource: VisitSource = .locked) {
+    self.streams = streams.map(Self.streamName)
+    self.visitSource = visitSource
+  }
+
+  /// `intents` → `/app/intents`, `inFocus` → `/app/inFocus`, `activity` → `/app/activity`;
+  /// a name starting with `/` is kept as it is.
+  public static func streamName(_ name: String) -> String {
+    name.hasPrefix("/") ? name : "/app/" + name
+  }
+
+  /// Copies `path` (with `-wal`, `-shm`) to a temporary folder, imports the copy, removes
+  /// it. See `SQLiteDatabase.open(copying:)`.
+  public func read(path: String) throws -> ImportResult {
+    try SQLiteDatabase.withCopy(of: path) { try read($0) }
+  }
+
+  /// Imports an open knowledgeC database.
+  ///
+  /// - Throws: `DatabaseError` `FILE: no table ZOBJECT: not a knowledgeC database` (or a
+  ///   missing `ZSTREAMNAME`/`ZSTARTDATE` column), or a SQLite failure.
+  public func read(_ db: SQLiteDatabase) throws -> ImportResult {
+    let tables = try db.tables()
+    guard tables.contains("ZOBJECT") else {
+      throw DatabaseError(file: db.file, message: "no table ZOBJECT: not a knowledgeC database")
+    }
+    let object = try db.columns(of: "ZOBJECT")
+    for required in ["ZSTREAMNAME", "ZSTARTDATE"] where !object.contains(required) {
+      throw DatabaseError(
+        file: db.file, message: "ZOBJECT has no column \(required): not a knowledgeC database")
+    }
+    let source = tables.contains("ZSOURCE") ? try db.columns(of: "ZSOURCE") : []
+    let metadata =
+      tables.contains("ZSTRUCTUREDMETADATA") ? try db.columns(of: "ZSTRUCTUREDMETADATA") : []
+    func column(_ table: String, _ columns: [String], _ name: String, as alias: String) -> String {
+      columns.contains(name) ? "\(table).\(name) AS \(alias)" : "NULL AS \(alias)"
+    }
+    let joinSource = object.contains("ZSOURCE") && source.contains("Z_PK")
+    let joinMetadata = object.contains("ZSTRUCTUREDMETADATA") && metadata.contains("Z_PK")
+    let intentKey = "Z_DKINTENTMETADATAKEY__"
+    let selected = [
+      "o.ZSTREAMNAME AS stream", "o.ZSTARTDATE AS start",
+      column("o", object, "ZSECONDSFROMGMT", as: "gmt"),
+      column("o", object, "ZVALUESTRING", as: "value_string"),
+      column("o", object, "ZVALUEINTEGER", as: "value_integer"),
+      column("s", joinSource ? source : [], "ZBUNDLEID", as: "bundle"),
+      column("m", joinMetadata ? metadata : [], intentKey + "INTENTCLASS", as: "intent_class"),
+      column("m", joinMetadata ? metadata : [], intentKey + "INTENTVERB", as: "intent_verb"),
+      column("m", joinMetadata ? metadata : [], intentKey + "SERIALIZEDINTERACTION", as: "interaction"),
+    ]
+    let allStreams = streams + [visitSource.stream]
+    var sql = "SELECT " + selected.joined(separator: ", ") + " FROM ZOBJECT o"
+    if joinSource { sql += " LEFT JOIN ZSOURCE s ON o.ZSOURCE = s.Z_PK" }
+    if joinMetadata { sql += " LEFT JOIN ZSTRUCTUREDMETADATA m ON o.ZSTRUCTUREDMETADATA = m.Z_PK" }
+    sql += " WHERE o.ZSTREAMNAME IN (" + allStreams.map { _ in "?" }.joined(separator: ", ") + ")"
+    sql += " ORDER BY o.ZSTARTDATE, o.rowid"
+
+    var rows = KnowledgeCRows(importer: self, hasOffsets: object.contains("ZSECONDSFROMGMT"))
+    try db.query(sql, bind: allStreams.map { .text($0) }) { rows.add($0) }
+    var total = 0
+    try db.query("SELECT COUNT(*) FROM ZOBJECT") { total = Int($0.values[0].integer ?? 0) }
+    return rows.finish(file: db.file, totalRows: total)
+  }
+}
+
+/// The per-row work of `KnowledgeCImporter`.
+struct KnowledgeCRows {
+  let importer: KnowledgeCImporter
+  /// Whether ZOBJECT has ZSECONDSFROMGMT (without it every row counts as without offset).
+  let hasOffsets: Bool
+  var builder = DeviceLogBuilder()
+  var streamCounts: [Int]
+  var counted = 0
+  var badTimes = 0
+  var noApp = 0
+  var notDecoded = 0
+  var withoutOffset = 0
+
+  init(importer: KnowledgeCImporter, hasOffsets: Bool) {
+    self.importer = importer
+    self.hasOffsets = hasOffsets
+    streamCounts = [Int](repeating: 0, count: importer.streams.count + 1)
+  }
+
+  mutating func add(_ row: SQLiteRow) {
+    let stream = row["stream"]?.text ?? ""
+    let streamIndex = importer.streams.firstIndex(of: stream) ?? importer.streams.count
+    streamCounts[streamIndex] += 1
+    guard let start = row["start"]?.double, let ms = DeviceTime.milliseconds(macAbsolute: start)
+    else {
+      badTimes += 1
+      return
+    }
+    var offset: Int32 = 0
+    if let gmt = row["gmt"]?.integer, abs(gmt) <= 24 * 3600 {
+      offset = Int32(gmt)
+    } else {
+      withoutOffset += 1
+    }
+    if streamIndex == importer.streams.count {
+      if row["value_integer"]?.integer == importer.visitSource.value {
+        builder.visit(at: ms, offset: offset)
+      } else {
+        counted += 1
+      }
+      return
+    }
+    let kind = [row["value_string"]?.text, row["bundle"]?.text].compactMap { $0 }
+      .first { !$0.isEmpty }
+    guard let kind else {
+      noApp += 1
+      return
+    }
+    var intent: String?
+    if let c = row["intent_class"]?.text, !c.isEmpty { intent = c }
+    var parameters: [Parameter] = []
+    if case .blob(let bytes)? = row["interaction"], !bytes.isEmpty {
+      if let decoded = InteractionArchive.parameters(bytes) {
+        parameters = decoded
+      } else {
+        notDecoded += 1
+      }
+    }
+    if let verb = row["intent_verb"]?.text, !verb.isEmpty {
+      parameters.removeAll { $0.key == "intent_verb" }
+      parameters.append(Parameter("intent_verb", verb))
+    }
+    builder.donate(
+      Donation(timestamp: Instant(milliseconds: ms), kind: kind, intent: intent, parameters: parameters),
+      offset: offset)
+  }
+
+  consuming func finish(file: String, totalRows: Int) -> ImportResult {
+    var counts = ImportCounts()
+    let names = importer.streams + [importer.visitSource.stream]
+    counts.events = names.indices.map { NamedCount(names[$0], streamCounts[$0]) }
+    let read = streamCounts.reduce(0, +)
+    counts.rows = max(totalRows, read)
+    counts.counted = counted + (counts.rows - read)
+    counts.dropped = [NamedCount("bad_times", badTimes), NamedCount("no_app", noApp)]
+    counts.notes = [
+      NamedCount("other streams", counts.rows - read),
+      NamedCount("interactions not decoded", notDecoded),
+      NamedCount("rows without utc offset", withoutOffset),
+    ]
+    return builder.finish(file: file, counts: counts)
+  }
+}
