@@ -2,8 +2,9 @@
 //
 // SmartStackLab: a laboratory for the iPhone Smart Stack.
 //
-// The library `SmartStackKit` depends on Foundation and the system zlib only (the design
-// card says "packages: none": the system's own C libraries come first). The commands
+// The library `SmartStackKit` depends on Foundation, the system zlib (the design card says
+// "packages: none": the system's own C libraries come first) and apple/swift-protobuf, the
+// standard protobuf runtime, for the Biome importer's payloads. The commands
 // (`SmartStackCommands`, run by the `smartstack` tool) use apple/swift-argument-parser,
 // the ecosystem's standard. Nothing else is linked; see README.md, "Dependencies".
 import PackageDescription
@@ -20,14 +21,20 @@ let package = Package(
     .executable(name: "smartstack", targets: ["smartstack"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    // The Biome importer's payloads are protobuf (README.md, "Dependencies").
+    .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0"),
   ],
   targets: [
     // The system zlib (gzip import): headers and libz from the OS, e.g. Debian's zlib1g-dev.
     .systemLibrary(
       name: "CZlib", path: "Sources/CZlib",
       providers: [.apt(["zlib1g-dev"]), .yum(["zlib-devel"])]),
-    .target(name: "SmartStackKit", dependencies: ["CZlib"]),
+    .target(
+      name: "SmartStackKit",
+      dependencies: ["CZlib", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+      // The schema of the committed BiomeRecords.pb.swift (Scripts/generate-protos.sh).
+      exclude: ["Importers/Biome/BiomeRecords.proto"]),
     .target(name: "SmartStackTesting", dependencies: ["SmartStackKit"]),
     .target(
       name: "SmartStackCommands",

@@ -23,7 +23,7 @@ struct ImportCommand: ParsableCommand {
         smartstack import lsapp lsapp.tsv.gz --out lsapp.csv --visits-out lsapp-visits.csv
         smartstack replay --log lsapp.csv --visits lsapp-visits.csv
       """,
-    subcommands: [ImportLSAppCommand.self, ImportAppEventsCommand.self])
+    subcommands: [ImportLSAppCommand.self, ImportAppEventsCommand.self, ImportBiomeCommand.self])
 
   /// The formats, as the subcommands name them (each sets its `commandName`).
   static var formatNames: [String] {
@@ -224,13 +224,17 @@ struct ImportRun {
   let options: ImportOptions
   let extensions: [String]
   let read: (ImportSource) throws -> ImportResult
+  /// Opens the input; nil: `ImportSource.open` (a text file, gzip or tar).
+  var open: ((ImportOptions) throws -> ImportSource)? = nil
 
   func run() throws {
     do {
       try reportingErrors {
-        let source = try ImportSource.open(
-          path: options.input, member: options.member, extensions: extensions,
-          limit: options.expansionLimit)
+        let source =
+          try open?(options)
+          ?? ImportSource.open(
+            path: options.input, member: options.member, extensions: extensions,
+            limit: options.expansionLimit)
         let result = try read(source)
         let logFormat = DonationLogFormat(path: options.out) ?? .csv
         var outputs = [
