@@ -65,17 +65,18 @@ public struct BiomeStreamFiles: Sendable {
     let name = url.standardizedFileURL.lastPathComponent
     let parent = url.standardizedFileURL.deletingLastPathComponent().lastPathComponent
     let wanted = stream.map { [$0] } ?? BiomeStream.allCases
-    var folders: [(URL, BiomeStream)] = []
+    // Paths are joined as text, so messages name files the way the user named the input.
+    var folders: [(String, BiomeStream)] = []
     if name == "local", let s = BiomeStream(rawValue: parent) {
-      folders = [(url, s)]
+      folders = [(path, s)]
     } else if let s = BiomeStream(rawValue: name) {
-      folders = [(url.appendingPathComponent("local"), s)]
+      folders = [(Self.join(path, "local"), s)]
     } else {
       for prefix in ["", "restricted", "streams/restricted"] {
-        let base = prefix.isEmpty ? url : url.appendingPathComponent(prefix)
+        let base = prefix.isEmpty ? path : Self.join(path, prefix)
         folders = wanted.compactMap { s in
-          let stream = base.appendingPathComponent(s.rawValue)
-          return Self.isFolder(stream.path) ? (stream.appendingPathComponent("local"), s) : nil
+          let stream = Self.join(base, s.rawValue)
+          return Self.isFolder(stream) ? (Self.join(stream, "local"), s) : nil
         }
         if !folders.isEmpty { break }
       }
@@ -95,24 +96,28 @@ public struct BiomeStreamFiles: Sendable {
     files = found
   }
 
+  static func join(_ folder: String, _ name: String) -> String {
+    folder.hasSuffix("/") ? folder + name : folder + "/" + name
+  }
+
   static func isFolder(_ path: String) -> Bool {
     var isFolder: ObjCBool = false
     return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
   }
 
   /// The regular, non-hidden files directly in `folder`, sorted by the bytes of their names.
-  static func segmentFiles(in folder: URL) throws -> [String] {
+  static func segmentFiles(in folder: String) throws -> [String] {
     // A stream folder without `local/` (only `remote/`, say) has no records of this device.
-    guard isFolder(folder.path) else { return [] }
+    guard isFolder(folder) else { return [] }
     let names: [String]
     do {
-      names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      names = try FileManager.default.contentsOfDirectory(atPath: folder)
     } catch {
-      throw InputFileError(path: folder.path, reason: "cannot list the folder")
+      throw InputFileError(path: folder, reason: "cannot list the folder")
     }
     return names.filter { !$0.hasPrefix(".") }
       .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-      .map { folder.appendingPathComponent($0).path }
+      .map { join(folder, $0) }
       .filter { !isFolder($0) }
   }
 }
