@@ -43,6 +43,9 @@ struct ImportBiomeCommand: ParsableCommand {
   var launchers: [String] = []
 
   func validate() throws {
+    if options.member != nil {
+      throw ValidationError("--member chooses a file in a tar archive; biome reads SEGB files and folders")
+    }
     if let stream, BiomeStream(rawValue: stream) == nil {
       throw ValidationError("--stream must be App.InFocus or App.Intent, not '\(stream)'")
     }

@@ -104,5 +104,8 @@ struct ImportBiomeCommandTests {
       ["import", "biome", biomeFolder.path, "--stream", "App.Other", "--out", "l.csv"], in: folder)
     #expect(stream.status == 64)
     #expect(stream.stderr.contains("--stream must be App.InFocus or App.Intent"))
+    let member = try CLI.run(
+      ["import", "biome", biomeFolder.path, "--member", "x", "--out", "l.csv"], in: folder)
+    #expect(member.status == 64)
   }
 }
