@@ -22,9 +22,11 @@ public struct InteractionArchive: Sendable, Hashable {
   public var parameters: [Parameter]
 
   /// The parameters of the archive `bytes`, or nil when they are not an `NSKeyedArchiver`
-  /// property list whose root object is a dictionary.
+  /// binary property list (`bplist00`) whose root object is a dictionary.
   public init?(_ bytes: ArraySlice<UInt8>) {
-    guard
+    // Archives are binary property lists; anything else is not handed to the parser, whose
+    // text (OpenStep) branch would try to read arbitrary bytes as a property list.
+    guard bytes.starts(with: Self.binaryMagic),
       let plist = try? PropertyListSerialization.propertyList(from: Data(bytes), format: nil),
       let archive = plist as? [String: Any],
       archive["$archiver"] as? String == "NSKeyedArchiver",
@@ -43,6 +45,9 @@ public struct InteractionArchive: Sendable, Hashable {
     }
     self.parameters = parameters.sorted()
   }
+
+  /// The first bytes of a binary property list.
+  static let binaryMagic = Array("bplist00".utf8)
 
   /// `value`, or the object it refers to when it is a keyed-archiver UID (nil for a UID out
   /// of range and for `$null`).
