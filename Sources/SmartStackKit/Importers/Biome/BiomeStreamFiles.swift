@@ -14,7 +14,9 @@ public enum BiomeStream: String, Sendable, Hashable, CaseIterable {
 ///
 /// 1. **a file**: one SEGB file; its stream is the `App.InFocus` or `App.Intent` component
 ///    nearest to it in the path (`.../App.Intent/local/745...`), or `stream` when given;
-/// 2. **a stream folder's `local` folder** (`.../App.InFocus/local`): its files;
+/// 2. **a stream folder's `local` folder** (`.../App.InFocus/local`): its files; with
+///    `stream`, any `local` folder (older iOS versions named the intents stream's folder
+///    `AppIntent`);
 /// 3. **a stream folder** (`.../App.InFocus`): the files of its `local` folder;
 /// 4. **a folder holding stream folders**, directly (`.../Biome/streams/restricted`), or
 ///    under `restricted/` (`.../Biome/streams`), or under `streams/restricted/`
@@ -67,7 +69,7 @@ public struct BiomeStreamFiles: Sendable {
     let wanted = stream.map { [$0] } ?? BiomeStream.allCases
     // Paths are joined as text, so messages name files the way the user named the input.
     var folders: [(String, BiomeStream)] = []
-    if name == "local", let s = BiomeStream(rawValue: parent) {
+    if name == "local", let s = BiomeStream(rawValue: parent) ?? stream {
       folders = [(path, s)]
     } else if let s = BiomeStream(rawValue: name) {
       folders = [(Self.join(path, "local"), s)]

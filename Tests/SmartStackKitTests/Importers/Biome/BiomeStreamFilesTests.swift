@@ -43,6 +43,12 @@ struct BiomeStreamFilesTests {
     #expect(try names(root.path + "/streams/restricted/App.InFocus") == focus)
     #expect(try names(root.path + "/streams/restricted/App.InFocus/local") == focus)
     #expect(try names(root.path, stream: .intent) == ["App.Intent:local/1"])
+    // A local folder of a stream the path does not name, read as the stream given.
+    let older = root.appendingPathComponent("streams/public/AppIntent/local")
+    try FileManager.default.createDirectory(at: older, withIntermediateDirectories: true)
+    try Data().write(to: older.appendingPathComponent("5"))
+    #expect(try names(older.path, stream: .intent) == ["App.Intent:local/5"])
+    #expect(throws: InputFileError.self) { try names(older.path) }
   }
 
   @Test func aSingleFileTakesItsStreamFromThePathOrTheOption() throws {
