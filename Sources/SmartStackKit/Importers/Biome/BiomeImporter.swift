@@ -92,7 +92,7 @@ public struct BiomeImporter: Sendable {
   /// The Unix time in milliseconds of Cocoa time `seconds`, or nil when it is not finite
   /// or not in 1970...2100.
   public static func milliseconds(cocoa seconds: Double) -> Int64? {
-    // 2101-01-01T00:00:00Z - 2001-01-01T00:00:00Z, in seconds.
+    // 2101-01-01T00:00:00Z (Unix 4 133 980 800) in Cocoa seconds: the first instant too late.
     let end = 4_133_980_800.0 - Double(cocoaEpochOffset)
     guard seconds.isFinite, seconds >= -Double(cocoaEpochOffset), seconds < end else { return nil }
     return Int64((seconds * 1000).rounded(.down)) + cocoaEpochOffset * 1000
@@ -230,7 +230,6 @@ public struct BiomeImporter: Sendable {
         file: name, users: Array(repeating: importer.user, count: visitTimes.count), times: visitTimes)
       counts.donations = log.count
       counts.visits = visits.count
-      counts.launcherVisits = visits.count
       counts.users = log.count + visits.count > 0 ? 1 : 0
       counts.apps = log.kindNames.count
       let result = ImportResult(
