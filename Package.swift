@@ -15,8 +15,10 @@
 //   SmartStackBase         time, random numbers, CSV/JSON, diagnostics, file I/O
 //
 // `SmartStackKit` re-exports the six library layers: users write one import. The library
-// depends on Foundation, the system zlib and the system SQLite only (the design card says
-// "packages: none": the system's own C libraries come first). The commands use apple/swift-argument-parser,
+// depends on Foundation, the system zlib and SQLite (the design card says "packages: none":
+// the system's own C libraries come first) and apple/swift-protobuf, the standard
+// protobuf runtime, for the Biome importer's payloads. The commands use
+// apple/swift-argument-parser,
 // the ecosystem's standard. Nothing else is linked; see README.md, "Dependencies".
 import PackageDescription
 
@@ -32,7 +34,9 @@ let package = Package(
     .executable(name: "smartstack", targets: ["smartstack"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    // The Biome importer's payloads are protobuf (README.md, "Dependencies").
+    .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0"),
   ],
   targets: [
     // The system zlib (gzip import): headers and libz from the OS, e.g. Debian's zlib1g-dev.
@@ -45,7 +49,13 @@ let package = Package(
       name: "CSQLite", path: "Sources/CSQLite",
       providers: [.apt(["libsqlite3-dev"]), .yum(["sqlite-devel"])]),
     .target(name: "SmartStackBase"),
-    .target(name: "SmartStackData", dependencies: ["SmartStackBase", "CZlib", "CSQLite"]),
+    .target(
+      name: "SmartStackData",
+      dependencies: [
+        "SmartStackBase", "CZlib", "CSQLite", .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+      ],
+      // The schema of the committed BiomeRecords.pb.swift (Scripts/generate-protos.sh).
+      exclude: ["Importers/Biome/BiomeRecords.proto"]),
     .target(name: "SmartStackEngine", dependencies: ["SmartStackBase", "SmartStackData"]),
     .target(name: "SmartStackStrategies", dependencies: ["SmartStackEngine"]),
     .target(name: "SmartStackWorld", dependencies: ["SmartStackEngine"]),

@@ -25,7 +25,7 @@ struct ImportCommand: ParsableCommand {
       """,
     subcommands: [
       ImportLSAppCommand.self, ImportAppEventsCommand.self, ImportKnowledgeCCommand.self,
-      ImportPowerLogCommand.self,
+      ImportPowerLogCommand.self, ImportBiomeCommand.self,
     ])
 
   /// The formats, as the subcommands name them (each sets its `commandName`).

@@ -23,6 +23,8 @@ public struct ImportSource: Sendable {
     case gzip
     case tar
     case tarGzip = "tar.gz"
+    /// Biome SEGB files, read by `BiomeImporter` (`ImportSource.segb(path:)`).
+    case segb
   }
 
   /// The default limit on the unpacked size of a gzip file: 2 GiB.

@@ -156,8 +156,8 @@ struct KnowledgeCRows {
     if let c = row["intent_class"]?.text, !c.isEmpty { intent = c }
     var parameters: [Parameter] = []
     if case .blob(let bytes)? = row["interaction"], !bytes.isEmpty {
-      if let decoded = InteractionArchive.parameters(bytes) {
-        parameters = decoded
+      if let archive = InteractionArchive(bytes) {
+        parameters = archive.stringEntries
       } else {
         notDecoded += 1
       }
