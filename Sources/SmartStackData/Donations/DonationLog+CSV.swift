@@ -17,7 +17,9 @@ extension DonationLog {
   /// Header: columns are matched by exact, lowercase name; unknown and unnamed columns are
   /// ignored; a name given twice is an error at its second cell; a missing `timestamp` or
   /// `kind` column is an error at 1:1 listing the columns found. An input without a header
-  /// row is an error; a header without rows is an empty log.
+  /// row is an error; a header without rows is an empty log. The time may instead be one
+  /// epoch column, `timestamp_ms`/`epoch_ms` (milliseconds) or `timestamp_s`/`epoch_s`
+  /// (seconds; `EpochUnit`); two time columns are an error at the second.
   ///
   /// Rows: `timestamp` and `kind` must not be empty; an empty `user` is `default`; an empty
   /// `intent` is none; `parameters` is `ParameterText`. Naive timestamps are read in
@@ -62,7 +64,10 @@ extension DonationLog {
 
 /// Where each known column is in a CSV log's header.
 struct CSVColumns {
+  /// The time column: `timestamp` (ISO 8601), or an epoch column (`EpochUnit`).
   var timestamp = -1
+  /// The epoch unit of the time column, nil for `timestamp` (ISO 8601 text).
+  var epoch: EpochUnit? = nil
   var user = -1
   var kind = -1
   var intent = -1
@@ -79,8 +84,20 @@ struct CSVColumns {
         problems.report(line: p.line, column: p.column, "duplicate column '\(name)' in the header")
       }
       names.append(name)
+      // The time: `timestamp` or one epoch column, never two (a repeated name is the
+      // duplicate-column error above).
+      if name == DonationField.timestamp || EpochUnit(columnName: name) != nil {
+        if timestamp < 0 {
+          timestamp = i
+          epoch = EpochUnit(columnName: name)
+        } else if names[timestamp] != name {
+          let p = csv.position(ofByte: csv.fieldInfo(i).sourceStart)
+          problems.report(
+            line: p.line, column: p.column,
+            "both '\(names[timestamp])' and '\(name)' name the time: keep one column")
+        }
+      }
       switch name {
-      case DonationField.timestamp: if timestamp < 0 { timestamp = i }
       case DonationField.user: if user < 0 { user = i }
       case DonationField.kind: if kind < 0 { kind = i }
       case DonationField.intent: if intent < 0 { intent = i }
@@ -93,6 +110,10 @@ struct CSVColumns {
     where index < 0 {
       var message =
         "missing required column '\(required)' (columns found: \(found.isEmpty ? "none" : found))"
+      if required == DonationField.timestamp {
+        message += "; epoch times go in a column named "
+          + EpochUnit.columnNames.map { "'\($0)'" }.joined(separator: ", ")
+      }
       if let near = names.first(where: {
         $0.lowercased().trimmingCharacters(in: .whitespaces) == required
       }) {
@@ -133,6 +154,13 @@ struct CSVRowReader {
     if timestampField.isEmpty {
       rowProblems.append(
         (csv.sourceOffset(ofField: columns.timestamp, byte: 0), "timestamp is empty"))
+    } else if let unit = columns.epoch {
+      switch unit.parse(timestampField) {
+      case .success(let epochMilliseconds): milliseconds = epochMilliseconds
+      case .failure(let error):
+        rowProblems.append(
+          (csv.sourceOffset(ofField: columns.timestamp, byte: error.offset), "timestamp: \(error.message)"))
+      }
     } else {
       switch ISO8601.parse(timestampField) {
       case .success(let timestamp):

@@ -3,8 +3,10 @@ import SmartStackBase
 /// A visit log: moments people saw the Home Screen (unlocks, home-button presses).
 ///
 /// CSV (RFC 4180, UTF-8, header row, columns by name, unknown columns ignored):
-/// `timestamp` (required; ISO 8601 with `Z` or an offset, or naive local time read in
-/// the given zone) and `user` (optional; default `default`). Rows may be in any order.
+/// the time (required): `timestamp` (ISO 8601 with `Z` or an offset, or naive local time
+/// read in the given zone) or one epoch column (`timestamp_ms`/`epoch_ms` in
+/// milliseconds, `timestamp_s`/`epoch_s` in seconds: `EpochUnit`), and `user` (optional;
+/// default `default`). Rows may be in any order.
 public struct VisitLog: Sendable, Hashable {
   /// The file the visits came from (for outputs and messages).
   public var file: String
@@ -34,6 +36,7 @@ public struct VisitLog: Sendable, Hashable {
     bytes.withUnsafeBufferPointer { buffer in
       var csv = CSVReader(buffer)
       var timestampColumn = -1
+      var epoch: EpochUnit? = nil
       var userColumn = -1
       var header = true
       while !problems.isFull {
@@ -55,27 +58,40 @@ public struct VisitLog: Sendable, Hashable {
                 problems.report(line: position.line, column: position.column, "duplicate column '\(name)'")
               }
               names.append(name)
-              if name == "timestamp" { timestampColumn = i }
+              // The time: `timestamp` or one epoch column (`EpochUnit`), never two.
+              if name == "timestamp" || EpochUnit(columnName: name) != nil {
+                if timestampColumn < 0 {
+                  timestampColumn = i
+                  epoch = EpochUnit(columnName: name)
+                } else if names[timestampColumn] != name {
+                  problems.report(
+                    line: position.line, column: position.column,
+                    "both '\(names[timestampColumn])' and '\(name)' name the time: keep one column")
+                }
+              }
               if name == "user" { userColumn = i }
             }
             if timestampColumn < 0 {
               problems.report(
                 line: 1, column: 1,
-                "missing required column 'timestamp' (found: \(names.joined(separator: ", ")))")
+                "missing required column 'timestamp' (found: \(names.joined(separator: ", "))); epoch times go in a column named "
+                  + EpochUnit.columnNames.map { "'\($0)'" }.joined(separator: ", "))
               return
             }
             continue
           }
           let field = csv.field(timestampColumn)
-          switch ISO8601.parse(field) {
-          case .success(let t):
+          let parsed: Result<Int64, ISO8601.ParseError> =
+            if let epoch { epoch.parse(field) } else { ISO8601.parse(field).map { zone.resolve($0).milliseconds } }
+          switch parsed {
+          case .success(let milliseconds):
             var user = "default"
             if userColumn >= 0 {
               let u = csv.field(userColumn)
               if u.count > 0 { user = String(decoding: u, as: UTF8.self) }
             }
             users.append(user)
-            times.append(zone.resolve(t).milliseconds)
+            times.append(milliseconds)
           case .failure(let error):
             let offset: Int
             if field.isEmpty {
