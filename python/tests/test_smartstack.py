@@ -99,3 +99,10 @@ def test_styles_give_distinct_markers_past_ten():
     labels = [f"s{i}" for i in range(13)]
     markers = [style["marker"] for style in smartstack.styles(labels).values()]
     assert len(set(markers)) == 13
+
+
+def test_a_sources_config_and_inputs_come_from_the_manifest(swept):
+    config = swept.source_config("tiny-world")
+    assert config["kind"] == "scenario"
+    assert swept.input_path(config["scenario"]) == (REPO / "Datasets" / "scenarios" / "tiny.json").resolve()
+    assert swept.source_config("nowhere") is None

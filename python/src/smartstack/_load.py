@@ -30,6 +30,26 @@ class Report(dict):
         self.folder = folder
         self.manifest = manifest
 
+    def source_config(self, label: str) -> Optional[dict]:
+        """The manifest's config of a source, by its label (`drift`, `sample[horizon=60]`)."""
+        sources = ((self.manifest or {}).get("config") or {}).get("sources", [])
+        for name in (label, label.split("[")[0]):
+            for source in sources:
+                if source.get("name") == name:
+                    return source
+        return None
+
+    def input_path(self, path: str) -> Optional[Path]:
+        """A path from the manifest's config (relative to the config file's folder, which
+        is relative to where the batch ran): tried from the current folder and from each
+        folder above the report folder. None when it is in none of them."""
+        config_dir = Path((self.manifest or {}).get("config_file") or ".").parent
+        for base in (Path.cwd(), *self.folder.resolve().parents):
+            candidate = base / config_dir / path
+            if candidate.is_file():
+                return candidate.resolve()
+        return None
+
     def __repr__(self) -> str:
         shapes = ", ".join(f"{k}: {len(v)}x{v.shape[1]}" for k, v in self.items())
         return f"Report({str(self.folder)!r}; {shapes})"
@@ -89,12 +109,18 @@ def load(folder: os.PathLike | str) -> Report:
     return Report(folder, frames, manifest)
 
 
-def point_labels(frame: pd.DataFrame) -> pd.Series:
-    """A label per row for its strategy point: the strategy's name alone when the frame has
-    one parameter set for it, else `name:` and the parameters that differ between its points
-    (`hour-of-week:half-life-days=7`). Works on runs, daily, summary and paired."""
+def _points(frame: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
     strategy = frame["strategy"].astype(str)
-    parameters = frame["parameters"].astype(str).where(frame["parameters"].notna(), "")
+    return strategy, frame["parameters"].astype(str).where(frame["parameters"].notna(), "")
+
+
+def point_labels(frame: pd.DataFrame, among: Optional[pd.DataFrame] = None) -> pd.Series:
+    """A label per row for its strategy point: the strategy's name alone when there is one
+    parameter set for it, else `name:` and the parameters that differ between its points
+    (`hour-of-week:half-life-days=7`). Works on runs, daily, summary and paired; `among`
+    (default: `frame`) is the frame whose points decide the labels and their order, so that
+    paired.csv, which lacks the baseline, gets the same labels as runs.csv."""
+    strategy, parameters = _points(frame if among is None else among)
     labels = {}
     for name in dict.fromkeys(strategy):
         sets = list(dict.fromkeys(parameters[strategy == name]))
@@ -106,6 +132,7 @@ def point_labels(frame: pd.DataFrame) -> pd.Series:
         for s, d in zip(sets, parsed):
             labels[(name, s)] = name + ":" + ";".join(f"{k}={d.get(k, '')}" for k in varying)
     order = list(dict.fromkeys(labels.values()))
+    strategy, parameters = _points(frame)
     return pd.Series(pd.Categorical([labels[k] for k in zip(strategy, parameters)], categories=order),
                      index=frame.index, name="point")
 
