@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 from typing import Optional
 
@@ -18,7 +17,7 @@ TEXT_COLUMNS = frozenset({
 })
 # Instants: ISO 8601 with Z or an offset, read as timezone-aware (UTC) datetimes.
 TIME_COLUMNS = frozenset({"time", "timestamp", "started", "finished"})
-_INTEGER = re.compile(r"^-?[0-9]+$")
+_INTEGER = r"-?[0-9]+"
 
 
 class Report(dict):
@@ -74,13 +73,14 @@ def _typed(name: str, column: pd.Series) -> pd.Series:
         except (ValueError, TypeError):
             pass
     if name not in TEXT_COLUMNS and len(values):
-        if values.map(lambda v: bool(_INTEGER.match(v))).all():
-            numbers = pd.to_numeric(column)
-            return numbers.astype("Int64") if column.isna().any() else numbers
         try:
-            return pd.to_numeric(column).astype("float64")
+            numbers = pd.to_numeric(column)
         except (ValueError, TypeError):
-            pass
+            numbers = None
+        if numbers is not None:
+            if values.str.fullmatch(_INTEGER).all():
+                return numbers.astype("Int64") if column.isna().any() else numbers
+            return numbers.astype("float64")
     if len(values) and values.nunique() * 2 <= len(values):
         # Categories in file order (the reports are sorted by key), not alphabetical.
         return pd.Series(pd.Categorical(column, categories=list(dict.fromkeys(values))),
