@@ -106,3 +106,14 @@ def test_a_sources_config_and_inputs_come_from_the_manifest(swept):
     assert config["kind"] == "scenario"
     assert swept.input_path(config["scenario"]) == (REPO / "Datasets" / "scenarios" / "tiny.json").resolve()
     assert swept.source_config("nowhere") is None
+
+
+def test_simulate_with_explanations_loads(tmp_path):
+    scenario = REPO / "Datasets" / "scenarios" / "tiny.json"
+    run = smartstack.simulate(scenario=scenario, strategy="mfu,oracle", explain=True, out=tmp_path / "sim")
+    report = smartstack.load(run.out)
+    assert {"runs", "daily", "explain"} <= set(report)
+    explain = report["explain"]
+    assert isinstance(explain["time"].dtype, pd.DatetimeTZDtype)
+    assert explain["hit"].dtype == "int64"
+    assert list(smartstack.point_labels(report["runs"])) == ["mfu", "oracle"]
