@@ -1,50 +1,80 @@
 #!/usr/bin/env bash
-# Runs every notebook headless, after the main job.
+# Runs the notebooks headless on a report folder and saves them executed, with their figures.
 #
-#   Notebooks/run.sh           # from the repository root (or anywhere)
+#   Notebooks/run.sh                     # the main job's reports/ (runs it first if needed)
+#   Notebooks/run.sh DIR [NAME=VALUE...] # any report folder; NAME=VALUE sets a notebook parameter
 #
-# 1. creates Notebooks/.venv and installs Notebooks/requirements.txt (pinned);
-# 2. builds smartstack (release) and runs the main job into reports/ if it has not run
-#    (`swift run -c release smartstack batch`), plus the small inputs of the relevance
-#    explorer (a relevance grid and a traced replay) into reports/relevance-explorer/;
-# 3. executes each notebook with nbclient (`jupyter execute`), which fails on any error.
-# Figures are written to Notebooks/figures/*.png. The committed notebooks stay without
-# outputs: `jupyter execute` does not write the executed copy back.
+# 1. creates Notebooks/.venv (Python 3.11 or later: $PYTHON, default python3) and installs
+#    Notebooks/requirements.txt (pinned) and the package in python/ (editable);
+# 2. builds smartstack (release) unless $SMARTSTACK_BIN names one; without DIR, runs the main
+#    job into reports/ if it has not run (FRESH=1: again), and the relevance explorer's
+#    inputs (a traced replay of the commuter week with its timeline) into
+#    reports/relevance-explorer/;
+# 3. executes each notebook with Notebooks/execute.py, which sets the parameters (REPORTS,
+#    OUT, and the NAME=VALUE given) and saves NAME.ipynb with its outputs and NAME.html
+#    next to the figures, in DIR/notebooks/ ($NOTEBOOKS_OUT to choose another folder).
+# relevance-explorer runs only where it can: on a folder with trace.csv whose source has
+# timelines (without DIR: reports/relevance-explorer). A failing notebook fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root="$PWD"
+
 python="${PYTHON:-python3}"
+"$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+  || { echo "Notebooks/run.sh needs Python 3.11 or later; $python is $("$python" --version 2>&1) (set PYTHON=...)"; exit 1; }
 venv=Notebooks/.venv
 if [ ! -x "$venv/bin/python" ]; then
   echo "== creating $venv"
   "$python" -m venv "$venv"
 fi
-"$venv/bin/pip" install --quiet --disable-pip-version-check -r Notebooks/requirements.txt
+"$venv/bin/pip" install --quiet --disable-pip-version-check -r Notebooks/requirements.txt -e ./python
 
-swift build -c release --product smartstack
-smartstack() { .build/release/smartstack "$@"; }
-if [ ! -s reports/summary.csv ] || [ "${FRESH:-0}" = 1 ]; then
-  echo "== the main job: smartstack batch"
-  smartstack batch --quiet
+if [ -z "${SMARTSTACK_BIN:-}" ]; then
+  swift build -c release --product smartstack
+  export SMARTSTACK_BIN="$root/.build/release/smartstack"
 fi
-echo "== inputs of the relevance explorer"
-mkdir -p reports/relevance-explorer
-smartstack relevance Datasets/timelines/commuter.json --from 2026-03-02T00:00:00Z \
-  --to 2026-03-09T00:00:00Z --step 300 --out reports/relevance-explorer/grid.csv
-smartstack batch Datasets/experiments/relevance-explorer.json --out reports/relevance-explorer --quiet
+smartstack() { "$SMARTSTACK_BIN" "$@"; }
 
-mkdir -p Notebooks/figures
-cd Notebooks
-for notebook in compare-strategies learning-curves relevance-explorer; do
-  echo "== $notebook.ipynb"
-  log="figures/$notebook.log"
-  if ! .venv/bin/jupyter execute --timeout=300 "$notebook.ipynb" > "$log" 2>&1; then
-    cat "$log"
-    echo "$notebook.ipynb failed"
+explorer_args=()
+if [ $# -eq 0 ]; then
+  reports="$root/reports"
+  if [ ! -s reports/summary.csv ] || [ "${FRESH:-0}" = 1 ]; then
+    echo "== the main job: smartstack batch"
+    smartstack batch --quiet
+  fi
+  echo "== inputs of the relevance explorer: reports/relevance-explorer"
+  smartstack batch Datasets/experiments/relevance-explorer.json --out reports/relevance-explorer --quiet
+  explorer="$root/reports/relevance-explorer"
+  explorer_args=(DAY=2026-03-03)   # the storm warning (weather score 3)
+else
+  [ -d "$1" ] || { echo "Notebooks/run.sh: $1 is not a folder"; exit 1; }
+  reports="$(cd "$1" && pwd)"
+  shift
+  explorer="$reports"
+fi
+out="${NOTEBOOKS_OUT:-$reports/notebooks}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+
+run_notebook() {  # NAME FOLDER NAME=VALUE...
+  local name="$1" folder="$2"
+  shift 2
+  echo "== $name.ipynb on $folder"
+  local log="$out/$name.log"
+  if ! "$venv/bin/python" Notebooks/execute.py "Notebooks/$name.ipynb" "$out" \
+      "REPORTS=$folder" "OUT=$out" "$@" > "$log" 2>&1; then
+    grep -v "Kernel is running over TCP without encryption" "$log" || true
+    echo "$name.ipynb failed; its outputs so far: $out/$name.html"
     exit 1
   fi
   grep -v "Kernel is running over TCP without encryption" "$log" || true
-done
-for png in compare-hit-rate compare-paired compare-tradeoff learning-curves-drift learning-before-after relevance-explorer; do
-  test -s "figures/$png.png" || { echo "missing Notebooks/figures/$png.png"; exit 1; }
-done
-echo "== notebooks ran; figures in Notebooks/figures/: $(ls figures | tr '\n' ' ')"
+  rm -f "$log"
+}
+run_notebook compare-strategies "$reports" "$@"
+run_notebook learning-curves "$reports" "$@"
+if [ -s "$explorer/trace.csv" ] && grep -q '"timelines"' "$explorer/manifest.json" 2>/dev/null; then
+  run_notebook relevance-explorer "$explorer" "${explorer_args[@]}" "$@"
+else
+  echo "== relevance-explorer.ipynb skipped: $explorer has no trace.csv from a source with timelines"
+fi
+echo "== notebooks ran; in $out: $(ls "$out" | tr '\n' ' ')"

@@ -1,0 +1,119 @@
+"""The package against the real binary ($SMARTSTACK_BIN, the packaged one, or PATH)."""
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import smartstack
+
+REPO = Path(__file__).resolve().parents[2]
+TINY_LOG = REPO / "Datasets" / "logs" / "tiny.csv"
+TINY_EXPERIMENT = REPO / "Datasets" / "experiments" / "tiny.json"
+
+
+@pytest.fixture(scope="module")
+def replayed(tmp_path_factory):
+    out = tmp_path_factory.mktemp("replay")
+    run = smartstack.replay(log=TINY_LOG, strategy=["mfu", "hour-of-week", "oracle"], horizon=1800, out=out)
+    return run, smartstack.load(out)
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory):
+    out = tmp_path_factory.mktemp("batch")
+    smartstack.batch(TINY_EXPERIMENT, out=out, replicates=1, trace=True, quiet=True)
+    return smartstack.load(out)
+
+
+def test_replay_writes_a_folder_that_loads(replayed):
+    run, report = replayed
+    assert run.out is not None and (run.out / "runs.csv").is_file()
+    assert {"runs", "daily"} <= set(report)
+    assert list(report) == sorted(report)
+    runs = report["runs"]
+    assert list(runs["strategy"].astype(str)) == ["mfu", "hour-of-week", "oracle"]
+    assert (runs["visits"] > 0).all()
+
+
+def test_replay_columns_are_typed(replayed):
+    runs, daily = replayed[1]["runs"], replayed[1]["daily"]
+    assert runs["visits"].dtype == "int64"
+    assert runs["hits"].dtype == "int64"
+    assert runs["hit_rate"].dtype == "float64"
+    assert isinstance(runs["strategy"].dtype, pd.CategoricalDtype) or runs["strategy"].nunique() == len(runs)
+    assert daily["day"].dtype == "int64"
+    assert pd.api.types.is_datetime64_any_dtype(daily["date"])
+    assert isinstance(daily["strategy"].dtype, pd.CategoricalDtype)
+    # Categories keep file order, not alphabetical order.
+    assert list(daily["strategy"].cat.categories) == ["mfu", "hour-of-week", "oracle"]
+
+
+def test_batch_sweep_loads_every_file(swept):
+    assert {"runs", "daily", "summary", "paired", "trace"} <= set(swept)
+    assert swept.manifest["run"] == "batch"
+    trace = swept["trace"]
+    assert isinstance(trace["time"].dtype, pd.DatetimeTZDtype)
+    assert str(trace["time"].dt.tz) == "UTC"
+    assert trace["has_target"].dtype == "int64"
+    summary = swept["summary"]
+    assert summary["mean"].dtype == "float64"
+    assert summary["n"].dtype == "int64"
+    assert isinstance(summary["metric"].dtype, pd.CategoricalDtype)
+    # An empty field is missing, and the integer column stays integer.
+    assert swept["runs"]["regret"].dtype == "float64"
+
+
+def test_point_labels_tell_sweep_points_apart(swept):
+    labels = smartstack.point_labels(swept["summary"])
+    assert list(labels.cat.categories) == [
+        "mfu", "mru", "random", "hour-of-week:half-life-days=0", "hour-of-week:half-life-days=2", "oracle"]
+
+
+def test_a_failing_command_raises_with_the_tools_message(tmp_path):
+    missing = tmp_path / "nope.csv"
+    with pytest.raises(smartstack.SmartStackError) as caught:
+        smartstack.replay(log=missing, out=tmp_path / "out")
+    assert caught.value.returncode == 66
+    assert "nope.csv" in caught.value.stderr
+    assert "nope.csv" in str(caught.value)
+
+
+def test_options_from_keywords():
+    assert smartstack.options(log="a.csv", strategy=["mfu", "oracle"], from_="T", trace=True,
+                              quiet=False, seed=None, half_life=3) == [
+        "--log", "a.csv", "--strategy", "mfu,oracle", "--from", "T", "--trace", "--half-life", "3"]
+
+
+def test_an_explicit_binary_that_is_not_there_is_named(tmp_path):
+    with pytest.raises(smartstack.BinaryNotFound, match="nowhere"):
+        smartstack.find_binary(tmp_path / "nowhere")
+
+
+def test_load_refuses_a_folder_without_reports(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no report files"):
+        smartstack.load(tmp_path)
+
+
+def test_styles_give_distinct_markers_past_ten():
+    labels = [f"s{i}" for i in range(13)]
+    markers = [style["marker"] for style in smartstack.styles(labels).values()]
+    assert len(set(markers)) == 13
+
+
+def test_a_sources_config_and_inputs_come_from_the_manifest(swept):
+    config = swept.source_config("tiny-world")
+    assert config["kind"] == "scenario"
+    assert swept.input_path(config["scenario"]) == (REPO / "Datasets" / "scenarios" / "tiny.json").resolve()
+    assert swept.source_config("nowhere") is None
+
+
+def test_simulate_with_explanations_loads(tmp_path):
+    scenario = REPO / "Datasets" / "scenarios" / "tiny.json"
+    run = smartstack.simulate(scenario=scenario, strategy="mfu,oracle", explain=True, out=tmp_path / "sim")
+    report = smartstack.load(run.out)
+    assert {"runs", "daily", "explain"} <= set(report)
+    explain = report["explain"]
+    assert isinstance(explain["time"].dtype, pd.DatetimeTZDtype)
+    assert explain["hit"].dtype == "int64"
+    assert list(smartstack.point_labels(report["runs"])) == ["mfu", "oracle"]
