@@ -33,10 +33,10 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
   @Argument(help: ArgumentHelp("The experiment config (JSON).", valueName: "config"))
   var config: String?
 
-  @Option(help: "Master seed (overrides the config's 'seed').")
+  @Option(parsing: .unconditional, help: "Master seed (overrides the config's 'seed').")
   var seed: UInt64?
 
-  @Option(help: "Replicates per source and strategy (overrides 'replicates').")
+  @Option(parsing: .unconditional, help: "Replicates per source and strategy (overrides 'replicates').")
   var replicates: Int?
 
   @Option(help: "Output folder (default: the config's outputs.dir, else reports).")
@@ -53,7 +53,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       "The baseline strategy of paired.csv (overrides 'baseline'; must be among the strategies).")
   var baseline: String?
 
-  @Option(help: "Cells run at the same time (default: the number of cores).")
+  @Option(parsing: .unconditional, help: "Cells run at the same time (default: the number of cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
   @Flag(

@@ -27,22 +27,22 @@ struct BenchCommand: RegistryCommand {
         .build/release/smartstack bench --quick --baseline Benchmarks/baseline.json
       """)
 
-  @Option(help: "Simulated people (default: 1000; 200 with --quick).")
+  @Option(parsing: .unconditional, help: "Simulated people (default: 1000; 200 with --quick).")
   var people: Int?
 
-  @Option(help: "Days per person (default: 28; 14 with --quick).")
+  @Option(parsing: .unconditional, help: "Days per person (default: 28; 14 with --quick).")
   var days: Int?
 
   @Option(help: "Strategies, comma-separated, each NAME or NAME:PARAM=VALUE:... (default: every built-in one).")
   var strategy: [String] = []
 
-  @Option(name: .customLong("ingest-rows"), help: "Rows of the generated ingest log (default: 1000000; 250000 with --quick).")
+  @Option(name: .customLong("ingest-rows"), parsing: .unconditional, help: "Rows of the generated ingest log (default: 1000000; 250000 with --quick).")
   var ingestRows: Int?
 
   @Flag(name: .customLong("no-relevance"), help: "Stacks without relevance timelines (default: with).")
   var noRelevance = false
 
-  @Option(help: "Seed of the generated workload.")
+  @Option(parsing: .unconditional, help: "Seed of the generated workload.")
   var seed: UInt64 = 1
 
   @Option(help: "Measure everything N times and keep the fastest (default: 1; 3 with --quick).")
@@ -57,7 +57,7 @@ struct BenchCommand: RegistryCommand {
   @Option(help: "A 'bench --json' output to compare with: exit 1 when a measurement is more than --max-slowdown times slower.")
   var baseline: String?
 
-  @Option(name: .customLong("max-slowdown"), help: "The slowdown factor against --baseline that fails.")
+  @Option(name: .customLong("max-slowdown"), parsing: .unconditional, help: "The slowdown factor against --baseline that fails.")
   var maxSlowdown: Double = 3
 
   @Flag(help: "Print nothing but the result (no progress on standard error).")

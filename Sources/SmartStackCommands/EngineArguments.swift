@@ -3,13 +3,13 @@ import SmartStackKit
 
 /// The engine options `replay` and `simulate` share (results depend on them).
 struct EngineArguments: ParsableArguments {
-  @Option(name: .customLong("relevance-threshold"), help: "Percentile at or above which an active window counts as relevant for the relevance metrics.")
+  @Option(name: .customLong("relevance-threshold"), parsing: .unconditional, help: "Percentile at or above which an active window counts as relevant for the relevance metrics.")
   var relevanceThreshold: Double = 0.8
 
   @Option(name: .customLong("normaliser-scope"), help: "Relevance normalisation scope: instance or kind.")
   var normaliserScope: String = "instance"
 
-  @Option(name: .customLong("normaliser-window-days"), help: "Normalise over the last N days of scores (default: all history).")
+  @Option(name: .customLong("normaliser-window-days"), parsing: .unconditional, help: "Normalise over the last N days of scores (default: all history).")
   var normaliserWindowDays: Int?
 
   func validate() throws {

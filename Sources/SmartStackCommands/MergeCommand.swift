@@ -25,7 +25,7 @@ struct MergeCommand: AsyncParsableCommand, RegistryCommand {
   @Option(help: "Output folder.")
   var out: String = "reports"
 
-  @Option(help: "Statistics computed in parallel (default: the number of cores).")
+  @Option(parsing: .unconditional, help: "Statistics computed in parallel (default: the number of cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
   @Flag(help: "Print nothing but errors.")

@@ -37,14 +37,14 @@ struct RelevanceCommand: ParsableCommand {
   @Option(help: "The last grid time allowed, ISO 8601.")
   var to: String
 
-  @Option(help: "The grid step in seconds (> 0; fractions are rounded to the millisecond).")
+  @Option(parsing: .unconditional, help: "The grid step in seconds (> 0; fractions are rounded to the millisecond).")
   var step: Double
 
   @Option(help: "Compare a score with the instance's own scores or with all of its kind's.")
   var scope: ScopeOption = .instance
 
   @Option(
-    name: .customLong("window-days"),
+    name: .customLong("window-days"), parsing: .unconditional,
     help: "Count only scores dated in the last N days (N >= 1); default: all history.")
   var windowDays: Int?
 

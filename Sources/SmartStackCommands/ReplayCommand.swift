@@ -24,13 +24,13 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
   @Option(help: "Strategies, comma-separated, each NAME or NAME:PARAM=VALUE:... (see 'smartstack strategies'; default: all).")
   var strategy: [String] = []
 
-  @Option(help: "Master seed for the strategies' own randomness.")
+  @Option(parsing: .unconditional, help: "Master seed for the strategies' own randomness.")
   var seed: UInt64 = 1
 
   @Option(help: "Output folder (created if needed).")
   var out: String = "reports/replay"
 
-  @Option(help: "Strategies run in parallel (default: the number of cores).")
+  @Option(parsing: .unconditional, help: "Strategies run in parallel (default: the number of cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
   @Flag(help: "Print nothing but errors.")
@@ -87,13 +87,13 @@ struct ReplayInputOptions: ParsableArguments {
   @Option(help: "Visits: 'donations' (one before each donation instant), 'sessions:MINUTES' (one before the first donation after a gap), or a visit log CSV file (timestamp,user).")
   var visits: String = "donations"
 
-  @Option(help: "Seconds after a visit within which the next donation is its target.")
+  @Option(parsing: .unconditional, help: "Seconds after a visit within which the next donation is its target.")
   var horizon: Double = 300
 
   @Option(help: "The stack: 'all' (one instance per donated kind), 'top:N' (the N most donated kinds in the warm-up), or a stack JSON file.")
   var stack: String = "all"
 
-  @Option(name: .customLong("warmup-days"), help: "Days from each person's first donation that are observed but not scored.")
+  @Option(name: .customLong("warmup-days"), parsing: .unconditional, help: "Days from each person's first donation that are observed but not scored.")
   var warmupDays: Double = 0
 
   @Option(help: "The people's IANA time zone, for naive timestamps and local-time features.")

@@ -23,13 +23,13 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
   @Option(help: "Strategies, comma-separated, each NAME or NAME:PARAM=VALUE:... (default: all).")
   var strategy: [String] = []
 
-  @Option(help: "Days to simulate (default: the scenario's).")
+  @Option(parsing: .unconditional, help: "Days to simulate (default: the scenario's).")
   var days: Int?
 
-  @Option(help: "Master seed (default: the scenario's).")
+  @Option(parsing: .unconditional, help: "Master seed (default: the scenario's).")
   var seed: UInt64?
 
-  @Option(help: "Replicates: independent draws of the people, 0..<N.")
+  @Option(parsing: .unconditional, help: "Replicates: independent draws of the people, 0..<N.")
   var replicates: Int = 1
 
   @Option(help: "Output folder (created if needed).")
@@ -46,7 +46,7 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
 
   @OptionGroup var engine: EngineArguments
 
-  @Option(help: "Runs in parallel (default: the number of cores).")
+  @Option(parsing: .unconditional, help: "Runs in parallel (default: the number of cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
   @Flag(help: "Print nothing but errors.")
