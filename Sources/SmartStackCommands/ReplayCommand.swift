@@ -14,7 +14,8 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
       A hit is a visit that showed its target.
 
       Examples:
-        smartstack replay --log Datasets/logs/commuter.csv --strategy mfu,mru,hour-of-day,oracle
+        smartstack replay --log Datasets/logs/commuter/donations.csv --visits Datasets/logs/commuter/visits.csv \\
+          --stack Datasets/logs/commuter/stack.json --strategy mfu,mru,hour-of-day,oracle
         smartstack replay --log my.jsonl --visits sessions:5 --stack top:6 --warmup-days 7
         smartstack replay --log log.csv --visits visits.csv --stack stack.json --timelines t.json
       """)

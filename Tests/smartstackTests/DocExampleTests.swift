@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// The repository's root folder.
+private let root = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// Examples in the docs and in `--help` name files that exist and run as written.
+@Suite("Doc examples run on the bundled data")
+struct DocExampleTests {
+  /// docs/batch.md's example config, as a config in Datasets/experiments/ would read it:
+  /// its `../` paths are taken from that folder.
+  @Test func theBatchDocsExampleConfigRuns() throws {
+    let doc = try String(contentsOf: root.appendingPathComponent("docs/batch.md"), encoding: .utf8)
+    let start = try #require(doc.range(of: "```json\n{\n  \"name\": \"commute-study\""))
+    let body = doc[start.upperBound...]
+    let end = try #require(body.range(of: "\n```"))
+    let json = "{\n  \"name\": \"commute-study\"" + body[..<end.lowerBound]
+    let datasets = root.appendingPathComponent("Datasets").path
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doc-example-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let config = folder.appendingPathComponent("config.json")
+    try json.replacingOccurrences(of: "\"../", with: "\"\(datasets)/").write(to: config, atomically: true, encoding: .utf8)
+    let result = try CLI.run(["batch", config.path, "--replicates", "1", "--out", folder.appendingPathComponent("out").path, "--quiet"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/runs.csv").path))
+  }
+
+  /// `replay --help`'s first example names the bundled commuter log.
+  @Test func theReplayHelpExampleRuns() throws {
+    let help = try CLI.run(["replay", "--help"]).stdout
+    let line = try #require(help.split(separator: "\n").first { $0.contains("smartstack replay --log Datasets/") })
+    #expect(line.contains("Datasets/logs/commuter/donations.csv"))
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("replay-help-\(UUID())").path
+    let result = try CLI.run(
+      ["replay", "--log", "Datasets/logs/commuter/donations.csv", "--visits", "Datasets/logs/commuter/visits.csv",
+       "--stack", "Datasets/logs/commuter/stack.json", "--strategy", "mfu,mru,hour-of-day,oracle", "--out", out],
+      in: root)
+    #expect(result.status == 0, "\(result.stderr)")
+  }
+}
