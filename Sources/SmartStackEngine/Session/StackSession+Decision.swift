@@ -45,7 +45,10 @@ extension StackSession {
       return ranking.scores.withUnsafeBufferPointer { scores in
         _context.features._available.withUnsafeBufferPointer { available in
           let tie = view.tieRank
-          let count = min(n, scores.count, available.count, view.count)
+          // Two-argument `min`s: the four-argument one takes its fourth as a variadic
+          // array, which the optimiser does not always remove (a heap allocation per
+          // visit in `smart-rotate`'s specialisation).
+          let count = min(min(n, scores.count), min(available.count, view.count))
           // `orderKey` packs (score, tie rank) so that a larger key comes first, and
           // everything below compares keys: no branches on the data. The best target is
           // the largest key among the candidate targets; with none, a key nothing
