@@ -144,7 +144,7 @@ public struct SmartRotateStrategy: RankingStrategy {
         if now - context.shownSince < minDwell {
           allowed = false
           ranking.rule = "minimum dwell"
-        } else if maxPerHour > 0, rotations.lazy.filter({ $0 > now - 3_600_000 }).count >= maxPerHour {
+        } else if maxPerHour > 0, rotationCount(after: now - 3_600_000) >= maxPerHour {
           allowed = false
           ranking.rule = "hourly rotation limit"
         } else if maxPerDay > 0, rotations.count >= maxPerDay {
@@ -172,6 +172,16 @@ public struct SmartRotateStrategy: RankingStrategy {
       ranking.scores[c] = .infinity
       ranking.rule = "all suppressed: stay"
     }
+  }
+
+  /// The number of `rotations` later than `time`. A plain loop: a lazy filter's closure
+  /// escaped into a non-inlined `count` and was allocated on the heap at every call.
+  ///
+  /// - Complexity: O(rotations).
+  @inlinable func rotationCount(after time: Int64) -> Int {
+    var count = 0
+    for t in rotations where t > time { count &+= 1 }
+    return count
   }
 
   /// Draws a candidate from the softmax of utilities (non-suppressed candidates).

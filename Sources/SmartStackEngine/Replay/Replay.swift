@@ -3,15 +3,21 @@ import SmartStackData
 
 /// Replays a plan with one strategy.
 ///
-/// Per person, four time-ordered streams are merged: relevance entries, visits,
-/// donations and revealed outcomes; at equal instants they are processed in that order
-/// (DESIGN.md §3), within a stream in input order. So a visit is decided before the
+/// Per person, four time-ordered streams are merged by an `EventMerger`: relevance
+/// entries, visits, donations and revealed outcomes (taps, then misses); at equal
+/// instants they are processed in that order (`Event`), within a stream in input order. So a visit is decided before the
 /// donation that follows it at the same millisecond, and no strategy sees the future.
 ///
 /// Outcomes: after a visit, the strategy learns whether the person used what was shown
 /// (a tap) only when that becomes observable: at the time of the target donation when
 /// the shown instance was a target, otherwise once the horizon has passed.
 public enum Replay {
+  /// Replay's event classes; the raw values are their order at equal instants
+  /// (`EventMerger`).
+  @usableFromInline package enum Event: Int {
+    case entry, visit, donation, tap, miss
+  }
+
   /// Runs `prototype` (a fresh copy per person) over every person of `plan`, feeding
   /// `observer`, and returns the observer.
   ///
@@ -60,24 +66,26 @@ public enum Replay {
     let visitCount = person.visitTimes.count
     let donationCount = person.donationTimes.count
     var lastTime = Int64.min
-    // The next time of each input stream (`Int64.max` once it is used up), read again
+    // The next time of each input stream (`Int64.max` once it is used up), set again
     // only when that stream advances.
-    var te = entryCount > 0 ? person.entries[0].date.milliseconds : Int64.max
-    var tv = visitCount > 0 ? person.visitTimes[0] : Int64.max
-    var td = donationCount > 0 ? person.donationTimes[0] : Int64.max
+    var merger = EventMerger<Event>()
+    merger[.entry] = entryCount > 0 ? person.entries[0].date.milliseconds : Int64.max
+    merger[.visit] = visitCount > 0 ? person.visitTimes[0] : Int64.max
+    merger[.donation] = donationCount > 0 ? person.donationTimes[0] : Int64.max
     while true {
       // The reveal queues stay empty without `OutcomeLearningStrategy`: not even looked at.
-      let tt = S._observesOutcomes ? taps.nextTime : Int64.max
-      let tm = S._observesOutcomes ? misses.nextTime : Int64.max
-      let tr = min(tt, tm)
-      let t = min(te, tv, td, tr)
-      if t == Int64.max { break }
+      if S._observesOutcomes {
+        merger[.tap] = taps.nextTime
+        merger[.miss] = misses.nextTime
+      }
+      guard let (event, t) = merger.next() else { break }
       lastTime = t
-      if te == t {
+      switch event {
+      case .entry:
         session.relevanceEntry(instance: Int(person.entryInstance[e]), entry: person.entries[e])
         e += 1
-        te = e < entryCount ? person.entries[e].date.milliseconds : Int64.max
-      } else if tv == t {
+        merger[.entry] = e < entryCount ? person.entries[e].date.milliseconds : Int64.max
+      case .visit:
         let target = Int(person.visitTarget[v])
         let shown: Int32
         let isHit: Bool
@@ -107,17 +115,17 @@ public enum Replay {
           }
         }
         v += 1
-        tv = v < visitCount ? person.visitTimes[v] : Int64.max
-      } else if td == t {
+        merger[.visit] = v < visitCount ? person.visitTimes[v] : Int64.max
+      case .donation:
         if !person.alwaysAvailable {
           for m in person.matched(d) { session.makeAvailable(Int(m)) }
         }
         session.donation(at: t, kind: person.donationKinds[d], matched: person.matched(d))
         d += 1
-        td = d < donationCount ? person.donationTimes[d] : Int64.max
-      } else if tt <= tm {
+        merger[.donation] = d < donationCount ? person.donationTimes[d] : Int64.max
+      case .tap:
         session.reveal(taps.pop(), at: t)
-      } else {
+      case .miss:
         session.reveal(misses.pop(), at: t)
       }
     }

@@ -11,6 +11,11 @@ import SmartStackData
 /// event. This owns one raw allocation, is not copyable (so nothing can share it) and
 /// frees it when it goes away.
 ///
+/// Invariants: `0 <= head <= tail <= capacity`; `storage[0..<tail]` is initialised
+/// (popped elements too, until `deinit` deinitialises them all); the pending reveals are
+/// `storage[head..<tail]`, in push order, which is ascending time for replay's queues
+/// (the queue itself does not sort).
+///
 /// - Complexity: every operation O(1); memory O(capacity), 48 bytes per reveal.
 @usableFromInline package struct RevealQueue: ~Copyable {
   /// A reveal due at `time`.

@@ -35,10 +35,24 @@ import SmartStackData
 /// short lists a visit walks (instances with a top-percentile window, instances with a
 /// watched window), the tie-break order and the last decision's order keys.
 ///
-/// A trivial value: passing it costs no reference counting. Valid while the owning
-/// `EngineSlots` is alive; write through it only after the owner was made unique
-/// (`StackSession.uniqueSlots()`). Indices are instance indices `0..<count`, checked by
-/// the callers' preconditions.
+/// A trivial value: passing it costs no reference counting.
+///
+/// **Invariants** (what every reader may assume and every writer keeps):
+/// - valid while the owning `EngineSlots` is alive; a view read before
+///   `StackSession.uniqueSlots()` copied the owner points into the old copy, so write
+///   only through the view that call returns;
+/// - indices are instance indices `0..<count`, checked by the callers' preconditions
+///   (the pointers are not: an index outside is undefined behaviour);
+/// - `slots[0..<count]`, `tieRank[0..<count]`, `tieOrder[0..<count]`,
+///   `orderKeys[0..<max(1, count)]` and `listCounts[0...1]` are initialised;
+/// - `tieRank` and `tieOrder` are inverse permutations of `0..<count`:
+///   `tieOrder[Int(tieRank[i])] == i`;
+/// - `high[0..<highCount]` are distinct instances, exactly those whose slot `isHigh`;
+///   `watched[0..<watchedCount]` are distinct instances, exactly those whose
+///   `watchStart != Int64.min`; so both counts stay at most `count`, the buffers'
+///   capacity;
+/// - `orderKeys` hold the last remembered decision's keys (`DecisionCache`); they mean
+///   nothing while it is not reusable.
 @usableFromInline package struct SlotsView {
   /// Number of instances.
   @usableFromInline package let count: Int
@@ -163,6 +177,11 @@ import SmartStackData
 /// when the session value was copied (copy-on-write by hand), so sessions keep value
 /// semantics. The session then works through the trivial `view`, which costs no
 /// reference counting.
+///
+/// Invariants: only `StackSession` (and its copies) hold a reference, so "uniquely
+/// referenced" means "not shared with a copied session"; `view`'s buffers are allocated
+/// with capacity `max(1, count)` (`listCounts`: 2) in `init` and freed in `deinit`,
+/// and hold what `SlotsView` states.
 @usableFromInline final package class EngineSlots: @unchecked Sendable {
   /// Pointers to this object's memory.
   @usableFromInline package let view: SlotsView

@@ -46,6 +46,12 @@ public struct VisitInputs: OptionSet, Sendable, Hashable {
 /// reads the engine's feature arrays in place and is valid only during the
 /// `PureRankingStrategy.scores` call it is passed to (it cannot be kept: `scores` does
 /// not mutate the strategy).
+///
+/// Its buffers are the engine's arrays, borrowed for that call: `instanceCount`
+/// elements each (`instanceCount × 24` and `× 168` for the hour counts). Precondition of
+/// every accessor: `0 <= i < instanceCount` and the hour within its range; the reads
+/// are checked only in debug builds (an `UnsafeBufferPointer` subscript), so a
+/// release build does not catch an index outside.
 public struct VisitView {
   @usableFromInline package let reads: VisitInputs
   @usableFromInline package let strategy: any RankingStrategy.Type

@@ -88,7 +88,10 @@ struct ReloadSimulation {
 }
 
 extension ReloadSimulation {
-  private enum Source { case none, initial, delayed, scheduled, event, open }
+  /// The sources of reload requests; the raw values are their order at equal instants
+  /// (`EventMerger`; the type's "Requests"). The initial request comes at the start,
+  /// before every other source can have one.
+  private enum Source: Int { case initial, delayed, scheduled, event, open }
 
   /// The mutable state of one run.
   private struct RunState {
@@ -154,24 +157,15 @@ extension ReloadSimulation {
     }
 
     mutating func loop<G: RandomNumberGenerator>(_ random: inout G) {
+      var requests = EventMerger<Source>()
       while true {
-        var t = Int64.max
-        var source = Source.none
-        if initialPending {
-          t = sim.start
-          source = .initial
-        } else {
-          if let w = waiting, w < t { (t, source) = (w, .delayed) }
-          if let s = nextScheduled, s < t { (t, source) = (s, .scheduled) }
-          if eventIndex < entryCount {
-            let e = sim.timeline.entries[eventIndex].date.milliseconds
-            if e < t { (t, source) = (e, .event) }
-          }
-          if openIndex < sim.wants.count, sim.wants[openIndex] < t {
-            (t, source) = (sim.wants[openIndex], .open)
-          }
-        }
-        guard source != .none, t < sim.end else { break }
+        // Each source's next request time, read from the state it lives in.
+        requests[.initial] = initialPending ? sim.start : Int64.max
+        requests[.delayed] = waiting ?? Int64.max
+        requests[.scheduled] = nextScheduled ?? Int64.max
+        requests[.event] = eventIndex < entryCount ? sim.timeline.entries[eventIndex].date.milliseconds : Int64.max
+        requests[.open] = openIndex < sim.wants.count ? sim.wants[openIndex] : Int64.max
+        guard let (source, t) = requests.next(), t < sim.end else { break }
         switch source {
         case .initial:
           initialPending = false
@@ -187,8 +181,6 @@ extension ReloadSimulation {
         case .open:
           openIndex = nextOpen(from: openIndex + 1, after: t)
           request(at: t, scheduled: false, &random)
-        case .none:
-          break
         }
       }
       if waiting != nil { counts.pending += 1 }

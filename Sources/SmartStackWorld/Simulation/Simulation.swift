@@ -38,6 +38,14 @@ public struct SimulationOptions: Sendable {
 /// The oracle (`TargetAwareStrategy`) is exempt from the stack's own rules (pins, Smart Rotate
 /// off, the rotation limit): it measures what a perfect ranking could reach.
 public enum Simulation {
+  /// A simulated person's event classes; the raw values are their order at equal
+  /// instants (`EventMerger`): suggestion toggles (removals before insertions), then
+  /// relevance entries, then visits. A visit's donation and revealed outcome are
+  /// handled within the visit, at its instant, in that order.
+  @usableFromInline package enum Event: Int {
+    case toggle, entry, visit
+  }
+
   /// Runs `prototype` over every person of replicate `replicate`, feeding `observer`.
   /// `emitter`, when given, receives every donation, visit and delivered timeline entry
   /// in the public formats.
@@ -100,22 +108,26 @@ public enum Simulation {
     var lastTime = Int64.min
     let entryCount = person.entries.count
     let visitCount = person.visitTimes.count
-    while true {
-      let te = e < entryCount ? person.entries[e].date.milliseconds : Int64.max
-      let tg = g < toggles.count ? toggles[g].time : Int64.max
-      let tv = v < visitCount ? person.visitTimes[v] : Int64.max
-      let t = min(te, tg, tv)
-      if t == Int64.max { break }
+    // The next time of each stream, set again when that stream advances.
+    var merger = EventMerger<Event>()
+    merger[.toggle] = toggles.isEmpty ? Int64.max : toggles[0].time
+    merger[.entry] = entryCount > 0 ? person.entries[0].date.milliseconds : Int64.max
+    merger[.visit] = visitCount > 0 ? person.visitTimes[0] : Int64.max
+    while let (event, t) = merger.next() {
       lastTime = t
-      if tg == t {
+      switch event {
+      case .toggle:
         session.setAvailable(Int(toggles[g].instance), toggles[g].on)
         g += 1
+        merger[.toggle] = g < toggles.count ? toggles[g].time : Int64.max
         continue
-      }
-      if te == t {
+      case .entry:
         session.relevanceEntry(instance: Int(person.entryInstance[e]), entry: person.entries[e])
         e += 1
+        merger[.entry] = e < entryCount ? person.entries[e].date.milliseconds : Int64.max
         continue
+      case .visit:
+        break
       }
 
       // A visit: the stack's policy, then the strategy.
@@ -172,6 +184,7 @@ public enum Simulation {
           at: t)
       }
       v += 1
+      merger[.visit] = v < visitCount ? person.visitTimes[v] : Int64.max
     }
     session.finish(at: lastTime)
   }

@@ -1,0 +1,128 @@
+import SmartStackBase
+import SmartStackData
+
+// A Home Screen visit: the strategy's decision (fresh or reused, `StackSession+Decision`),
+// the stack's own rules applied to it (`StackRules`), the relevance situation, and the
+// outcome the observer receives.
+extension StackSession {
+  /// A Home Screen visit: the strategy ranks, the top candidate is shown, and the
+  /// outcome goes to the observer. `hasTarget`/`targets` describe what the person
+  /// wanted (see `VisitOutcome`); only a `TargetAwareStrategy` sees them.
+  @discardableResult
+  @inline(__always)
+  @inlinable public mutating func visit(
+    at time: Int64, hasTarget: Bool, targets: ArraySlice<Int32>, policy: VisitPolicy = .rank
+  ) -> VisitOutcome {
+    targets.withUnsafeBufferPointer { buffer in
+      visit(at: time, hasTarget: hasTarget, targetBuffer: buffer, targets: targets, policy: policy)
+    }
+  }
+
+  /// `visit(at:hasTarget:targets:policy:)` with the targets read from `targetBuffer`;
+  /// `targets` (the same instances, or empty) is what the strategy (a `TargetAwareStrategy`)
+  /// and the outcome get. The drivers pass an empty `targets` when neither needs them
+  /// (`OutcomeObserver.observesTargets`): building a slice of the plan's arrays costs a
+  /// reference-count increment and decrement at every visit.
+  @discardableResult
+  @inline(__always)
+  @inlinable mutating package func visit(
+    at time: Int64, hasTarget: Bool, targetBuffer: UnsafeBufferPointer<Int32>, targets: ArraySlice<Int32>,
+    policy: VisitPolicy
+  ) -> VisitOutcome {
+    advanceClock(to: time)
+    if hasRelevance && time >= nextRelevanceRefresh { refreshDueRelevance() }
+    let rankedTop: Int
+    let candidates: Int
+    let rankedTargetRank: Int
+    if decisions.isReusable, decisions.applies(to: _context) {
+      // Nothing the strategy's scores depend on changed but the instances in `changed`
+      // (rescored) and `retied` (keys moved by a donation): the last decision stands
+      // (`ranking` still holds its scores and rule), or is updated for those.
+      decisions.shownMayHaveChanged(to: _context.shown)
+      if !decisions.changed.isEmpty { _strategy._rescore(decisions.changed, _context, into: &ranking) }
+      if !decisions.changed.isEmpty || !decisions.retied.isEmpty {
+        (rankedTop, candidates, rankedTargetRank) = updatedDecision(targets: targetBuffer)
+        nameDecision(top: rankedTop)
+      } else {
+        (rankedTop, candidates, rankedTargetRank) = reusedDecision(targets: targetBuffer)
+      }
+      decisions.reusedCount &+= 1
+    } else {
+      resetScores()
+      ranking.rule = "score"
+      if Strategy._seesTarget { _context.target = targets }
+      if decisions.ranksAtEveryVisit {
+        _strategy.rank(_context, into: &ranking)
+      } else {
+        _strategy._score(_context, into: &ranking)
+      }
+      if Strategy._seesTarget { _context.target = [] }
+      (rankedTop, candidates, rankedTargetRank) = decide(targets: targetBuffer, remember: decisions.reusesDecisions)
+      nameDecision(top: rankedTop)
+    }
+    // The stack's own rules, applied to the strategy's order (`StackRules`); the
+    // strategy's scores and rule stay as they are, for the next visit's reuse.
+    var shownIndex = rankedTop
+    var rule = ranking.rule
+    var presentedTargetRank = rankedTargetRank
+    if !Strategy._seesTarget
+      && StackRules.mayBind(strategyTop: rankedTop, policy: policy, current: Int(_context.shown), features: _context.features)
+    {
+      (shownIndex, rule, presentedTargetRank) = applyStackRules(
+        strategyTop: rankedTop, rule: rule, targetRank: rankedTargetRank, policy: policy, targets: targetBuffer)
+    }
+    let top = shownIndex
+    let targetRank = presentedTargetRank
+
+    let (critical, honoured) = relevanceAtVisit(top: top, time: time)
+    visitCount &+= 1
+
+    let previous = _context.shown
+    let shown = Int32(top)
+    if shown != previous {
+      _context.shown = shown
+      _context.shownSince = time
+    }
+    let outcome = VisitOutcome(
+      person: person, time: time, dayIndex: _context.dayIndex, hourOfDay: _context.hourOfDay,
+      shown: shown, previous: previous, rotated: previous >= 0 && shown != previous,
+      hasTarget: hasTarget, targets: targets, targetRank: targetRank,
+      candidateCount: candidates,
+      shownState: top >= 0 ? _context.features._relevance[top] : .none,
+      relevanceCritical: critical, relevanceHonoured: honoured, rule: rule)
+    _observer.observe(outcome, scores: ranking.scores, features: _context.features)
+    return outcome
+  }
+
+  /// Sets `ranking.rule` for an instance-scoring strategy, which names a decision after
+  /// its top (`InstanceScoringStrategy.rule(top:)`); other strategies named it in `rank`.
+  /// A reused decision keeps its rule: its top and the top's inputs are unchanged.
+  @inline(__always)
+  @inlinable mutating package func nameDecision(top: Int) {
+    guard !decisions.ranksAtEveryVisit else { return }
+    if let rule = _strategy._rule(top: top, _context) { ranking.rule = rule }
+  }
+
+  /// The shown instance, the rule and the target's rank once the stack's rules are
+  /// applied to the strategy's decision (`StackRules`), at a visit where they may bind.
+  ///
+  /// Candidate `i`'s key in the strategy's order is `orderKey` of its current score and
+  /// tie rank, read through buffers: a closure over the session itself would copy it.
+  @inline(never)
+  @inlinable package func applyStackRules(
+    strategyTop: Int, rule: StaticString, targetRank: Int, policy: VisitPolicy, targets: UnsafeBufferPointer<Int32>
+  ) -> (shown: Int, rule: StaticString, targetRank: Int) {
+    let tieRank = slots.view.tieRank
+    let current = Int(_context.shown)
+    let features = _context.features
+    return ranking.scores.withUnsafeBufferPointer { scores in
+      let key = { (i: Int) -> UInt128 in Self.orderKey(scores[i], tieRank[i]) }
+      let (constrained, constraintRule) = StackRules.shown(
+        strategyTop: strategyTop, policy: policy, current: current, features: features, key: key)
+      guard let constraintRule else { return (strategyTop, rule, targetRank) }
+      guard constrained != strategyTop else { return (strategyTop, constraintRule, targetRank) }
+      let rank = StackRules.targetRank(shown: constrained, targets: targets, features: features, key: key)
+      return (constrained, constraintRule, rank)
+    }
+  }
+}
