@@ -110,14 +110,14 @@ struct CSVColumns {
     where index < 0 {
       var message =
         "missing required column '\(required)' (columns found: \(found.isEmpty ? "none" : found))"
-      if required == DonationField.timestamp {
-        message += "; epoch times go in a column named "
-          + EpochUnit.columnNames.map { "'\($0)'" }.joined(separator: ", ")
-      }
       if let near = names.first(where: {
         $0.lowercased().trimmingCharacters(in: .whitespaces) == required
       }) {
         message += "; column names are matched exactly and in lowercase, found '\(near)'"
+      }
+      if required == DonationField.timestamp {
+        message += "; epoch times go in a column named "
+          + EpochUnit.columnNames.map { "'\($0)'" }.joined(separator: ", ")
       }
       problems.report(line: 1, column: 1, message)
     }

@@ -93,7 +93,7 @@ struct DonationLogCSVTests {
     #expect(
       problems("Timestamp,Kind\n")
         == [
-          "log.csv:1:1: missing required column 'timestamp' (columns found: 'Timestamp', 'Kind'); column names are matched exactly and in lowercase, found 'Timestamp'",
+          "log.csv:1:1: missing required column 'timestamp' (columns found: 'Timestamp', 'Kind'); column names are matched exactly and in lowercase, found 'Timestamp'; epoch times go in a column named 'timestamp_ms', 'epoch_ms', 'timestamp_s', 'epoch_s'",
           "log.csv:1:1: missing required column 'kind' (columns found: 'Timestamp', 'Kind'); column names are matched exactly and in lowercase, found 'Kind'",
         ])
   }
