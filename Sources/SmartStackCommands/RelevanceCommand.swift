@@ -165,6 +165,7 @@ private struct AtomicOutputFile {
   let handle: FileHandle
 
   init(path: String) throws {
+    try OutputPath.checkFile(path)
     let url = URL(fileURLWithPath: path)
     let folder = url.deletingLastPathComponent().path
     var isFolder: ObjCBool = false
