@@ -27,9 +27,7 @@ struct OutputSafetyTests {
   @Test func aSecondBatchOnTheSameFolderIsRefusedWithTheHoldersProcessID() throws {
     let work = try CLI.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: work) }
-    try CLI.write(
-      InterruptedBatchTests.config(scenario: InterruptedBatchTests.scenarioPath), to: "exp.json",
-      in: work)
+    try InterruptedBatchTests.configPath(in: work)
     let first = try Self.start(["batch", "exp.json", "--out", "out", "--jobs", "1"], in: work)
     let lock = work.appendingPathComponent("out/.lock").path
     let deadline = Date().addingTimeInterval(60)
@@ -52,9 +50,7 @@ struct OutputSafetyTests {
   @Test func twoBatchesStartedTogetherOneRunsOneIsRefused() throws {
     let work = try CLI.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: work) }
-    try CLI.write(
-      InterruptedBatchTests.config(scenario: InterruptedBatchTests.scenarioPath), to: "exp.json",
-      in: work)
+    try InterruptedBatchTests.configPath(in: work)
     for pair in 0..<3 {
       let out = "out-\(pair)"
       let runs = try (0..<2).map { _ in
@@ -175,7 +171,7 @@ enum PathKindName {
 
 extension InterruptedBatchTests {
   /// Writes the 24-cell config into `folder` and returns its path.
-  static func configPath(in folder: URL) throws -> String {
+  @discardableResult static func configPath(in folder: URL) throws -> String {
     try CLI.write(config(scenario: scenarioPath), to: "exp.json", in: folder)
   }
 }
