@@ -56,7 +56,7 @@ public enum AtomicFile {
       }
       if limit < bytes.count { failure = ENOSPC }
     }
-    if failure == 0 && sync && fsync(fd) != 0 { failure = errno }
+    if failure == 0 && sync && FaultInjection.syncs && fsync(fd) != 0 { failure = errno }
     if close(fd) != 0 && failure == 0 { failure = errno }
     guard failure == 0 else {
       unlink(path)

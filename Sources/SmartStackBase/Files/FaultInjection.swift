@@ -9,6 +9,8 @@ import Foundation
 ///   line was just written), `report` (a report file was just written into the staging
 ///   folder), `commit` (the staging folder was just renamed to the committed folder),
 ///   `move` (a committed file was just renamed into place).
+/// - `SMARTSTACK_NO_FSYNC=1`: report sets are not `fsync`ed (they still survive a killed
+///   process, not a power cut); for tests that write hundreds of sets on a slow disk.
 /// - `SMARTSTACK_FAIL_WRITE=NAME`: writing an output file whose name is `NAME` (e.g.
 ///   `daily.csv`) writes half its bytes and then fails with `ENOSPC`, as a full disk does.
 package enum FaultInjection {
@@ -25,6 +27,12 @@ package enum FaultInjection {
     counts[point] = n
     lock.unlock()
     if n == target { kill(getpid(), SIGKILL) }
+  }
+
+  /// False when `SMARTSTACK_NO_FSYNC=1`.
+  package static var syncs: Bool {
+    guard let value = getenv("SMARTSTACK_NO_FSYNC") else { return true }
+    return String(cString: value) != "1"
   }
 
   /// True when writing a file named `name` must fail as on a full disk.
