@@ -193,7 +193,7 @@ struct JournalHeader: JSONObjectDecodable {
     let written = o.member("version")?.value.doubleValue
     guard written == Double(version) else {
       o.json.report(
-        "journal version \(written.map(NumberFormat.format) ?? "?") is not supported (expected \(version))",
+        "journal version \(written.map(NumberFormat.format) ?? "?") is not supported (expected \(version)); run without --resume to start over",
         at: o.item)
       o.skipRest()
       return nil
