@@ -154,6 +154,50 @@ struct OutputSafetyTests {
   }
 }
 
+extension OutputSafetyTests {
+  /// The mixed folder: seed 99's runs.csv beside seed 11's other files.
+  @Test func reportRefusesAFolderWhoseFilesDoNotMatchTheManifestNamingTheFile() throws {
+    let work = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: work) }
+    let config = try InterruptedBatchTests.configPath(in: work)
+    #expect(try CLI.run(["batch", config, "--out", "a", "--quiet"], in: work).status == 0)
+    #expect(
+      try CLI.run(["batch", config, "--out", "b", "--seed", "99", "--quiet"], in: work).status == 0)
+    #expect(try CLI.run(["report", "a"], in: work).status == 0)
+    let a = work.appendingPathComponent("a/runs.csv")
+    try FileManager.default.removeItem(at: a)
+    try FileManager.default.copyItem(at: work.appendingPathComponent("b/runs.csv"), to: a)
+    let mixed = try CLI.run(["report", "a"], in: work)
+    #expect(mixed.status == 65)
+    #expect(mixed.stderr.contains("error: a/runs.csv does not match manifest.json"), "\(mixed.stderr)")
+    #expect(mixed.stdout.isEmpty)
+  }
+
+  /// What killed runs leave (temporary files, an uncommitted staging folder) is removed by
+  /// the next run under the lock; a committed set is moved into place first.
+  @Test func theNextRunCleansWhatAKilledRunLeft() throws {
+    let work = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: work) }
+    let config = try InterruptedBatchTests.configPath(in: work)
+    #expect(try CLI.run(["batch", config, "--out", "out", "--quiet"], in: work).status == 0)
+    let stale = [
+      ".dat.nosyncab12.runs.csv", ".runs.csv.tmp-99999", ".reports-staging/runs.csv",
+      ".journal/.cells.jsonl.tmp-12345",
+    ]
+    for name in stale { try CLI.write("partial", to: name, in: work.appendingPathComponent("out")) }
+    let resumed = try CLI.run(["batch", config, "--out", "out", "--resume"], in: work)
+    #expect(resumed.status == 0, "\(resumed.stderr)")
+    #expect(resumed.stderr.contains("removed the unfinished report set of an interrupted run"))
+    let out = work.appendingPathComponent("out")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        == ([".journal"] + Self.reportFiles).sorted())
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent(".journal").path)
+        == ["cells.jsonl"])
+  }
+}
+
 /// The test's name for what is at a path.
 enum PathKindName {
   static func of(_ path: String) -> String {

@@ -93,9 +93,6 @@ enum JournalCodec {
   /// 2 since lines carry the experiment's identity and a checksum (version 1 journals
   /// are refused: run without --resume).
   static let version = 2
-  static let checksumKey = Array(#","checksum":""#.utf8)
-  /// `,"checksum":"` + 16 hex digits + `"}`.
-  static let sealLength = checksumKey.count + 16 + 2
 
   /// Numbers, NaN written as `null`.
   static func numbers(_ values: [Double]) -> JSONValue {
@@ -129,28 +126,6 @@ enum JournalCodec {
       JournalCell(
         experiment: configHash, index: result.cell.index, runID: runID, metrics: result.metrics
       ).jsonValue)
-  }
-
-  /// The compact JSON of `object` with a last member `"checksum"`: the FNV-1a 64 (16
-  /// lowercase hex digits) of every byte before `,"checksum":"`.
-  static func sealed(_ object: JSONValue) -> String {
-    var text = object.serialized()
-    text.removeLast()  // the closing brace
-    let sum = FNV1a.hexHash(text.utf8)
-    return text + #","checksum":""# + sum + #""}"#
-  }
-
-  /// True when `line` (without its newline) ends with a checksum that matches the bytes
-  /// before it.
-  static func verified(_ line: ArraySlice<UInt8>) -> Bool {
-    guard line.count > sealLength, line.last == UInt8(ascii: "}") else { return false }
-    let keyStart = line.endIndex - sealLength
-    let digitsStart = keyStart + checksumKey.count
-    guard line[keyStart..<digitsStart].elementsEqual(checksumKey),
-      line[digitsStart + 16] == UInt8(ascii: "\""),
-      let written = UInt64(String(decoding: line[digitsStart..<(digitsStart + 16)], as: UTF8.self), radix: 16)
-    else { return false }
-    return FNV1a.hash(line[line.startIndex..<keyStart]) == written
   }
 
   /// The header line (without the newline).

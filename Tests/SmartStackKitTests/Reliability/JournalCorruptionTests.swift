@@ -144,4 +144,29 @@ struct JournalCorruptionTests {
     let again = try await BatchSession.run(design, sources: sources, options: resumed)
     #expect(again.cellsRun == 0 && again.notes.isEmpty)
   }
+
+  @Test func aMergeStopsAtAShardLineThatDoesNotVerifyNamingIt() async throws {
+    let folder = try ExperimentFixture.folder()
+    try ExperimentFixture.write(config, "exp.json", in: folder)
+    let design = try ExperimentConfig.read(path: folder + "/exp.json")
+    let sources = try SourceLoader.load(design)
+    for k in 1...2 {
+      _ = try await BatchSession.run(
+        design, sources: sources,
+        options: BatchOptions(directory: folder + "/s\(k)", jobs: 1, shard: Shard(index: k, count: 2)))
+    }
+    let path = folder + "/s1/.journal/shard-1-of-2.jsonl"
+    var bytes = try FileIO.readBytes(path)
+    let secondLine = bytes.firstIndex(of: UInt8(ascii: "\n"))! + 1
+    let digit = bytes[secondLine...].firstIndex { (48...57).contains($0) }!
+    bytes[digit] = bytes[digit] == 57 ? 48 : bytes[digit] + 1
+    try AtomicFile.write(bytes, to: path)
+    do {
+      _ = try await BatchMerge.merge([folder + "/s1", folder + "/s2"], into: folder + "/all", jobs: 1)
+      Issue.record("a merge used a damaged shard journal")
+    } catch let error as BatchError {
+      #expect(error.description.contains(path + ":2: the line does not match its checksum"))
+    }
+    #expect(PathKind(folder + "/all") == .missing, "a refused merge writes nothing")
+  }
 }
