@@ -190,10 +190,11 @@ public enum Journal {
   }
 }
 
-/// Appends lines to a journal, each with one `write` call.
+/// Appends lines to a journal, each with one `write` call (`O_APPEND`); errors carry the
+/// system's reason in words ("No space left on device").
 public final class JournalWriter {
   public let path: String
-  let handle: FileHandle
+  private var descriptor: Int32 = -1
 
   /// Starts a new journal at `path` (replacing any file there, in one rename) with the
   /// header of `outline`, followed by the lines of `cells` (a resume that dropped
@@ -202,54 +203,55 @@ public final class JournalWriter {
     creating path: String, outline: ExperimentOutline, shard: Shard?, cells: [CellResult] = []
   ) throws {
     self.path = path
-    let folder = (path as NSString).deletingLastPathComponent
-    do {
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    } catch {
-      throw OutputFileError(path: folder, reason: (error as NSError).localizedDescription)
-    }
+    try OutputPath.createFolder((path as NSString).deletingLastPathComponent)
     var text = JournalCodec.headerLine(outline, shard: shard) + "\n"
     for cell in cells {
       text += JournalCodec.cellLine(
         cell, runID: outline.runID(cell.cell), configHash: outline.configHash) + "\n"
     }
     try FileIO.writeAtomically(text, to: path)
-    guard let handle = FileHandle(forWritingAtPath: path) else {
-      throw OutputFileError(path: path, reason: "cannot open for appending")
-    }
-    self.handle = handle
-    _ = try? handle.seekToEnd()
+    try open()
   }
 
   /// Continues the journal at `path` after its first `length` bytes (dropping an
   /// incomplete last line).
   public init(appendingTo path: String, after length: Int) throws {
     self.path = path
-    guard let handle = FileHandle(forWritingAtPath: path) else {
-      throw OutputFileError(path: path, reason: "cannot open for appending")
-    }
-    self.handle = handle
-    do {
-      try handle.truncate(atOffset: UInt64(length))
-      try handle.seekToEnd()
-    } catch {
-      throw OutputFileError(path: path, reason: (error as NSError).localizedDescription)
-    }
+    try open()
+    guard ftruncate(descriptor, off_t(length)) == 0 else { throw failure() }
+  }
+
+  private func open() throws {
+    try OutputPath.checkFile(path)
+    descriptor = Foundation.open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC)
+    guard descriptor >= 0 else { throw failure() }
+  }
+
+  private func failure() -> OutputFileError {
+    OutputFileError(path: path, reason: String(cString: strerror(errno)))
   }
 
   /// Appends one finished cell of the experiment whose config hash is `configHash`.
   public func append(_ result: CellResult, runID: String, configHash: String) throws {
-    let line = JournalCodec.cellLine(result, runID: runID, configHash: configHash) + "\n"
-    do {
-      try handle.write(contentsOf: Data(line.utf8))
-    } catch {
-      throw OutputFileError(path: path, reason: (error as NSError).localizedDescription)
+    let line = Array((JournalCodec.cellLine(result, runID: runID, configHash: configHash) + "\n").utf8)
+    var written = 0
+    while written < line.count {
+      let n = line[written...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+      if n > 0 {
+        written += n
+      } else if n == 0 {
+        throw OutputFileError(path: path, reason: "the system wrote nothing (is the disk full?)")
+      } else if errno != EINTR {
+        throw failure()
+      }
     }
   }
 
   public func close() {
-    try? handle.close()
+    guard descriptor >= 0 else { return }
+    Foundation.close(descriptor)
+    descriptor = -1
   }
 
-  deinit { try? handle.close() }
+  deinit { close() }
 }
