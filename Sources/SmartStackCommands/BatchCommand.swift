@@ -99,6 +99,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     let report = try await reportingBatchErrors {
       let design = try ExperimentConfig.read(
         path: configPath, overrides: overrides, registry: registry)
+      try ExperimentOutputs.checkFolder(out ?? design.outputDirectory ?? "reports")
       let sources = try SourceLoader.load(design)
       if !quiet {
         for source in sources {
@@ -118,7 +119,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     }
     guard !quiet else { return }
     for note in report.notes { StandardError.write("note: \(note)") }
-    try Self.printTables(directory: report.directory, complete: shard == nil, registry: registry)
+    try Self.printTables(directory: report.directory, registry: registry)
     let cells =
       report.cellsFromJournal > 0
       ? "\(report.cellsInOutputs) cells: \(report.cellsRun) run, \(report.cellsFromJournal) from the journal"
@@ -130,21 +131,27 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
   }
 
   /// Prints the report tables of an output folder, as `smartstack report` does, with
-  /// the strategies labelled by `registry`.
-  static func printTables(directory: String, complete: Bool, registry: StrategyRegistry) throws {
-    try reportingErrors {
-      let runs = try CSVTable.read(
-        bytes: FileIO.readBytes(directory + "/runs.csv"), file: directory + "/runs.csv")
-      var summary: CSVTable? = nil
-      var paired: CSVTable? = nil
-      if complete {
-        summary = try CSVTable.read(
-          bytes: FileIO.readBytes(directory + "/summary.csv"), file: directory + "/summary.csv")
-        paired = try CSVTable.read(
-          bytes: FileIO.readBytes(directory + "/paired.csv"), file: directory + "/paired.csv")
+  /// the strategies labelled by `registry`, from the files its manifest lists and after
+  /// checking them against it (`ManifestCheck`; a mismatch exits 65).
+  static func printTables(directory: String, registry: StrategyRegistry) throws {
+    do {
+      try reportingErrors {
+        let files = try ManifestCheck.read(directory)
+        func table(_ name: String) throws -> CSVTable? {
+          guard let file = files.first(where: { $0.name == name }) else { return nil }
+          return try CSVTable.read(bytes: file.bytes, file: directory + "/" + name)
+        }
+        guard let runs = try table("runs.csv") else {
+          throw InputFileError(path: directory + "/runs.csv", reason: "not listed in manifest.json")
+        }
+        StandardOutput.write(
+          try ReportTables.markdown(
+            runs: runs, summary: table("summary.csv"), paired: table("paired.csv"),
+            registry: registry))
       }
-      StandardOutput.write(
-        try ReportTables.markdown(runs: runs, summary: summary, paired: paired, registry: registry))
+    } catch let error as BatchError {
+      StandardError.write("error: \(error.description)")
+      throw Exit.dataError
     }
   }
 }

@@ -10,8 +10,11 @@ enum Exit {
   static let dataError = ExitCode(65)
   /// An input file that does not exist or cannot be read.
   static let noInput = ExitCode(66)
-  /// An output file or folder that cannot be created.
+  /// An output file or folder that cannot be created, or that exists and is not a
+  /// regular file or folder.
   static let cannotCreate = ExitCode(73)
+  /// The output folder is locked by another run (EX_TEMPFAIL: try again later).
+  static let busy = ExitCode(75)
 }
 
 /// Standard error, unbuffered.
@@ -31,8 +34,8 @@ enum StandardOutput {
 /// Runs `body` and turns the library's errors into messages on stderr and exit codes.
 ///
 /// `DiagnosticList` prints every diagnostic (`FILE:LINE:COLUMN: message`) and exits 65;
-/// `InputFileError` exits 66; `OutputFileError` exits 73. Anything else is rethrown for
-/// ArgumentParser to report.
+/// `InputFileError` exits 66; `OutputFileError` exits 73; `FolderBusyError` exits 75.
+/// Anything else is rethrown for ArgumentParser to report.
 func reportingErrors<T>(_ body: () throws -> T) throws -> T {
   do {
     return try body()
@@ -48,5 +51,8 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
   } catch let error as OutputFileError {
     StandardError.write(error.description)
     throw Exit.cannotCreate
+  } catch let error as FolderBusyError {
+    StandardError.write(error.description)
+    throw Exit.busy
   }
 }

@@ -271,6 +271,8 @@ struct ImportRun {
   func run() throws {
     do {
       try reportingErrors {
+        try OutputPath.checkFile(options.out)
+        if let visitsOut = options.visitsOut { try OutputPath.checkFile(visitsOut) }
         let kindMap = try options.kinds.map { try KindMap.read(path: $0) }
         var loaded = try load()
         if let kindMap { loaded.result = kindMap.apply(to: loaded.result) }
@@ -389,6 +391,7 @@ enum OutputFiles {
     func removeTemporaries() {
       for t in temporaries { try? FileManager.default.removeItem(atPath: t.temporary) }
     }
+    for file in files { try OutputPath.checkFile(file.path) }
     for file in files {
       var isDirectory: ObjCBool = false
       if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),

@@ -28,6 +28,7 @@ struct ImportPowerLogCommand: ParsableCommand {
   func run() throws {
     let widgetsOut = self.widgetsOut
     try ImportRun(format: "powerlog", options: options) {
+      if let widgetsOut { try OutputPath.checkFile(widgetsOut) }
       let read = try PowerLogImporter().read(path: options.input)
       var loaded = LoadedImport(file: options.input, container: "sqlite", result: read.result)
       if let widgetsOut {

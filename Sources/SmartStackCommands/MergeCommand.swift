@@ -45,7 +45,7 @@ struct MergeCommand: AsyncParsableCommand, RegistryCommand {
     }
     guard !quiet else { return }
     for note in report.notes { StandardError.write("note: \(note)") }
-    try BatchCommand.printTables(directory: report.directory, complete: true, registry: registry)
+    try BatchCommand.printTables(directory: report.directory, registry: registry)
     StandardError.write(
       "merged \(report.cellsInOutputs) cells of \(report.outline.name) from \(directories.count) folder(s) into \(report.directory)/: \(report.files.joined(separator: ", ")) (\(ProgressReporter.duration(ProgressReporter.seconds(clock.now - start))))"
     )

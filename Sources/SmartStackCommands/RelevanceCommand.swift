@@ -69,6 +69,7 @@ struct RelevanceCommand: ParsableCommand {
     let zone = try zoneRules()
     let grid = try grid(zone: zone)
     try reportingErrors {
+      if let out { try OutputPath.checkFile(out) }  // before reading anything
       var file = try TimelineFile.read(path: timeline, timeZone: zone)
       if let user {
         file = file.timelines(ofUser: user)
@@ -165,6 +166,7 @@ private struct AtomicOutputFile {
   let handle: FileHandle
 
   init(path: String) throws {
+    try OutputPath.checkFile(path)
     let url = URL(fileURLWithPath: path)
     let folder = url.deletingLastPathComponent().path
     var isFolder: ObjCBool = false

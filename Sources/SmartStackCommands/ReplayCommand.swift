@@ -51,6 +51,7 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     } catch let error as StrategyError {
       throw ValidationError(error.description)
     }
+    try OutputFolder.check(out, files: OutputFolder.replayFiles)
     var (log, options) = try input.load()
     options.seed = seed
     let plan: ReplayPlan
@@ -62,11 +63,15 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     log = DonationLog([])  // release the columns early; the plan holds what it needs
     for note in plan.notes where !quiet { StandardError.write("note: \(note)") }
     let source = URL(fileURLWithPath: input.log).lastPathComponent
+    let lock = try OutputFolder.lock(out, files: OutputFolder.replayFiles)
+    defer { lock.release() }
     let records = await Replay.runAll(plan, choices: choices, source: source, jobs: jobs)
     try reportingErrors {
-      try OutputFolder.create(out)
-      try FileIO.writeAtomically(RunTables.runs(records), to: out + "/runs.csv")
-      try FileIO.writeAtomically(RunTables.daily(records), to: out + "/daily.csv")
+      try OutputSet.publish(
+        [
+          OutputSet.File(name: "runs.csv", text: RunTables.runs(records)),
+          OutputSet.File(name: "daily.csv", text: RunTables.daily(records)),
+        ], into: out, known: OutputFolder.replayFiles)
     }
     if !quiet {
       StandardOutput.write(RunTables.markdown(records))
@@ -163,19 +168,30 @@ extension ReplayInputOptions {
   }
 }
 
-/// Output folders.
+/// Output folders of `replay` and `simulate`: checked before any work, locked for the
+/// run, their files put in place as one set (`OutputSet`).
 enum OutputFolder {
-  /// Creates `path` (and parents) unless it exists as a folder.
-  static func create(_ path: String) throws {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-      if !isDirectory.boolValue { throw OutputFileError(path: path, reason: "exists and is not a folder") }
-      return
-    }
-    do {
-      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    } catch {
-      throw OutputFileError(path: path, reason: (error as NSError).localizedDescription)
+  static let replayFiles = ["runs.csv", "daily.csv"]
+  static let simulateFiles = ["runs.csv", "daily.csv", "explain.csv"]
+  static let emittedFiles = [
+    "donations.csv", "donations.jsonl", "visits.csv", "timelines.json", "stack.json",
+  ]
+
+  /// Refuses `path` unless it is missing or a folder, and any of `files` (and the lock
+  /// file) in it that exists and is not a regular file.
+  static func check(_ path: String, files: [String]) throws {
+    try reportingErrors { try OutputPath.checkFolder(path, files: files + [FolderLock.fileName]) }
+  }
+
+  /// Creates `path`, takes its lock and cleans up after a killed run; the lock is held
+  /// until the returned value is released (or the process ends).
+  static func lock(_ path: String, files: [String]) throws -> FolderLock {
+    try reportingErrors {
+      try OutputPath.checkFolder(path, files: files + [FolderLock.fileName])
+      try OutputPath.createFolder(path)
+      let lock = try FolderLock(folder: path)
+      try OutputSet.recover(path, known: files)
+      return lock
     }
   }
 }

@@ -11,7 +11,9 @@ struct ReportCommand: RegistryCommand {
       Prints what 'smartstack batch' printed when it finished: the main metrics per source \
       and strategy (means over replicates, from runs.csv), then, when summary.csv and \
       paired.csv are present, per-unit means with 95% bootstrap CIs and the paired \
-      differences from the baseline.
+      differences from the baseline. Every file is first checked against the size and \
+      hash manifest.json gives it: a folder whose files do not match (a mix of two runs, \
+      a changed file) is refused with exit 65, naming the file.
       """)
 
   @Argument(
@@ -20,18 +22,6 @@ struct ReportCommand: RegistryCommand {
   var directory: String = "reports"
 
   func run(registry: StrategyRegistry) throws {
-    try reportingErrors {
-      let runsPath = directory + "/runs.csv"
-      let runs = try CSVTable.read(bytes: FileIO.readBytes(runsPath), file: runsPath)
-      func optional(_ name: String) throws -> CSVTable? {
-        let path = directory + "/" + name
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try CSVTable.read(bytes: FileIO.readBytes(path), file: path)
-      }
-      StandardOutput.write(
-        try ReportTables.markdown(
-          runs: runs, summary: optional("summary.csv"), paired: optional("paired.csv"),
-          registry: registry))
-    }
+    try BatchCommand.printTables(directory: directory, registry: registry)
   }
 }

@@ -70,7 +70,18 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
     options.days = days
     options.engine = engine.options
     let path = self.scenario
+    try OutputFolder.check(out, files: OutputFolder.simulateFiles)
+    if let emitLog { try OutputFolder.check(emitLog, files: OutputFolder.emittedFiles) }
     let scenario = try reportingErrors { try Scenario.read(path: path) }
+    let lock = try OutputFolder.lock(out, files: OutputFolder.simulateFiles)
+    defer { lock.release() }
+    let sameFolder = { (a: String, b: String) in
+      URL(fileURLWithPath: a).standardized.path == URL(fileURLWithPath: b).standardized.path
+    }
+    let emitLock = try emitLog.flatMap {
+      sameFolder($0, out) ? nil : try OutputFolder.lock($0, files: OutputFolder.emittedFiles)
+    }
+    defer { emitLock?.release() }
     let seed = self.seed ?? scenario.seed
     let source = scenario.name
 
@@ -110,30 +121,31 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
     }
 
     try reportingErrors {
-      try OutputFolder.create(out)
-      try FileIO.writeAtomically(RunTables.runs(records), to: out + "/runs.csv")
-      try FileIO.writeAtomically(RunTables.daily(records), to: out + "/daily.csv")
+      var files = [
+        OutputSet.File(name: "runs.csv", text: RunTables.runs(records)),
+        OutputSet.File(name: "daily.csv", text: RunTables.daily(records)),
+      ]
       if explain {
         var text = ""
         for choice in choices {
           text += explanation(scenario, choice: choice, seed: seed, options: options, header: text.isEmpty)
         }
-        try FileIO.writeAtomically(text, to: out + "/explain.csv")
+        files.append(OutputSet.File(name: "explain.csv", text: text))
       }
+      try OutputSet.publish(files, into: out, known: OutputFolder.simulateFiles)
       if let emitLog, let first = choices.first {
-        try OutputFolder.create(emitLog)
         let emitter = emitted(scenario, choice: first, seed: seed, options: options)
         let log = emitter.donationLog
-        if emitFormat == "jsonl" {
-          try FileIO.writeAtomically(log.jsonlText(), to: emitLog + "/donations.jsonl")
-        } else {
-          try FileIO.writeAtomically(log.csvText(), to: emitLog + "/donations.csv")
-        }
-        try FileIO.writeAtomically(emitter.visitLogCSV, to: emitLog + "/visits.csv")
-        try FileIO.writeAtomically(emitter.timelines.jsonText(), to: emitLog + "/timelines.json")
-        try FileIO.writeAtomically(
-          StackSpec(file: "stack.json", instances: scenario.stackInstances, catalog: scenario.catalog).jsonText(),
-          to: emitLog + "/stack.json")
+        let stack = StackSpec(file: "stack.json", instances: scenario.stackInstances, catalog: scenario.catalog)
+        try OutputSet.publish(
+          [
+            emitFormat == "jsonl"
+              ? OutputSet.File(name: "donations.jsonl", text: log.jsonlText())
+              : OutputSet.File(name: "donations.csv", text: log.csvText()),
+            OutputSet.File(name: "visits.csv", text: emitter.visitLogCSV),
+            OutputSet.File(name: "timelines.json", text: emitter.timelines.jsonText()),
+            OutputSet.File(name: "stack.json", text: stack.jsonText()),
+          ], into: emitLog, known: OutputFolder.emittedFiles)
       }
     }
     if !quiet {

@@ -28,9 +28,15 @@ struct CLI {
 
   /// Runs `smartstack ARGS...` in `directory` (default: a fresh temporary folder).
   @discardableResult
-  static func run(_ arguments: [String], in directory: URL? = nil, stdin: String? = nil) throws -> Result {
+  static func run(
+    _ arguments: [String], in directory: URL? = nil, stdin: String? = nil,
+    environment: [String: String] = [:]
+  ) throws -> Result {
     let process = Process()
     process.executableURL = binary
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     process.arguments = arguments
     process.currentDirectoryURL = directory ?? FileManager.default.temporaryDirectory
     let out = Pipe()

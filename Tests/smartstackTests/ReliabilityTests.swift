@@ -173,12 +173,16 @@ struct InterruptedBatchTests {
     } else {
       #expect(run.process.terminationReason == .uncaughtSignal)
     }
-    // No report and no half-written file: the folder holds the journal only.
+    // No report and no half-written file: the folder holds the journal and the lock file
+    // (released by the kernel, its holder's id still in it) only.
     let left = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
-    #expect(left == [".journal"], "\(left)")
+    #expect(left == [".journal", ".lock"], "\(left)")
 
     let resumed = try CLI.run(["batch", "exp.json", "--out", "out", "--resume", "--quiet"], in: work)
     #expect(resumed.status == 0, "\(resumed.stderr)")
+    // A successful run leaves the reports and the journal, no lock or temporary file.
+    let after = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+    #expect(after == ([".journal", "manifest.json"] + Self.reportFiles).sorted(), "\(after)")
     let clean = try CLI.run(["batch", "exp.json", "--out", "clean", "--quiet"], in: work)
     #expect(clean.status == 0, "\(clean.stderr)")
     for name in Self.reportFiles {

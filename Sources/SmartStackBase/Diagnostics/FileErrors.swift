@@ -89,16 +89,13 @@ public enum FileIO {
   }
 
   /// Writes `bytes` to `path` atomically: first to a temporary file in the same folder,
-  /// then renamed over `path`, so a reader never sees a half-written file.
+  /// then renamed over `path`, so a reader never sees a half-written file
+  /// (`AtomicFile.write`).
   ///
-  /// - Throws: `OutputFileError` when the folder does not exist or is not writable.
+  /// - Throws: `OutputFileError` when the folder does not exist or is not writable, or
+  ///   `path` exists and is not a regular file.
   public static func writeAtomically(_ bytes: some Sequence<UInt8>, to path: String) throws {
-    let url = URL(fileURLWithPath: path)
-    do {
-      try Data(bytes).write(to: url, options: .atomic)
-    } catch {
-      throw OutputFileError(path: path, reason: (error as NSError).localizedDescription)
-    }
+    try AtomicFile.write(Array(bytes), to: path)
   }
 
   /// Writes text atomically (UTF-8).

@@ -13,7 +13,9 @@ import SmartStackWorld
 /// `seed`, `config` (the resolved config), `sources` (each with its statistics and input
 /// hashes), `cells` (`total`, `in_outputs`, `run`, `from_journal`), `shard`, `jobs`,
 /// `started`, `finished` (ISO 8601 UTC), `duration_s`, `files`, and for a merge
-/// `merged_from`.
+/// `merged_from`. `files` lists the set's other files in the order written, each as
+/// `{"name": …, "bytes": size, "fnv1a64": FNV-1a 64 of its bytes (16 hex digits)}`:
+/// `smartstack report` refuses a folder whose files do not match (`ManifestCheck`).
 public struct ExperimentManifest: Sendable {
   public enum Kind: String, Sendable {
     case batch, shard, merge
@@ -32,13 +34,14 @@ public struct ExperimentManifest: Sendable {
   public var started: Instant
   public var finished: Instant
   public var durationSeconds: Double
-  public var files: [String]
+  /// The set's other files: name, size in bytes, FNV-1a 64 (hex).
+  public var files: [(name: String, bytes: Int, hash: String)]
   public var mergedFrom: [String]
 
   public init(
     kind: Kind, configFile: String?, shard: Shard?, cellsInOutputs: Int, cellsRun: Int,
     cellsFromJournal: Int, jobs: Int, started: Instant, finished: Instant, durationSeconds: Double,
-    files: [String], mergedFrom: [String] = []
+    files: [OutputSet.File], mergedFrom: [String] = []
   ) {
     self.kind = kind
     self.configFile = configFile
@@ -50,7 +53,7 @@ public struct ExperimentManifest: Sendable {
     self.started = started
     self.finished = finished
     self.durationSeconds = durationSeconds
-    self.files = files
+    self.files = files.map { ($0.name, $0.bytes.count, FNV1a.hexHash($0.bytes)) }
     self.mergedFrom = mergedFrom
   }
 
@@ -78,7 +81,15 @@ public struct ExperimentManifest: Sendable {
       JSONMember("started", .string(ISO8601.format(started))),
       JSONMember("finished", .string(ISO8601.format(finished))),
       JSONMember("duration_s", .number(NumberFormat.rounded(durationSeconds, decimals: 3))),
-      JSONMember("files", .array(files.map { JSONNode(.string($0)) })),
+      JSONMember(
+        "files",
+        .array(
+          files.map {
+            JSONNode([
+              "name": .string($0.name), "bytes": .number(Double($0.bytes)),
+              "fnv1a64": .string($0.hash),
+            ])
+          })),
     ]
     if kind == .merge {
       members.append(JSONMember("merged_from", .array(mergedFrom.map { JSONNode(.string($0)) })))

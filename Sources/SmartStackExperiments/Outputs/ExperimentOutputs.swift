@@ -5,82 +5,97 @@ import SmartStackEngine
 import SmartStackStrategies
 import SmartStackWorld
 
-/// Writes the output files of a batch into a folder. Every file is first written to a
-/// temporary name in the same folder and then renamed over its final name, so an
-/// interrupted run never leaves a half-written file; `manifest.json` is written last.
+/// The output files of a batch (or merge) and how they reach their folder: built in
+/// memory, then put in place as one set (`OutputSet`: staged, committed with one rename,
+/// moved in, `manifest.json` last), so that the folder holds the previous complete set or
+/// the new one, never a mix.
 public enum ExperimentOutputs {
   /// The files of a complete experiment, in the order they are written.
   public static let completeFiles = ["runs.csv", "daily.csv", "summary.csv", "paired.csv"]
   /// The files of a shard (its cells only).
   public static let shardFiles = ["runs.csv", "daily.csv"]
+  /// Every report file a batch, shard or merge can write (a new set removes those of the
+  /// previous set it does not have, e.g. `trace.csv`).
+  public static let knownFiles = completeFiles + ["trace.csv", "manifest.json"]
 
   /// Creates `path` (and its parents) unless it is a folder already.
   ///
   /// - Throws: `OutputFileError`.
   public static func createFolder(_ path: String) throws {
-    var isFolder: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-      if !isFolder.boolValue {
-        throw OutputFileError(path: path, reason: "exists and is not a folder")
-      }
-      return
-    }
-    do {
-      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    } catch {
-      throw OutputFileError(path: path, reason: (error as NSError).localizedDescription)
-    }
+    try OutputPath.createFolder(path)
   }
 
-  /// Writes `runs.csv`, `daily.csv`, `summary.csv`, `paired.csv` and, when the outline
-  /// traces, `trace.csv` (from `traceParts`, one file per cell in key order) of a
-  /// complete experiment; returns the file names written.
+  /// Refuses an output folder that exists and is not a folder, or holds one of the
+  /// report files, the lock file or the journal folder as something other than a regular
+  /// file (a folder, for `.journal`): a device, a FIFO, a socket, a symbolic link.
+  ///
+  /// - Throws: `OutputFileError` naming the path and its kind.
+  public static func checkFolder(_ path: String) throws {
+    try OutputPath.checkFolder(path, files: knownFiles + [FolderLock.fileName])
+    try OutputPath.checkFolder(path + "/" + Journal.folderName)
+  }
+
+  /// Cleans up after a killed run in `directory` (`OutputSet.recover`, and temporary
+  /// files in the journal folder); call it holding the folder's lock. Returns notes.
+  public static func recover(_ directory: String) throws -> [String] {
+    var notes = try OutputSet.recover(directory, known: knownFiles)
+    let journal = directory + "/" + Journal.folderName
+    var folders = [journal]
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: journal)) ?? []
+    folders += names.filter { $0.hasPrefix("trace-") }.sorted().map { journal + "/" + $0 }
+    for folder in folders {
+      let stale = AtomicFile.removeTemporaryFiles(in: folder)
+      if !stale.isEmpty {
+        notes.append("\(folder): removed temporary files of an interrupted run: " + stale.joined(separator: ", "))
+      }
+    }
+    return notes
+  }
+
+  /// Puts `files` into `directory` as one set (`OutputSet.publish`).
+  public static func publish(_ files: [OutputSet.File], into directory: String) throws {
+    try OutputSet.publish(files, into: directory, known: knownFiles)
+  }
+
+  /// `runs.csv`, `daily.csv`, `summary.csv`, `paired.csv` and, when the outline traces,
+  /// `trace.csv` (from `traceParts`, one file per cell in key order) of a complete
+  /// experiment, in that order.
   ///
   /// - Precondition: `results` holds every cell exactly once.
-  /// - Throws: `OutputFileError`; `InputFileError` for a trace part that cannot be read.
-  public static func writeComplete(
-    _ outline: ExperimentOutline, results: [CellResult], traceParts: [String], directory: String,
-    jobs: Int
-  ) async throws -> [String] {
+  /// - Throws: `InputFileError` for a trace part that cannot be read.
+  public static func completeSet(
+    _ outline: ExperimentOutline, results: [CellResult], traceParts: [String], jobs: Int
+  ) async throws -> [OutputSet.File] {
     let sorted = results.sorted { $0.cell < $1.cell }
-    try createFolder(directory)
-    try FileIO.writeAtomically(ExperimentTables.runs(outline, sorted), to: directory + "/runs.csv")
-    try FileIO.writeAtomically(
-      ExperimentTables.daily(outline, sorted), to: directory + "/daily.csv")
     let grid = ResultGrid(outline: outline, results: sorted)
     let (summary, paired) = await StatisticsTables.tables(grid, jobs: jobs)
-    try FileIO.writeAtomically(summary, to: directory + "/summary.csv")
-    try FileIO.writeAtomically(paired, to: directory + "/paired.csv")
-    var files = completeFiles
-    if outline.trace {
-      try writeTrace(traceParts, to: directory + "/trace.csv")
-      files.append("trace.csv")
-    }
+    var files = [
+      OutputSet.File(name: "runs.csv", bytes: ExperimentTables.runs(outline, sorted)),
+      OutputSet.File(name: "daily.csv", bytes: ExperimentTables.daily(outline, sorted)),
+      OutputSet.File(name: "summary.csv", bytes: summary),
+      OutputSet.File(name: "paired.csv", bytes: paired),
+    ]
+    if outline.trace { files.append(try trace(traceParts)) }
     return files
   }
 
-  /// Writes a shard's partial `runs.csv` and `daily.csv` (and `trace.csv`) of its own
-  /// cells; returns the file names written.
-  public static func writeShard(
-    _ outline: ExperimentOutline, results: [CellResult], traceParts: [String], directory: String
-  ) throws -> [String] {
+  /// A shard's partial `runs.csv` and `daily.csv` (and `trace.csv`) of its own cells.
+  public static func shardSet(
+    _ outline: ExperimentOutline, results: [CellResult], traceParts: [String]
+  ) throws -> [OutputSet.File] {
     let sorted = results.sorted { $0.cell < $1.cell }
-    try createFolder(directory)
-    try FileIO.writeAtomically(ExperimentTables.runs(outline, sorted), to: directory + "/runs.csv")
-    try FileIO.writeAtomically(
-      ExperimentTables.daily(outline, sorted), to: directory + "/daily.csv")
-    var files = shardFiles
-    if outline.trace {
-      try writeTrace(traceParts, to: directory + "/trace.csv")
-      files.append("trace.csv")
-    }
+    var files = [
+      OutputSet.File(name: "runs.csv", bytes: ExperimentTables.runs(outline, sorted)),
+      OutputSet.File(name: "daily.csv", bytes: ExperimentTables.daily(outline, sorted)),
+    ]
+    if outline.trace { files.append(try trace(traceParts)) }
     return files
   }
 
-  static func writeTrace(_ parts: [String], to path: String) throws {
+  static func trace(_ parts: [String]) throws -> OutputSet.File {
     var bytes: [[UInt8]] = []
     bytes.reserveCapacity(parts.count)
     for part in parts { bytes.append(try FileIO.readBytes(part)) }
-    try FileIO.writeAtomically(ExperimentTables.trace(parts: bytes), to: path)
+    return OutputSet.File(name: "trace.csv", bytes: ExperimentTables.trace(parts: bytes))
   }
 }

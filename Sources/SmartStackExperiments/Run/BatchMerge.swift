@@ -13,13 +13,16 @@ public enum BatchMerge {
   ///
   /// - Throws: `InputFileError` for a folder that does not exist; `BatchError` when
   ///   journals disagree, a folder has none, or cells are missing or duplicated;
-  ///   `DiagnosticList` for a damaged journal; `OutputFileError`.
+  ///   `DiagnosticList` for a damaged journal header; `BatchError` for journal lines that
+  ///   do not verify or belong (a merge cannot run their cells again); `OutputFileError`;
+  ///   `FolderBusyError` when another run holds `output`'s lock.
   public static func merge(_ directories: [String], into output: String, jobs: Int) async throws
     -> BatchReport
   {
     let started = Instant.now
     let clock = ContinuousClock()
     let startedClock = clock.now
+    try ExperimentOutputs.checkFolder(output)
     var journals: [(directory: String, contents: Journal.Contents)] = []
     var notes: [String] = []
     for directory in directories {
@@ -37,6 +40,12 @@ public enum BatchMerge {
       }
       for file in files {
         let contents = try Journal.read(path: file)
+        if !contents.rejected.isEmpty {
+          throw BatchError(
+            "\(contents.rejected.count) line(s) of \(file) cannot be used, so its shard is incomplete:\n"
+              + contents.rejected.prefix(10).map { "  \($0)" }.joined(separator: "\n")
+              + "\nrun that shard again with --resume (it runs those cells again), then merge")
+        }
         if contents.incompleteTail {
           notes.append("\(file): ignored an incomplete last line (that run was interrupted)")
         }
@@ -98,17 +107,21 @@ public enum BatchMerge {
       Journal.tracePart(
         directory: journals[owner[$0]].directory, configHash: outline.configHash, cell: $0)
     }
-    var files = try await ExperimentOutputs.writeComplete(
-      outline, results: results, traceParts: traceParts, directory: output, jobs: jobs)
-    files.append("manifest.json")
+    var files = try await ExperimentOutputs.completeSet(
+      outline, results: results, traceParts: traceParts, jobs: jobs)
     let manifest = ExperimentManifest(
       kind: .merge, configFile: nil, shard: nil, cellsInOutputs: results.count, cellsRun: 0,
       cellsFromJournal: results.count, jobs: jobs, started: started, finished: Instant.now,
       durationSeconds: BatchSession.seconds(clock.now - startedClock), files: files,
       mergedFrom: journals.map(\.contents.file))
-    try FileIO.writeAtomically(manifest.json(outline), to: output + "/manifest.json")
+    files.append(OutputSet.File(name: "manifest.json", bytes: Array(manifest.json(outline).utf8)))
+    try ExperimentOutputs.createFolder(output)
+    let lock = try FolderLock(folder: output)
+    defer { lock.release() }
+    notes += try ExperimentOutputs.recover(output)
+    try ExperimentOutputs.publish(files, into: output)
     return BatchReport(
-      outline: outline, directory: output, files: files, cellsRun: 0,
+      outline: outline, directory: output, files: files.map(\.name), cellsRun: 0,
       cellsFromJournal: results.count, cellsInOutputs: results.count, notes: notes)
   }
 }

@@ -56,8 +56,15 @@ public enum BatchSession {
   /// - Parameters:
   ///   - progress: called after each finished cell with (cells done, cells in this run),
   ///     both counting journaled cells; first called before any cell runs.
-  /// - Throws: `OutputFileError`, `BatchError`, `DiagnosticList` (a damaged journal), or
-  ///   a cell's error.
+  /// The folder is checked (`ExperimentOutputs.checkFolder`) and locked (`FolderLock`,
+  /// held until the function returns) before anything else; what a killed run left is
+  /// cleaned up (`ExperimentOutputs.recover`); the reports are put in place as one set
+  /// (`OutputSet`). On resume, journal lines that do not verify or belong
+  /// (`Journal.Rejection`) are dropped from the journal, named in `notes`, and their cells
+  /// run again.
+  ///
+  /// - Throws: `OutputFileError`, `FolderBusyError`, `BatchError`, `DiagnosticList` (a
+  ///   damaged journal header), or a cell's error.
   public static func run(
     _ design: ExperimentDesign, sources: [any ExperimentSource], options: BatchOptions,
     progress: (Int, Int) -> Void = { _, _ in }
@@ -67,8 +74,11 @@ public enum BatchSession {
     let startedClock = clock.now
     let outline = ExperimentOutline(design: design, sources: sources)
     let directory = options.directory
+    try ExperimentOutputs.checkFolder(directory)
     try ExperimentOutputs.createFolder(directory)
-    var notes: [String] = []
+    let lock = try FolderLock(folder: directory)
+    defer { lock.release() }
+    var notes = try ExperimentOutputs.recover(directory)
 
     // The journal: continue it (resume) or start over.
     let journalPath = Journal.path(directory: directory, shard: options.shard)
@@ -92,7 +102,14 @@ public enum BatchSession {
         )
       }
       done = contents.cells
-      writer = try JournalWriter(appendingTo: journalPath, after: contents.completeLength)
+      if contents.rejected.isEmpty {
+        writer = try JournalWriter(appendingTo: journalPath, after: contents.completeLength)
+      } else {
+        // Rejected lines are dropped from the journal and their cells run again.
+        notes += contents.rejected.map { "\($0); it runs again" }
+        writer = try JournalWriter(
+          creating: journalPath, outline: outline, shard: options.shard, cells: done)
+      }
     } else {
       if options.resume {
         notes.append("no journal at \(journalPath): running every cell")
@@ -131,7 +148,8 @@ public enum BatchSession {
           to: Journal.tracePart(
             directory: directory, configHash: outline.configHash, cell: result.cell.index))
       }
-      try writer.append(result, runID: outline.runID(result.cell))
+      try writer.append(result, runID: outline.runID(result.cell), configHash: outline.configHash)
+      FaultInjection.reached("cell")
       results.append(result)
       progress(results.count, mine.count)
     }
@@ -140,23 +158,22 @@ public enum BatchSession {
     let traceParts = mine.map {
       Journal.tracePart(directory: directory, configHash: outline.configHash, cell: $0)
     }
-    var files: [String]
+    var files: [OutputSet.File]
     if options.shard == nil {
-      files = try await ExperimentOutputs.writeComplete(
-        outline, results: results, traceParts: traceParts, directory: directory, jobs: options.jobs)
+      files = try await ExperimentOutputs.completeSet(
+        outline, results: results, traceParts: traceParts, jobs: options.jobs)
     } else {
-      files = try ExperimentOutputs.writeShard(
-        outline, results: results, traceParts: traceParts, directory: directory)
+      files = try ExperimentOutputs.shardSet(outline, results: results, traceParts: traceParts)
     }
-    files.append("manifest.json")
     let manifest = ExperimentManifest(
       kind: options.shard == nil ? .batch : .shard, configFile: design.configFile,
       shard: options.shard, cellsInOutputs: results.count, cellsRun: todo.count,
       cellsFromJournal: done.count, jobs: options.jobs, started: started, finished: Instant.now,
       durationSeconds: seconds(clock.now - startedClock), files: files)
-    try FileIO.writeAtomically(manifest.json(outline), to: directory + "/manifest.json")
+    files.append(OutputSet.File(name: "manifest.json", bytes: Array(manifest.json(outline).utf8)))
+    try ExperimentOutputs.publish(files, into: directory)
     return BatchReport(
-      outline: outline, directory: directory, files: files, cellsRun: todo.count,
+      outline: outline, directory: directory, files: files.map(\.name), cellsRun: todo.count,
       cellsFromJournal: done.count, cellsInOutputs: results.count, notes: notes)
   }
 

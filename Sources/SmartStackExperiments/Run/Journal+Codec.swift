@@ -10,11 +10,16 @@ import SmartStackWorld
 // reads itself through the decoding layer (`JSONDecodable`), the keys in one place.
 //
 // Header (first line):
-//   {"journal":"smartstack-batch","version":1,"config_hash":"…","shard":"2/3" or null,
-//    "cells":N,"outline":{…}}
+//   {"journal":"smartstack-batch","version":2,"config_hash":"…","shard":"2/3" or null,
+//    "cells":N,"outline":{…},"checksum":"…"}
 // Cell (one line per finished cell):
-//   {"cell":12,"run_id":"sample|mfu|0","people":[[13 counts],…],"gini":[x or null,…],
-//    "tts":[ms,…],"daily":[[day,13 counts],…]}
+//   {"experiment":"…","cell":12,"run_id":"sample|mfu|0","people":[[13 counts],…],
+//    "gini":[x or null,…],"tts":[ms,…],"daily":[[day,13 counts],…],"checksum":"…"}
+// `experiment` is the experiment's identity: its config hash, the FNV-1a 64 of the
+// compact JSON of the resolved config, which holds the seed, the replicates, every source
+// point with its options and input files' hashes, the strategy points and the baseline.
+// `checksum` is always the last member: 16 lowercase hex digits, the FNV-1a 64 of the
+// line's bytes before `,"checksum":"` (see `JournalCodec.sealed` and `verified`).
 // The 13 counts are `MetricCounts` in declaration order (visits, targetVisits,
 // targetsInStack, hits, hitsAt3, reciprocalRankSum, rotations, activeDays,
 // relevanceVisits, relevanceHonoured, suppressionViolations, windows, windowsSurfaced).
@@ -85,7 +90,9 @@ extension SimulationCounts {
 
 enum JournalCodec {
   static let format = "smartstack-batch"
-  static let version = 1
+  /// 2 since lines carry the experiment's identity and a checksum (version 1 journals
+  /// are refused: run without --resume).
+  static let version = 2
 
   /// Numbers, NaN written as `null`.
   static func numbers(_ values: [Double]) -> JSONValue {
@@ -112,15 +119,18 @@ enum JournalCodec {
     return counts
   }
 
-  /// One cell's journal line (without the newline).
-  static func cellLine(_ result: CellResult, runID: String) -> String {
-    JournalCell(index: result.cell.index, runID: runID, metrics: result.metrics).jsonValue
-      .serialized()
+  /// One cell's journal line (without the newline), with the experiment's identity
+  /// `configHash`.
+  static func cellLine(_ result: CellResult, runID: String, configHash: String) -> String {
+    sealed(
+      JournalCell(
+        experiment: configHash, index: result.cell.index, runID: runID, metrics: result.metrics
+      ).jsonValue)
   }
 
   /// The header line (without the newline).
   static func headerLine(_ outline: ExperimentOutline, shard: Shard?) -> String {
-    JournalHeader(outline: outline, shard: shard).jsonValue.serialized()
+    sealed(JournalHeader(outline: outline, shard: shard).jsonValue)
   }
 }
 
@@ -158,7 +168,7 @@ struct JournalHeader: JSONObjectDecodable {
     let written = o.member("version")?.value.doubleValue
     guard written == Double(version) else {
       o.json.report(
-        "journal version \(written.map(NumberFormat.format) ?? "?") is not supported (expected \(version))",
+        "journal version \(written.map(NumberFormat.format) ?? "?") is not supported (expected \(version)); run without --resume to start over",
         at: o.item)
       o.skipRest()
       return nil
@@ -171,6 +181,7 @@ struct JournalHeader: JSONObjectDecodable {
     }
     let cells = o.require("cells", in: 0...Int.max)
     let outline = o.require("outline", as: ExperimentOutline.self)
+    _ = o.member("checksum")  // verified on the bytes before decoding
     guard let hash, let cells, let outline, o.isClean else { return nil }
     guard hash == outline.configHash, cells == outline.cellCount else {
       o.json.report(
@@ -184,11 +195,14 @@ struct JournalHeader: JSONObjectDecodable {
 
 /// One finished cell's line: enough to rebuild every output without running it again.
 struct JournalCell: JSONObjectDecodable {
+  /// The identity of the experiment the cell was run for (its config hash).
+  var experiment: String
   var index: Int
   var runID: String
   var metrics: RunMetrics
 
-  init(index: Int, runID: String, metrics: RunMetrics) {
+  init(experiment: String, index: Int, runID: String, metrics: RunMetrics) {
+    self.experiment = experiment
     self.index = index
     self.runID = runID
     self.metrics = metrics
@@ -197,6 +211,7 @@ struct JournalCell: JSONObjectDecodable {
   var jsonValue: JSONValue {
     let m = metrics
     var members: [JSONMember] = [
+      JSONMember("experiment", .string(experiment)),
       JSONMember("cell", .number(Double(index))),
       JSONMember("run_id", .string(runID)),
       JSONMember(
@@ -217,6 +232,7 @@ struct JournalCell: JSONObjectDecodable {
   }
 
   static func read(_ o: inout JSONObjectReader) -> JournalCell? {
+    let experiment = o.require("experiment", as: String.self)
     let index = o.require("cell", in: 0...Int.max)
     let runID = o.require("run_id", as: String.self)
     let people = o.requireArray("people") { item, json in
@@ -235,13 +251,16 @@ struct JournalCell: JSONObjectDecodable {
       }) { _ in "expected \(SimulationCounts.names.count) whole counts" }
       .flatMap { SimulationCounts(journalValues: $0) }
     }
-    guard let index, let runID, let people, let gini, let tts, let daily, o.isClean else {
+    _ = o.member("checksum")  // verified on the bytes before decoding
+    guard let experiment, let index, let runID, let people, let gini, let tts, let daily,
+      o.isClean
+    else {
       return nil
     }
     var metrics = RunMetrics(
       perPerson: people, perPersonGini: gini, timesToSurface: tts, daily: daily)
     metrics.simulation = simulation
-    return JournalCell(index: index, runID: runID, metrics: metrics)
+    return JournalCell(experiment: experiment, index: index, runID: runID, metrics: metrics)
   }
 
   /// `[day, 13 counts]`.

@@ -84,13 +84,25 @@ public enum Journal {
     Diagnostic(file: path, line: 1, column: 1, message: "not a batch journal: \(reason)")
   }
 
+  /// A journal line whose cell is not used: it does not verify against its checksum, or
+  /// does not belong to this journal's experiment, cell grid or shard.
+  public struct Rejection: Sendable, CustomStringConvertible {
+    public var file: String
+    /// 1-based line number.
+    public var line: Int
+    public var reason: String
+    public var description: String { "\(file):\(line): \(reason)" }
+  }
+
   /// What a journal file holds.
   public struct Contents: Sendable {
     public var file: String
     public var outline: ExperimentOutline
     public var shard: Shard?
-    /// Finished cells in file order.
+    /// Finished cells that verify and belong, in file order.
     public var cells: [CellResult]
+    /// Lines whose cells are not used, in file order (see `read`).
+    public var rejected: [Rejection]
     /// Byte length of the complete lines (an incomplete last line starts here).
     public var completeLength: Int
     /// True when the file ended in an incomplete line (a run killed mid-write), which
@@ -100,9 +112,17 @@ public enum Journal {
 
   /// Reads a journal.
   ///
-  /// - Throws: `InputFileError` when it cannot be read; `DiagnosticList` when a line is
-  ///   not what `JournalCell` and `JournalHeader` write (other than an incomplete last line) or names a
-  ///   cell that does not fit the header.
+  /// The header (line 1) must decode and verify against its checksum, or nothing in the
+  /// file can be trusted: that throws. A cell line is *rejected* (listed in
+  /// `Contents.rejected` with its line number and the reason, its cell not used) when its
+  /// checksum does not match its bytes, it does not decode, its `experiment` is not the
+  /// header's config hash, its cell index is beyond the grid, its run id is not that
+  /// cell's, it is not in the header's shard, or its cell was already read from an
+  /// earlier line. What to do with rejected cells is the caller's: a resume runs them
+  /// again, a merge stops.
+  ///
+  /// - Throws: `InputFileError` when it cannot be read; `DiagnosticList` when the header
+  ///   line is missing, does not decode or does not verify.
   public static func read(path: String) throws -> Contents {
     let bytes = try FileIO.readBytes(path)
     var json = JSONDecoding(file: path, bytes: bytes)
@@ -121,96 +141,117 @@ public enum Journal {
     guard let outline = header?.outline else {
       throw DiagnosticList([notAJournal(path, "the header has no outline")])
     }
+    guard JournalCodec.verified(bytes[0..<(lineStarts[1] - 1)]) else {
+      throw DiagnosticList([
+        Diagnostic(
+          file: path, line: 1, column: 1,
+          message:
+            "the header line does not match its checksum: the journal was damaged or edited, and none of its cells can be trusted; run without --resume to start over")
+      ])
+    }
     let shard = header?.shard
     var cells: [CellResult] = []
+    var rejected: [Rejection] = []
     var seen = Set<Int>()
     for l in 1..<(lineStarts.count - 1) {
       let range = lineStarts[l]..<(lineStarts[l + 1] - 1)
       if range.isEmpty { continue }
-      guard let root = json.parse(range: range), let line = JournalCell(json: root, in: &json)
-      else {
-        if json.isFull { break }
+      func reject(_ reason: String) { rejected.append(Rejection(file: path, line: l + 1, reason: reason)) }
+      guard JournalCodec.verified(bytes[range]) else {
+        reject("the line does not match its checksum (damaged or edited); its cell is not used")
+        continue
+      }
+      var one = JSONDecoding(file: path, bytes: bytes, limit: 1)
+      guard let root = one.parse(range: range), let line = JournalCell(json: root, in: &one) else {
+        let problem = one.problems.diagnostics.first?.message ?? "not a journal cell"
+        reject("the line does not decode as a cell (\(problem)); its cell is not used")
         continue
       }
       let (index, runID) = (line.index, line.runID)
-      guard index < outline.cellCount else {
-        json.report(
-          "cell \(index) is beyond the experiment's \(outline.cellCount) cells",
-          at: range.lowerBound)
-        continue
-      }
-      let cell = outline.cell(index)
-      if runID != outline.runID(cell) {
-        json.report(
-          "cell \(index) is \(JSONEscaping.quoted(outline.runID(cell))) in this experiment, not \(JSONEscaping.quoted(runID))",
-          at: range.lowerBound)
+      if line.experiment != outline.configHash {
+        reject(
+          "the cell belongs to another experiment (identity \(line.experiment), this journal's \(outline.configHash)); it is not used")
+      } else if index >= outline.cellCount {
+        reject("cell \(index) is beyond the experiment's \(outline.cellCount) cells; it is not used")
+      } else if runID != outline.runID(outline.cell(index)) {
+        reject(
+          "cell \(index) is \(JSONEscaping.quoted(outline.runID(outline.cell(index)))) in this experiment, not \(JSONEscaping.quoted(runID)); it is not used")
       } else if let shard, !shard.contains(index) {
-        json.report("cell \(index) does not belong to shard \(shard)", at: range.lowerBound)
+        reject("cell \(index) does not belong to shard \(shard); it is not used")
       } else if !seen.insert(index).inserted {
-        json.report("cell \(index) (\(runID)) is journaled twice", at: range.lowerBound)
+        reject("cell \(index) (\(runID)) is journaled again; this copy is not used")
       } else {
-        cells.append(CellResult(cell: cell, metrics: line.metrics))
+        cells.append(CellResult(cell: outline.cell(index), metrics: line.metrics))
       }
     }
-    try json.throwIfAny()
     return Contents(
-      file: path, outline: outline, shard: shard, cells: cells, completeLength: completeLength,
-      incompleteTail: incompleteTail)
+      file: path, outline: outline, shard: shard, cells: cells, rejected: rejected,
+      completeLength: completeLength, incompleteTail: incompleteTail)
   }
 }
 
-/// Appends lines to a journal, each with one `write` call.
+/// Appends lines to a journal, each with one `write` call (`O_APPEND`); errors carry the
+/// system's reason in words ("No space left on device").
 public final class JournalWriter {
   public let path: String
-  let handle: FileHandle
+  private var descriptor: Int32 = -1
 
-  /// Starts a new journal at `path` (replacing any file there) with the header of
-  /// `outline`.
-  public init(creating path: String, outline: ExperimentOutline, shard: Shard?) throws {
+  /// Starts a new journal at `path` (replacing any file there, in one rename) with the
+  /// header of `outline`, followed by the lines of `cells` (a resume that dropped
+  /// rejected lines keeps the good ones this way).
+  public init(
+    creating path: String, outline: ExperimentOutline, shard: Shard?, cells: [CellResult] = []
+  ) throws {
     self.path = path
-    let folder = (path as NSString).deletingLastPathComponent
-    do {
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    } catch {
-      throw OutputFileError(path: folder, reason: (error as NSError).localizedDescription)
+    try OutputPath.createFolder((path as NSString).deletingLastPathComponent)
+    var text = JournalCodec.headerLine(outline, shard: shard) + "\n"
+    for cell in cells {
+      text += JournalCodec.cellLine(
+        cell, runID: outline.runID(cell.cell), configHash: outline.configHash) + "\n"
     }
-    try FileIO.writeAtomically(JournalCodec.headerLine(outline, shard: shard) + "\n", to: path)
-    guard let handle = FileHandle(forWritingAtPath: path) else {
-      throw OutputFileError(path: path, reason: "cannot open for appending")
-    }
-    self.handle = handle
-    _ = try? handle.seekToEnd()
+    try FileIO.writeAtomically(text, to: path)
+    try open()
   }
 
   /// Continues the journal at `path` after its first `length` bytes (dropping an
   /// incomplete last line).
   public init(appendingTo path: String, after length: Int) throws {
     self.path = path
-    guard let handle = FileHandle(forWritingAtPath: path) else {
-      throw OutputFileError(path: path, reason: "cannot open for appending")
-    }
-    self.handle = handle
-    do {
-      try handle.truncate(atOffset: UInt64(length))
-      try handle.seekToEnd()
-    } catch {
-      throw OutputFileError(path: path, reason: (error as NSError).localizedDescription)
-    }
+    try open()
+    guard ftruncate(descriptor, off_t(length)) == 0 else { throw failure() }
   }
 
-  /// Appends one finished cell.
-  public func append(_ result: CellResult, runID: String) throws {
-    let line = JournalCodec.cellLine(result, runID: runID) + "\n"
-    do {
-      try handle.write(contentsOf: Data(line.utf8))
-    } catch {
-      throw OutputFileError(path: path, reason: (error as NSError).localizedDescription)
+  private func open() throws {
+    try OutputPath.checkFile(path)
+    descriptor = Foundation.open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC)
+    guard descriptor >= 0 else { throw failure() }
+  }
+
+  private func failure() -> OutputFileError {
+    OutputFileError(path: path, reason: String(cString: strerror(errno)))
+  }
+
+  /// Appends one finished cell of the experiment whose config hash is `configHash`.
+  public func append(_ result: CellResult, runID: String, configHash: String) throws {
+    let line = Array((JournalCodec.cellLine(result, runID: runID, configHash: configHash) + "\n").utf8)
+    var written = 0
+    while written < line.count {
+      let n = line[written...].withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+      if n > 0 {
+        written += n
+      } else if n == 0 {
+        throw OutputFileError(path: path, reason: "the system wrote nothing (is the disk full?)")
+      } else if errno != EINTR {
+        throw failure()
+      }
     }
   }
 
   public func close() {
-    try? handle.close()
+    guard descriptor >= 0 else { return }
+    Foundation.close(descriptor)
+    descriptor = -1
   }
 
-  deinit { try? handle.close() }
+  deinit { close() }
 }

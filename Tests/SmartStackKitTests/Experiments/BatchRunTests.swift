@@ -197,7 +197,7 @@ struct BatchRunTests {
       let metrics = try sources[cell.source].run(
         design.strategies[cell.strategy], replicate: cell.replicate, seed: 42)
       let line = JournalCodec.cellLine(
-        CellResult(cell: cell, metrics: metrics), runID: outline.runID(cell))
+        CellResult(cell: cell, metrics: metrics), runID: outline.runID(cell), configHash: outline.configHash)
       var json = JSONDecoding(file: "j", bytes: Array(line.utf8))
       let decoded = json.decodeDocument(JournalCell.self)
       let back = try #require(decoded)
@@ -211,26 +211,19 @@ struct BatchRunTests {
     }
   }
 
-  @Test func aDamagedJournalLineIsReportedWithItsPlace() throws {
+  @Test func aDamagedJournalLineIsRejectedWithItsPlace() throws {
     let folder = try ExperimentFixture.folder()
     let design = try ExperimentConfig.read(
       path: try ExperimentFixture.write(config, "exp.json", in: folder))
     let outline = ExperimentOutline(design: design, sources: try SourceLoader.load(design))
     let header = JournalCodec.headerLine(outline, shard: nil)
     let path = try ExperimentFixture.write(header + "\n{\"cell\": 99}\n", "j.jsonl", in: folder)
-    do {
-      _ = try Journal.read(path: path)
-      Issue.record("a damaged journal was read")
-    } catch let list as DiagnosticList {
-      #expect(
-        list.diagnostics.map { "\($0.line):\($0.column): \($0.message)" } == [
-          "2:1: missing required key \"run_id\"",
-          "2:1: missing required key \"people\"",
-          "2:1: missing required key \"gini\"",
-          "2:1: missing required key \"tts\"",
-          "2:1: missing required key \"daily\"",
-        ])
-    }
+    let contents = try Journal.read(path: path)
+    #expect(contents.cells.isEmpty)
+    #expect(
+      contents.rejected.map(\.description) == [
+        path + ":2: the line does not match its checksum (damaged or edited); its cell is not used"
+      ])
   }
 
   @Test func traceHasOneRowPerScoredVisit() async throws {

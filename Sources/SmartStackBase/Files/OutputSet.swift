@@ -1,0 +1,164 @@
+import Foundation
+
+/// The report files of a run, put into their folder as one set.
+///
+/// A set is written in three steps, so that a reader of the folder sees the previous
+/// complete set or the new complete set, never a mix, wherever the process is killed:
+///
+/// 1. **Stage**: every file is written (and `fsync`ed) into `FOLDER/.reports-staging/`,
+///    then the list of the set's names into `.reports-staging/.names`. A kill or a failed
+///    write (a full disk) here leaves the previous set untouched; the staging folder is
+///    removed (at once on an error, by the next run on the folder after a kill).
+/// 2. **Commit**: one `rename` of `.reports-staging` to `.reports-committed` (then the
+///    folder is `fsync`ed). This is the moment the new set replaces the previous one.
+/// 3. **Move**: the files of the previous set that the new one lacks (among the command's
+///    `known` names) are removed, every committed file is renamed into `FOLDER` (in the
+///    set's order, so a `manifest.json` listed last arrives last), and the committed
+///    folder is removed.
+///
+/// While step 3 is unfinished, the committed folder holds the rest of the set, and
+/// `currentPath(_:in:)` (used by `smartstack report`) reads each file from there first:
+/// the set seen is the new one. `recover(_:known:)`, which every command writing into the
+/// folder calls under the folder's lock before its work, finishes a move a killed run
+/// left (step 3 is idempotent) and removes a staging folder and temporary files.
+public enum OutputSet {
+  public static let stagingName = ".reports-staging"
+  public static let committedName = ".reports-committed"
+  static let namesFile = ".names"
+
+  /// One file of a set.
+  public struct File: Sendable {
+    public var name: String
+    public var bytes: [UInt8]
+    public init(name: String, bytes: [UInt8]) {
+      self.name = name
+      self.bytes = bytes
+    }
+    /// A text file (UTF-8).
+    public init(name: String, text: String) {
+      self.init(name: name, bytes: Array(text.utf8))
+    }
+  }
+
+  /// Writes `files` into `folder` (which exists) as one set (steps 1–3 above).
+  ///
+  /// - Parameter known: every name a set of this command can hold; those of the previous
+  ///   set missing from `files` are removed when the new set moves in.
+  /// - Throws: `OutputFileError` (the previous set is then untouched, unless the error
+  ///   comes after the commit, while moving: then the next run or `report` completes it).
+  public static func publish(_ files: [File], into folder: String, known: [String]) throws {
+    let staging = folder + "/" + stagingName
+    removeTree(staging)
+    guard mkdir(staging, 0o755) == 0 else {
+      throw OutputFileError(path: staging, reason: String(cString: strerror(errno)))
+    }
+    do {
+      for file in files {
+        try stage(file.bytes, name: file.name, in: staging)
+        FaultInjection.reached("report")
+      }
+      let names = files.map(\.name).joined(separator: "\n") + "\n"
+      try stage(Array(names.utf8), name: namesFile, in: staging)
+      syncFolder(staging)
+    } catch {
+      removeTree(staging)
+      throw error
+    }
+    let committed = folder + "/" + committedName
+    removeTree(committed)  // a finished move's empty remains (recover ran before)
+    guard rename(staging, committed) == 0 else {
+      let reason = String(cString: strerror(errno))
+      removeTree(staging)
+      throw OutputFileError(path: committed, reason: reason)
+    }
+    syncFolder(folder)
+    FaultInjection.reached("commit")
+    try move(folder, known: known)
+  }
+
+  /// Finishes what a killed run left in `folder`: completes a committed set's move,
+  /// removes an uncommitted staging folder and temporary files (`AtomicFile`). Call it
+  /// while holding the folder's `FolderLock`.
+  ///
+  /// - Returns: notes on what was done, for the user (empty when nothing was left).
+  @discardableResult
+  public static func recover(_ folder: String, known: [String]) throws -> [String] {
+    var notes: [String] = []
+    if PathKind(folder + "/" + stagingName) != .missing {
+      removeTree(folder + "/" + stagingName)
+      notes.append("\(folder): removed the unfinished report set of an interrupted run")
+    }
+    if PathKind(folder + "/" + committedName) == .folder {
+      try move(folder, known: known)
+      notes.append("\(folder): finished putting in place the report set of an interrupted run")
+    }
+    let stale = AtomicFile.removeTemporaryFiles(in: folder)
+    if !stale.isEmpty {
+      notes.append("\(folder): removed temporary files of an interrupted run: " + stale.joined(separator: ", "))
+    }
+    return notes
+  }
+
+  /// Where the current set's file `name` is: in the committed folder while a move is
+  /// unfinished and the file has not moved yet, else in `folder`.
+  public static func currentPath(_ name: String, in folder: String) -> String {
+    let committed = folder + "/" + committedName
+    if PathKind(committed + "/" + namesFile) == .regularFile,
+      PathKind(committed + "/" + name) == .regularFile
+    {
+      return committed + "/" + name
+    }
+    return folder + "/" + name
+  }
+
+  /// Step 3: moves the committed set into `folder`.
+  static func move(_ folder: String, known: [String]) throws {
+    let committed = folder + "/" + committedName
+    let namesPath = committed + "/" + namesFile
+    guard PathKind(namesPath) == .regularFile else {
+      removeTree(committed)  // killed after the move finished
+      return
+    }
+    let listed = try FileIO.readBytes(namesPath)
+    let names = String(decoding: listed, as: UTF8.self).split(separator: "\n").map(String.init)
+    for name in known where !names.contains(name) {
+      if PathKind(folder + "/" + name) == .regularFile { unlink(folder + "/" + name) }
+    }
+    for name in names where PathKind(committed + "/" + name) == .regularFile {
+      guard rename(committed + "/" + name, folder + "/" + name) == 0 else {
+        throw OutputFileError(path: folder + "/" + name, reason: String(cString: strerror(errno)))
+      }
+      FaultInjection.reached("move")
+    }
+    unlink(namesPath)
+    removeTree(committed)
+    syncFolder(folder)
+  }
+
+  /// Writes one staged file (`fsync`ed), its failures as `OutputFileError` on its final
+  /// name's staging path.
+  static func stage(_ bytes: [UInt8], name: String, in staging: String) throws {
+    do {
+      try AtomicFile.create(staging + "/" + name, bytes: bytes, name: name, sync: true)
+    } catch {
+      throw OutputFileError(
+        path: staging + "/" + name,
+        reason: "\(error.reason) (the previous reports are left as they were)")
+    }
+  }
+
+  /// Removes `path` and everything below it; nothing when it is missing.
+  static func removeTree(_ path: String) {
+    guard PathKind(path) != .missing else { return }
+    try? FileManager.default.removeItem(atPath: path)
+  }
+
+  /// `fsync` of a folder, so that renames in it survive a power cut.
+  static func syncFolder(_ path: String) {
+    guard FaultInjection.syncs else { return }
+    let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    _ = fsync(fd)
+    close(fd)
+  }
+}
