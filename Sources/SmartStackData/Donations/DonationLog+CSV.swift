@@ -16,7 +16,8 @@ extension DonationLog {
   ///
   /// Header: columns are matched by exact, lowercase name; unknown and unnamed columns are
   /// ignored; a name given twice is an error at its second cell; a missing `timestamp` or
-  /// `kind` column is an error at 1:1 listing the columns found. An input without a header
+  /// `kind` column is an error at 1:1 listing the columns found (`CSVHeaderText.found`:
+  /// not when the first line names no column of the format). An input without a header
   /// row is an error; a header without rows is an empty log.
   ///
   /// Rows: `timestamp` and `kind` must not be empty; an empty `user` is `default`; an empty
@@ -88,11 +89,10 @@ struct CSVColumns {
       default: break
       }
     }
-    let found = names.filter { !$0.isEmpty }.map { "'\($0)'" }.joined(separator: ", ")
+    let found = CSVHeaderText.found(names, known: DonationField.all)
     for (required, index) in [(DonationField.timestamp, timestamp), (DonationField.kind, kind)]
     where index < 0 {
-      var message =
-        "missing required column '\(required)' (columns found: \(found.isEmpty ? "none" : found))"
+      var message = "missing required column '\(required)' \(found)"
       if let near = names.first(where: {
         $0.lowercased().trimmingCharacters(in: .whitespaces) == required
       }) {
@@ -134,9 +134,9 @@ struct CSVRowReader {
       rowProblems.append(
         (csv.sourceOffset(ofField: columns.timestamp, byte: 0), "timestamp is empty"))
     } else {
-      switch ISO8601.parse(timestampField) {
-      case .success(let timestamp):
-        milliseconds = timeZone.resolve(timestamp).milliseconds
+      switch ISO8601.parse(timestampField).flatMap(timeZone.checkedInstant) {
+      case .success(let instant):
+        milliseconds = instant.milliseconds
       case .failure(let error):
         rowProblems.append(
           (

@@ -61,13 +61,13 @@ public struct VisitLog: Sendable, Hashable {
             if timestampColumn < 0 {
               problems.report(
                 line: 1, column: 1,
-                "missing required column 'timestamp' (found: \(names.joined(separator: ", ")))")
+                "missing required column 'timestamp' \(CSVHeaderText.found(names, known: ["timestamp", "user"]))")
               return
             }
             continue
           }
           let field = csv.field(timestampColumn)
-          switch ISO8601.parse(field) {
+          switch ISO8601.parse(field).flatMap(zone.checkedInstant) {
           case .success(let t):
             var user = "default"
             if userColumn >= 0 {
@@ -75,7 +75,7 @@ public struct VisitLog: Sendable, Hashable {
               if u.count > 0 { user = String(decoding: u, as: UTF8.self) }
             }
             users.append(user)
-            times.append(zone.resolve(t).milliseconds)
+            times.append(t.milliseconds)
           case .failure(let error):
             let offset: Int
             if field.isEmpty {
