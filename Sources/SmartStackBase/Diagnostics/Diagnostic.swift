@@ -32,10 +32,11 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Text made safe to print to a terminal.
 public enum TerminalText {
-  /// `text` with every control character (U+0000...U+001F, U+007F...U+009F: escape
-  /// sequences, carriage returns, line feeds, bells) written as `\u{XX}` (hexadecimal,
-  /// upper case), so a message that quotes hostile input can neither move the cursor, nor
-  /// recolour or retitle the terminal, nor forge a line. Other text is unchanged.
+  /// `text` with every control character but TAB (U+0000...U+0008, U+000A...U+001F,
+  /// U+007F...U+009F: escape sequences, carriage returns, line feeds, bells) written as
+  /// `\u{XX}` (hexadecimal, upper case), so a message that quotes hostile input can
+  /// neither move the cursor, nor recolour or retitle the terminal, nor forge a line. TAB
+  /// and all other text are unchanged.
   ///
   /// - Complexity: O(n); returns `text` itself when it has no control character.
   public static func escapingControls(_ text: String) -> String {
@@ -53,7 +54,7 @@ public enum TerminalText {
   }
 
   private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F)
+    (scalar.value < 0x20 && scalar.value != 0x09) || (scalar.value >= 0x7F && scalar.value <= 0x9F)
   }
 }
 

@@ -195,7 +195,7 @@ struct ReaderHardeningTests {
     ])
     #expect(list.description == "d\\u{1B}.csv:1:1: found 'ti\\u{1B}]0;x\\u{07}me\\u{0D}\\u{0A}'")
     #expect(InputFileError(path: "a\u{9B}b", reason: "no such file").description == "a\\u{9B}b: cannot read: no such file")
-    #expect(TerminalText.escapingControls("plain é") == "plain é")
+    #expect(TerminalText.escapingControls("plain é\ttab") == "plain é\ttab")
   }
 
   @Test func aFileThatIsNotTheFormatIsNotEchoed() {
