@@ -134,7 +134,7 @@ struct CSVRowReader {
       rowProblems.append(
         (csv.sourceOffset(ofField: columns.timestamp, byte: 0), "timestamp is empty"))
     } else {
-      switch ISO8601.parse(timestampField).flatMap(timeZone.checkedInstant) {
+      switch timeZone.instant(parsing: timestampField) {
       case .success(let instant):
         milliseconds = instant.milliseconds
       case .failure(let error):

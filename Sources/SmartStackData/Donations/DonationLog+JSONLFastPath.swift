@@ -89,7 +89,7 @@ struct JSONLinesFastRow {
 
     // What the general reader checks on the values.
     guard let timestamp, !timestamp.isEmpty, let kind, !kind.isEmpty else { return nil }
-    switch ISO8601.parse(UnsafeBufferPointer(rebasing: b[timestamp])).flatMap(timeZone.checkedInstant) {
+    switch timeZone.instant(parsing: UnsafeBufferPointer(rebasing: b[timestamp])) {
     case .success(let instant): milliseconds = instant.milliseconds
     case .failure: return nil
     }

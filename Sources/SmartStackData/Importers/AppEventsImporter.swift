@@ -236,7 +236,7 @@ struct AppEventRows {
     if timestampField.isEmpty {
       problems.add(csv.sourceOffset(ofField: timestampColumn, byte: 0), "timestamp is empty")
     } else {
-      switch ISO8601.parse(timestampField).flatMap(timeZone.checkedInstant) {
+      switch timeZone.instant(parsing: timestampField) {
       case .success(let instant): milliseconds = instant.milliseconds
       case .failure(let error):
         problems.add(

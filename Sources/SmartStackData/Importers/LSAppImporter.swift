@@ -189,7 +189,7 @@ struct LSAppRows {
     if timestampField.isEmpty {
       problems.add(tsv.fields[timestamp].lowerBound, "timestamp is empty")
     } else {
-      switch ISO8601.parse(timestampField).flatMap(timeZone.checkedInstant) {
+      switch timeZone.instant(parsing: timestampField) {
       case .success(let instant): milliseconds = instant.milliseconds
       case .failure(let error):
         problems.add(tsv.fields[timestamp].lowerBound + error.offset, "timestamp: \(error.message)")

@@ -67,7 +67,7 @@ public struct VisitLog: Sendable, Hashable {
             continue
           }
           let field = csv.field(timestampColumn)
-          switch ISO8601.parse(field).flatMap(zone.checkedInstant) {
+          switch zone.instant(parsing: field) {
           case .success(let t):
             var user = "default"
             if userColumn >= 0 {
