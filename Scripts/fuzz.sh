@@ -2,7 +2,8 @@
 # Fuzz one reader of SmartStackKit with libFuzzer (swiftc -sanitize=fuzzer,address).
 #
 #   Scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags...]
-#   TARGET: csv | jsonl | iso8601 | scenario | segb        SECONDS: default 60
+#   TARGET: one of Fuzz/Targets/*.swift (csv jsonl iso8601 scenario segb visits stack
+#           timeline config journal tsv app-events gzip tar)        SECONDS: default 60
 #
 # Builds SwiftProtobuf (SmartStackKit's one package dependency, from SwiftPM's checkout in
 # .build/checkouts, resolved first when missing) and the library sources once
@@ -16,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target="${1:?usage: Scripts/fuzz.sh csv|jsonl|iso8601|scenario|segb [SECONDS] [libFuzzer flags]}"
+target="${1:?usage: Scripts/fuzz.sh TARGET (a file of Fuzz/Targets) [SECONDS] [libFuzzer flags]}"
 seconds="${2:-60}"
 shift $(( $# >= 2 ? 2 : 1 ))
 source_file="Fuzz/Targets/$target.swift"
@@ -70,11 +71,13 @@ if [ ! -f "$archive" ] || [ "$protobuf" -nt "$archive" ] || [ -n "$(find "${laye
   mv "$archive.tmp" "$archive"
 fi
 
-# 2. The target.
+# 2. The target, with the helpers every target shares (Fuzz/Support: the zone byte).
 binary="$out/bin/fuzz-$target"
-if [ ! -f "$binary" ] || [ "$source_file" -nt "$binary" ] || [ "$archive" -nt "$binary" ]; then
+support=(Fuzz/Support/*.swift)
+if [ ! -f "$binary" ] || [ "$source_file" -nt "$binary" ] || [ "$archive" -nt "$binary" ] \
+  || [ -n "$(find Fuzz/Support -newer "$binary" -name '*.swift' | head -1)" ]; then
   echo "== building $binary"
-  swiftc "${flags[@]}" "${zlib[@]}" -I "$lib" -L "$lib" -lSmartStackKit -lSwiftProtobuf "$source_file" -o "$binary" 2>&1 \
+  swiftc "${flags[@]}" "${zlib[@]}" -I "$lib" -L "$lib" -lSmartStackKit -lSwiftProtobuf "$source_file" "${support[@]}" -o "$binary" 2>&1 \
     | grep -v "warning: Cannot export local symbol" || true
   [ -x "$binary" ] || { echo "target build failed" >&2; exit 1; }
 fi
@@ -94,7 +97,7 @@ echo "== fuzzing $target for $seconds s"
 log="$out/$target.log"
 set +e
 ASAN_OPTIONS="$asan_options" "$binary" "$out/corpus/$target" "Fuzz/Corpus/$target" \
-  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4194304 \
   -artifact_prefix="$out/crashes/$target/" -print_final_stats=1 ${target_flags[@]+"${target_flags[@]}"} "$@" >"$log" 2>&1
 status=$?
 set -e

@@ -1,15 +1,13 @@
 // libFuzzer target: the donation log JSON Lines reader (DonationLog.read, format .jsonl).
-// Any input must give a log or a DiagnosticList, never a trap, a hang or a leak.
+// The first byte chooses the time zone (Fuzz/Support/FuzzInput.swift); any input must give a
+// log or a DiagnosticList, never a trap, a hang or a leak.
 import SmartStackKit
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONL(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  do {
-    _ = try DonationLog.read(bytes: bytes, file: "fuzz.jsonl", format: .jsonl)
-  } catch is DiagnosticList {
-  } catch {
-    fatalError("unexpected error type: \(error)")
+  let (zone, bytes) = fuzzInput(data, size)
+  expectReaderErrors {
+    _ = try DonationLog.read(bytes: bytes, file: "fuzz.jsonl", format: .jsonl, timeZone: zone)
   }
   return 0
 }

@@ -147,9 +147,9 @@ struct RelevanceCommand: ParsableCommand {
   }
 
   private func instant(_ text: String, option: String, zone: ZoneRules) throws -> Instant {
-    switch ISO8601.parse(text) {
-    case .success(let timestamp):
-      return zone.resolve(timestamp)
+    switch ISO8601.parse(text).flatMap(zone.checkedInstant) {
+    case .success(let instant):
+      return instant
     case .failure(let error):
       throw ValidationError(
         "\(option): cannot read '\(text)' as an ISO 8601 time: \(error.message) (at character \(error.offset + 1))"

@@ -96,7 +96,7 @@ struct ReplayInputOptions: ParsableArguments {
   @Option(parsing: .unconditional, help: "Seconds after a visit within which the next donation is its target.")
   var horizon: Double = 300
 
-  @Option(help: "The stack: 'all' (one instance per donated kind), 'top:N' (the N most donated kinds in the warm-up), or a stack JSON file.")
+  @Option(help: "The stack: 'all' (one instance per kind the person donates, in the order of first donation, each a candidate once donated; a person with more than 10 kinds is refused, as a stack holds 10 widgets), 'top:N' (the N most donated kinds in the warm-up), or a stack JSON file.")
   var stack: String = "all"
 
   @Option(name: .customLong("warmup-days"), parsing: .unconditional, help: "Days from each person's first donation that are observed but not scored.")

@@ -22,8 +22,40 @@ public struct Diagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     self.message = message
   }
 
-  /// `FILE:LINE:COLUMN: message`.
-  public var description: String { "\(file):\(line):\(column): \(message)" }
+  /// `FILE:LINE:COLUMN: message`, with control characters in the file name and the
+  /// message shown escaped (`TerminalText.escapingControls`): a message may quote input,
+  /// and input must not drive the terminal.
+  public var description: String {
+    TerminalText.escapingControls("\(file):\(line):\(column): \(message)")
+  }
+}
+
+/// Text made safe to print to a terminal.
+public enum TerminalText {
+  /// `text` with every control character but TAB (U+0000...U+0008, U+000A...U+001F,
+  /// U+007F...U+009F: escape sequences, carriage returns, line feeds, bells) written as
+  /// `\u{XX}` (hexadecimal, upper case), so a message that quotes hostile input can
+  /// neither move the cursor, nor recolour or retitle the terminal, nor forge a line. TAB
+  /// and all other text are unchanged.
+  ///
+  /// - Complexity: O(n); returns `text` itself when it has no control character.
+  public static func escapingControls(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      guard isControl(scalar) else {
+        out.append(scalar)
+        continue
+      }
+      let hex = String(scalar.value, radix: 16, uppercase: true)
+      out.append(contentsOf: "\\u{\(hex.count < 2 ? "0" + hex : hex)}".unicodeScalars)
+    }
+    return String(out)
+  }
+
+  private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    (scalar.value < 0x20 && scalar.value != 0x09) || (scalar.value >= 0x7F && scalar.value <= 0x9F)
+  }
 }
 
 /// Every problem a reader found, in file order, up to the reader's limit.

@@ -8,7 +8,7 @@ public struct InputFileError: Error, Sendable, CustomStringConvertible {
     self.path = path
     self.reason = reason
   }
-  public var description: String { "\(path): cannot read: \(reason)" }
+  public var description: String { TerminalText.escapingControls("\(path): cannot read: \(reason)") }
 }
 
 /// An output file or folder that cannot be created or written.
@@ -19,7 +19,7 @@ public struct OutputFileError: Error, Sendable, CustomStringConvertible {
     self.path = path
     self.reason = reason
   }
-  public var description: String { "\(path): cannot write: \(reason)" }
+  public var description: String { TerminalText.escapingControls("\(path): cannot write: \(reason)") }
 }
 
 /// Whole-file reads and atomic writes.
@@ -27,24 +27,28 @@ public enum FileIO {
   /// Reads a whole file as bytes.
   ///
   /// The bytes go straight from the file into the array's storage (one copy, not two
-  /// through `Data`); files whose size is unknown beforehand (pipes, `/proc`) are read
-  /// on to their end.
+  /// through `Data`); a regular file whose size is unknown beforehand (`/proc`) is read
+  /// on to its end.
   ///
-  /// - Throws: `InputFileError` when the path is missing, a folder, unreadable, or larger
-  ///   than `InputLimits.maximumFileBytes` (refused before reading, not after running out
-  ///   of memory).
+  /// Only regular files are read: the path is checked with `stat` before it is opened
+  /// (a FIFO with no writer would block `open` for ever), opened with `O_NONBLOCK`, and
+  /// checked again on the open descriptor (`fstat`), so nothing else slips in between.
+  ///
+  /// - Throws: `InputFileError` when the path is missing (`no such file`), a folder, a
+  ///   symbolic link loop (`too many levels of symbolic links`), not a regular file (a
+  ///   FIFO, a device, a socket), unreadable, or larger than
+  ///   `InputLimits.maximumFileBytes` (refused before reading, not after running out of
+  ///   memory).
   public static func readBytes(_ path: String) throws -> [UInt8] {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw InputFileError(path: path, reason: "no such file")
-    }
-    if isDirectory.boolValue { throw InputFileError(path: path, reason: "is a folder, not a file") }
-    let unreadable = InputFileError(path: path, reason: "permission denied or unreadable")
-    let descriptor = open(path, O_RDONLY)
-    guard descriptor >= 0 else { throw unreadable }
-    defer { close(descriptor) }
     var info = stat()
+    guard stat(path, &info) == 0 else { throw InputFileError(path: path, reason: openFailure(errno)) }
+    try requireRegular(path, info)
+    let unreadable = InputFileError(path: path, reason: "permission denied or unreadable")
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { throw InputFileError(path: path, reason: openFailure(errno)) }
+    defer { close(descriptor) }
     guard fstat(descriptor, &info) == 0 else { throw unreadable }
+    try requireRegular(path, info)
     let expected = max(0, Int(info.st_size))
     guard expected <= InputLimits.maximumFileBytes else { throw tooLarge(path, size: expected) }
     var failed = false
@@ -76,6 +80,32 @@ public enum FileIO {
       }
     }
     return bytes
+  }
+
+  /// Why `stat` or `open` failed, for a person: `no such file`, `too many levels of
+  /// symbolic links`, or `permission denied or unreadable`.
+  private static func openFailure(_ code: Int32) -> String {
+    switch code {
+    case ENOENT, ENOTDIR: return "no such file"
+    case ELOOP: return "too many levels of symbolic links (a link that leads back to itself)"
+    default: return "permission denied or unreadable"
+    }
+  }
+
+  /// Throws unless `info` describes a regular file: a folder, a FIFO, a device or a socket
+  /// is refused by name.
+  private static func requireRegular(_ path: String, _ info: stat) throws {
+    let type = info.st_mode & S_IFMT
+    guard type != S_IFREG else { return }
+    let what: String
+    switch type {
+    case S_IFDIR: what = "is a folder, not a file"
+    case S_IFIFO: what = "is a FIFO (named pipe), not a regular file"
+    case S_IFCHR, S_IFBLK: what = "is a device, not a regular file"
+    case S_IFSOCK: what = "is a socket, not a regular file"
+    default: what = "is not a regular file"
+    }
+    throw InputFileError(path: path, reason: what)
   }
 
   /// The error for a file over `InputLimits.maximumFileBytes` (`size`: its size, or the

@@ -7,19 +7,28 @@
 /// Accepted input:
 /// - an optional UTF-8 byte order mark at the very start (skipped);
 /// - records separated by LF or CRLF; the last record may or may not end with one;
-/// - fields separated by `,`; a field is either unquoted (no `"`, `,`, LF inside; a CR just
-///   before the line end is part of the line end) or quoted (`"…"`, where `""` stands for
-///   one `"` and `,`, CR and LF are data; line numbers keep counting inside it);
+/// - fields separated by `,`; a field is either unquoted (no `"`, `,`, LF inside, and no CR
+///   except just before a LF, where it is part of the line end, or as the input's last
+///   byte) or quoted (`"…"`, where `""` stands for one `"` and `,`, CR and LF are data;
+///   line numbers keep counting inside it);
 /// - blank lines at the very end of the input.
 ///
 /// The first record is the header. Every later record must have as many fields as the
 /// header. Problems are reported with the byte offset, line and column where they are:
-/// `empty line`, `unterminated quoted field (opened at LINE:COL)`,
-/// `unexpected '"' inside an unquoted field`, `text after a closing quote`,
-/// `expected N fields as in the header, found M`, `invalid UTF-8`, `NUL byte`, and a record
-/// longer than `InputLimits.maximumLineBytes` (at the first byte past the limit). After a problem the
-/// reader resumes at the next record, so a caller can report every bad record; at most one
-/// problem (the first) is reported per record.
+/// `empty line`, `unterminated quoted field: this quote is never closed` (at the opening
+/// quote, where a person must look), `unexpected '"' inside an unquoted field`,
+/// `text after a closing quote`, `expected N fields as in the header, found M`,
+/// `invalid UTF-8`, `NUL byte`, a CR outside quotes that is not followed by a LF
+/// (`carriage return (CR) without a line feed`: CR-only line ends are refused, never read
+/// as one long line), and a record longer than `InputLimits.maximumLineBytes` (at the
+/// first byte past the limit). After a problem the reader resumes at the next record, so a
+/// caller can report every bad record; at most one problem, the earliest in the record, is
+/// reported per record.
+///
+/// Memory is bounded by the line limit, whatever the input: fields that end past
+/// `InputLimits.maximumLineBytes` bytes from the record's start are scanned (to find where
+/// the record ends) but neither kept nor unescaped, so a record of 100 MB of commas holds
+/// at most about one field per byte of its first MiB.
 ///
 /// ```swift
 /// bytes.withUnsafeBufferPointer { buffer in
@@ -198,6 +207,10 @@ extension CSVReader {
   private static let comma = UInt8(ascii: ",")
   private static let newline = UInt8(ascii: "\n")
   private static let carriageReturn = UInt8(ascii: "\r")
+  /// The message for a CR outside quotes that does not end a line.
+  package static let loneCarriageReturn =
+    "carriage return (CR) without a line feed: lines must end with LF or CRLF"
+    + " (convert CR-only line ends first, e.g. with tr '\\r' '\\n')"
 
   /// Reads the next record.
   ///
@@ -223,6 +236,8 @@ extension CSVReader {
 
     var firstProblem: SyntaxError?
     var firstNul = -1
+    var firstLoneCR = -1
+    let limitOffset = recordStart &+ InputLimits.maximumLineBytes
     while true {
       let fieldStart = offset
       var high: UInt8 = 0
@@ -237,11 +252,9 @@ extension CSVReader {
         contentStart = i
         while true {
           if i >= n {
-            let opened = position(ofByte: fieldStart)
             let p =
               firstProblem
-              ?? problem(
-                at: n, "unterminated quoted field (opened at \(opened.line):\(opened.column))")
+              ?? problem(at: fieldStart, "unterminated quoted field: this quote is never closed")
             offset = n
             return .problem(p)
           }
@@ -267,18 +280,27 @@ extension CSVReader {
         i += 1
         offset = i
         if i < n && bytes[i] != Self.comma && !isAtLineEnd(i) {
-          if firstProblem == nil { firstProblem = problem(at: i, "text after a closing quote") }
-          var ignored = -1
-          offset = scanUnquoted(from: i, high: &high, firstQuote: &ignored, firstNul: &firstNul)
+          if firstProblem == nil {
+            firstProblem = problem(
+              at: i, bytes[i] == Self.carriageReturn ? Self.loneCarriageReturn : "text after a closing quote")
+          }
+          var ignoredQuote = -1
+          offset = scanUnquoted(
+            from: i, high: &high, firstQuote: &ignoredQuote, firstNul: &firstNul,
+            firstLoneCR: &firstLoneCR)
         }
       } else {
         var quote = -1
-        offset = scanUnquoted(from: offset, high: &high, firstQuote: &quote, firstNul: &firstNul)
+        offset = scanUnquoted(
+          from: offset, high: &high, firstQuote: &quote, firstNul: &firstNul, firstLoneCR: &firstLoneCR)
         contentEnd = offset
         if contentEnd > contentStart && bytes[contentEnd - 1] == Self.carriageReturn
           && (offset == n || bytes[offset] == Self.newline)
         {
           contentEnd -= 1
+        }
+        if firstLoneCR >= 0, firstProblem == nil, quote < 0 || firstLoneCR < quote {
+          firstProblem = problem(at: firstLoneCR, Self.loneCarriageReturn)
         }
         if quote >= 0, firstProblem == nil {
           firstProblem = problem(at: quote, "unexpected '\"' inside an unquoted field")
@@ -294,11 +316,14 @@ extension CSVReader {
         firstProblem = problem(at: firstNul, "NUL byte (0x00) in a field")
       }
 
-      var field = Field(
-        start: contentStart, end: contentEnd, sourceStart: fieldStart,
-        isQuoted: isQuoted, isUnescaped: false)
-      if hasEscape { unescape(&field) }
-      fields.append(field)
+      // Past the line limit the record is refused: its fields are scanned, not kept.
+      if offset <= limitOffset {
+        var field = Field(
+          start: contentStart, end: contentEnd, sourceStart: fieldStart,
+          isQuoted: isQuoted, isUnescaped: false)
+        if hasEscape { unescape(&field) }
+        fields.append(field)
+      }
 
       // After the field: a comma, a line end, or the end of the input.
       if offset < n && bytes[offset] == Self.comma {
@@ -310,11 +335,9 @@ extension CSVReader {
     let recordEnd = offset
     skipLineEnd()
 
+    if let firstProblem, firstProblem.offset < limitOffset { return .problem(firstProblem) }
     if recordEnd - recordStart > InputLimits.maximumLineBytes {
-      return .problem(
-        problem(
-          at: recordStart + InputLimits.maximumLineBytes,
-          InputLimits.lineTooLong(recordEnd - recordStart)))
+      return .problem(problem(at: limitOffset, InputLimits.lineTooLong(recordEnd - recordStart)))
     }
     if let firstProblem { return .problem(firstProblem) }
     guard let expected = expectedFieldCount else {
@@ -331,7 +354,8 @@ extension CSVReader {
 
   /// Scans an unquoted stretch up to a `,`, a LF or the end; returns where it stopped.
   /// `firstQuote` receives the offset of the first `"` met (left for the caller to report),
-  /// `firstNul` that of the first NUL byte when it is still negative;
+  /// `firstNul` that of the first NUL byte and `firstLoneCR` that of the first CR followed
+  /// by neither a LF nor the end of the input, each when it is still negative;
   /// `high` collects the bits of every byte scanned (bit 7 set means non-ASCII was seen).
   ///
   /// Eight bytes at a time: every byte that needs a look is below 0x2D (`,` is 0x2C, `"`
@@ -339,7 +363,8 @@ extension CSVReader {
   /// `:`, `;`, `=`, non-ASCII) is skipped whole.
   @inline(__always)
   private func scanUnquoted(
-    from start: Int, high: inout UInt8, firstQuote: inout Int, firstNul: inout Int
+    from start: Int, high: inout UInt8, firstQuote: inout Int, firstNul: inout Int,
+    firstLoneCR: inout Int
   ) -> Int {
     var i = start
     let n = bytes.count
@@ -370,6 +395,7 @@ extension CSVReader {
           if c == Self.comma || c == Self.newline { break }
           if c == Self.quote && firstQuote < 0 { firstQuote = i }
           if c == 0 && firstNul < 0 { firstNul = i }
+          if c == Self.carriageReturn && firstLoneCR < 0 && !isAtLineEnd(i) { firstLoneCR = i }
           h |= c
           i &+= 1
         }
@@ -379,6 +405,7 @@ extension CSVReader {
       if c == Self.comma || c == Self.newline { break }
       if c == Self.quote && firstQuote < 0 { firstQuote = i }
       if c == 0 && firstNul < 0 { firstNul = i }
+      if c == Self.carriageReturn && firstLoneCR < 0 && !isAtLineEnd(i) { firstLoneCR = i }
       i &+= 1
     }
     if words & 0x8080_8080_8080_8080 != 0 { h |= 0x80 }

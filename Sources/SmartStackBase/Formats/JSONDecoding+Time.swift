@@ -6,9 +6,9 @@ extension JSONDecoding {
   /// the byte it names when the JSON string has no escapes (else at the string).
   public mutating func instant(_ item: JSONItem, zone: ZoneRules) -> Instant? {
     guard let text = requireString(item) else { return nil }
-    switch ISO8601.parse(text) {
-    case .success(let timestamp):
-      return zone.resolve(timestamp)
+    switch ISO8601.parse(text).flatMap(zone.checkedInstant) {
+    case .success(let instant):
+      return instant
     case .failure(let error):
       // Point at the offending byte when the JSON string has no escapes.
       let start = item.offset + 1

@@ -5,7 +5,8 @@ extension JSONScanner {
   /// Errors: `unterminated string` at the opening quote when the input ends inside the
   /// string; `control character U+XXXX in a string must be escaped` and `invalid UTF-8`
   /// at the offending byte; `invalid escape '\q'`, `invalid \u escape` and
-  /// `unpaired surrogate \udXXX` at the backslash of the escape.
+  /// `unpaired surrogate \udXXX` and `NUL character (\u0000) in a string` (refused as a
+  /// raw NUL is) at the backslash of the escape.
   mutating func parseString() throws(JSONParseError) -> String {
     let quote = position
     var i = position + 1
@@ -94,6 +95,9 @@ extension JSONScanner {
       case 0xDC00...0xDFFF:
         throw JSONParseError(
           offset: backslash, message: "unpaired surrogate \(Self.escapeText(unit))")
+      case 0:
+        // Refused as a raw NUL byte is: no reader's text may hold one.
+        throw JSONParseError(offset: backslash, message: "NUL character (\\u0000) in a string")
       default:
         Self.appendUTF8(unit, to: &text)
         return backslash + 6

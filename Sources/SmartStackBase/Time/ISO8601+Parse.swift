@@ -20,7 +20,9 @@ extension ISO8601 {
   ///   their minutes in 00...59. `-00:00` is read as UTC. The instant must lie in
   ///   [1970-01-01T00:00:00Z, 2101-01-01T00:00:00Z).
   /// - Without a zone designator the result is `.local` (a naive wall-clock time); a date
-  ///   alone is local midnight.
+  ///   alone is local midnight. Its range is checked once a zone places it:
+  ///   `ZoneRules.checkedInstant(_:)` (readers use it, so `1970-01-01 00:00` in
+  ///   Asia/Kolkata, 1969-12-31T18:30Z, is refused as `1970-01-01T00:00+05:30` is).
   ///
   /// On failure, `ParseError.offset` is the byte offset where the problem starts: the first
   /// byte of the field that is malformed or out of range, or of the unexpected byte.
@@ -151,14 +153,25 @@ extension ISO8601 {
     guard index == n else { return fail(index, "unexpected text after the timestamp") }
 
     let utc = local - Int64(offsetSeconds) * Instant.millisecondsPerSecond
-    guard utc >= Instant.earliestSupported.milliseconds else {
-      return fail(0, "the instant is before 1970-01-01T00:00:00Z, the earliest supported")
-    }
-    guard utc < Instant.endOfSupportedRange.milliseconds else {
-      return fail(
-        0, "the instant is at or after 2101-01-01T00:00:00Z, the end of the supported range")
-    }
+    if let error = rangeError(Instant(milliseconds: utc)) { return .failure(error) }
     return .success(.absolute(Instant(milliseconds: utc)))
+  }
+
+  /// Nil when `instant` lies in the supported range [1970-01-01T00:00:00Z,
+  /// 2101-01-01T00:00:00Z); otherwise the error (at offset 0) that both an explicit offset
+  /// and a time zone applied to a naive time (`ZoneRules.checkedInstant(_:)`) report.
+  @inlinable
+  public static func rangeError(_ instant: Instant) -> ParseError? {
+    if instant.milliseconds < Instant.earliestSupported.milliseconds {
+      return ParseError(
+        offset: 0, message: "the instant is before 1970-01-01T00:00:00Z, the earliest supported")
+    }
+    if instant.milliseconds >= Instant.endOfSupportedRange.milliseconds {
+      return ParseError(
+        offset: 0,
+        message: "the instant is at or after 2101-01-01T00:00:00Z, the end of the supported range")
+    }
+    return nil
   }
 
   // MARK: - Helpers

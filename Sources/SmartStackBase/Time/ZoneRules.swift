@@ -34,8 +34,11 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
   /// Coordinated Universal Time: offset 0, no transitions. Built without Foundation.
   public static let utc = ZoneRules(identifier: "UTC", starts: [.min], offsets: [0])
 
-  /// The rules of the zone Foundation knows as `identifier` (e.g. `America/New_York`),
-  /// or `UTC`; nil for an identifier Foundation does not know.
+  /// The rules of the IANA zone Foundation knows as `identifier` (e.g.
+  /// `America/New_York`), or `UTC`; nil for an identifier Foundation does not know, and
+  /// for the UTC offsets Foundation would otherwise accept as zones (`GMT+05:30`, `UTC+3`,
+  /// `UT-2`: `GMT`, `UTC` or `UT` followed by `+` or `-`; `isUTCOffsetSpelling`), which
+  /// are not IANA names. IANA's own fixed-offset zones (`Etc/GMT-3`) are accepted.
   ///
   /// - Complexity: O(t) `TimeZone` calls, t = the number of transitions (about 260 for a
   ///   zone with yearly daylight saving time); well under a millisecond in a release build.
@@ -44,8 +47,21 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
       self = .utc
       return
     }
-    guard !identifier.isEmpty, let zone = TimeZone(identifier: identifier) else { return nil }
+    guard !identifier.isEmpty, !Self.isUTCOffsetSpelling(identifier),
+      let zone = TimeZone(identifier: identifier)
+    else { return nil }
     self.init(timeZone: zone, identifier: identifier)
+  }
+
+  /// True for `GMT`, `UTC` or `UT` followed by `+` or `-` (any case): Foundation's
+  /// spelling of a fixed UTC offset, not an IANA zone name.
+  @usableFromInline static func isUTCOffsetSpelling(_ identifier: String) -> Bool {
+    let upper = identifier.uppercased()
+    for prefix in ["GMT", "UTC", "UT"] where upper.hasPrefix(prefix) {
+      let next = upper.dropFirst(prefix.count).first
+      if next == "+" || next == "-" { return true }
+    }
+    return false
   }
 
   /// The rules of a Foundation time zone, named `identifier` (default: the zone's own).
@@ -171,6 +187,33 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
     switch timestamp {
     case .absolute(let instant): return instant
     case .local(let milliseconds): return instant(fromLocal: milliseconds)
+    }
+  }
+
+  /// The instant of a parsed timestamp, as `resolve(_:)`, or the error when it lies outside
+  /// the supported range [1970-01-01T00:00:00Z, 2101-01-01T00:00:00Z)
+  /// (`ISO8601.rangeError(_:)`, offset 0: the start of the timestamp). An `.absolute`
+  /// timestamp from `ISO8601.parse` is always in range; a `.local` one can leave it when
+  /// the zone's offset moves it across a boundary (`1970-01-01 00:00` in Asia/Kolkata).
+  /// Every reader of timestamps from files goes through this, typically as
+  /// `ISO8601.parse(text).flatMap(zone.checkedInstant)`.
+  ///
+  /// - Complexity: O(log t).
+  @inlinable public func checkedInstant(_ timestamp: ISO8601.Timestamp) -> Result<Instant, ISO8601.ParseError> {
+    let instant = resolve(timestamp)
+    if let error = ISO8601.rangeError(instant) { return .failure(error) }
+    return .success(instant)
+  }
+
+  /// `ISO8601.parse(bytes)` then `checkedInstant(_:)`, without the closure that
+  /// `Result.flatMap(checkedInstant)` would make (and its copy of the zone's arrays) for
+  /// every row: the form the log readers' hot paths use.
+  ///
+  /// - Complexity: O(n + log t).
+  @inlinable public func instant(parsing bytes: UnsafeBufferPointer<UInt8>) -> Result<Instant, ISO8601.ParseError> {
+    switch ISO8601.parse(bytes) {
+    case .success(let timestamp): return checkedInstant(timestamp)
+    case .failure(let error): return .failure(error)
     }
   }
 

@@ -16,7 +16,8 @@ extension DonationLog {
   ///
   /// Header: columns are matched by exact, lowercase name; unknown and unnamed columns are
   /// ignored; a name given twice is an error at its second cell; a missing `timestamp` or
-  /// `kind` column is an error at 1:1 listing the columns found. An input without a header
+  /// `kind` column is an error at 1:1 listing the columns found (`CSVHeaderText.found`:
+  /// not when the first line names no column of the format). An input without a header
   /// row is an error; a header without rows is an empty log. The time may instead be one
   /// epoch column, `timestamp_ms`/`epoch_ms` (milliseconds) or `timestamp_s`/`epoch_s`
   /// (seconds; `EpochUnit`); two time columns are an error at the second.
@@ -105,11 +106,10 @@ struct CSVColumns {
       default: break
       }
     }
-    let found = names.filter { !$0.isEmpty }.map { "'\($0)'" }.joined(separator: ", ")
+    let found = CSVHeaderText.found(names, known: DonationField.all + EpochUnit.columnNames)
     for (required, index) in [(DonationField.timestamp, timestamp), (DonationField.kind, kind)]
     where index < 0 {
-      var message =
-        "missing required column '\(required)' (columns found: \(found.isEmpty ? "none" : found))"
+      var message = "missing required column '\(required)' \(found)"
       if let near = names.first(where: {
         $0.lowercased().trimmingCharacters(in: .whitespaces) == required
       }) {
@@ -162,9 +162,9 @@ struct CSVRowReader {
           (csv.sourceOffset(ofField: columns.timestamp, byte: error.offset), "timestamp: \(error.message)"))
       }
     } else {
-      switch ISO8601.parse(timestampField) {
-      case .success(let timestamp):
-        milliseconds = timeZone.resolve(timestamp).milliseconds
+      switch timeZone.instant(parsing: timestampField) {
+      case .success(let instant):
+        milliseconds = instant.milliseconds
       case .failure(let error):
         rowProblems.append(
           (

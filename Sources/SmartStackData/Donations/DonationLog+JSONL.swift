@@ -87,8 +87,8 @@ extension DonationLog {
         if text.isEmpty {
           o.json.report("timestamp is empty", at: item.offset)
         } else {
-          switch ISO8601.parse(text) {
-          case .success(let timestamp): milliseconds = timeZone.resolve(timestamp).milliseconds
+          switch ISO8601.parse(text).flatMap(timeZone.checkedInstant) {
+          case .success(let instant): milliseconds = instant.milliseconds
           case .failure(let error):
             o.json.report(
               error.message,

@@ -89,8 +89,8 @@ struct JSONLinesFastRow {
 
     // What the general reader checks on the values.
     guard let timestamp, !timestamp.isEmpty, let kind, !kind.isEmpty else { return nil }
-    switch ISO8601.parse(UnsafeBufferPointer(rebasing: b[timestamp])) {
-    case .success(let parsed): milliseconds = timeZone.resolve(parsed).milliseconds
+    switch timeZone.instant(parsing: UnsafeBufferPointer(rebasing: b[timestamp])) {
+    case .success(let instant): milliseconds = instant.milliseconds
     case .failure: return nil
     }
     return i

@@ -6,7 +6,8 @@ import SmartStackBase
 /// or a value, `%`, `;` and `=` are written as `%25`, `%3B` and `%3D`; a reader decodes any
 /// `%XX` (hex digits in either case). The empty text means no parameters.
 ///
-/// A reader rejects: a `%` not followed by two hex digits, decoded bytes that are not
+/// A reader rejects: a `%` not followed by two hex digits, `%00` (a NUL byte, refused as a
+/// raw NUL in the file is), decoded bytes that are not
 /// UTF-8, an empty pair (a stray `;`), a pair without `=`, a raw `=` inside a value, an
 /// empty key, and a key that occurs twice.
 public enum ParameterText {
@@ -146,6 +147,10 @@ public enum ParameterText {
           if let high = hexValue(at: i + 1, in: bytes, before: range.upperBound),
             let low = hexValue(at: i + 2, in: bytes, before: range.upperBound)
           {
+            if high == 0 && low == 0 {
+              // Refused as a raw NUL byte in the field is.
+              problems.append(Problem(offset: i, message: "'%00' (a NUL byte) in a parameter"))
+            }
             out.append(high << 4 | low)
             sources.append(i)
             escaped = true

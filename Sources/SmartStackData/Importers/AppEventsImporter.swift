@@ -236,8 +236,8 @@ struct AppEventRows {
     if timestampField.isEmpty {
       problems.add(csv.sourceOffset(ofField: timestampColumn, byte: 0), "timestamp is empty")
     } else {
-      switch ISO8601.parse(timestampField) {
-      case .success(let parsed): milliseconds = timeZone.resolve(parsed).milliseconds
+      switch timeZone.instant(parsing: timestampField) {
+      case .success(let instant): milliseconds = instant.milliseconds
       case .failure(let error):
         problems.add(
           csv.sourceOffset(ofField: timestampColumn, byte: error.offset),

@@ -6,7 +6,8 @@ enum ImportHeader {
   ///
   /// Reports, into `problems`: a repeated non-empty name at its field
   /// (`duplicate column 'x' in the header`), and the `required` columns (indices into
-  /// `columns`) that are missing, at 1:1, listing the names found and then
+  /// `columns`) that are missing, at 1:1, listing the names found (`CSVHeaderText.found`:
+  /// only when the header names one of `columns`) and then
   /// `expectation`; when the header is one field containing `wrongSeparator`, it adds
   /// `separatorHint` (the file uses the other separator).
   ///
@@ -29,11 +30,10 @@ enum ImportHeader {
     }
     let missing = required.filter { indices[$0] < 0 }.map { columns[$0] }
     if !missing.isEmpty {
-      let found = names.filter { !$0.isEmpty }.map { "'\($0)'" }.joined(separator: ", ")
       var message =
         "missing required column\(missing.count > 1 ? "s" : "") "
         + missing.map { "'\($0)'" }.joined(separator: ", ")
-        + " (columns found: \(found.isEmpty ? "none" : found)); \(expectation)"
+        + " \(CSVHeaderText.found(names, known: columns)); \(expectation)"
       if names.count == 1 && names[0].contains(wrongSeparator) { message += "; \(separatorHint)" }
       problems.report(line: 1, column: 1, message)
     }

@@ -189,8 +189,8 @@ struct LSAppRows {
     if timestampField.isEmpty {
       problems.add(tsv.fields[timestamp].lowerBound, "timestamp is empty")
     } else {
-      switch ISO8601.parse(timestampField) {
-      case .success(let parsed): milliseconds = timeZone.resolve(parsed).milliseconds
+      switch timeZone.instant(parsing: timestampField) {
+      case .success(let instant): milliseconds = instant.milliseconds
       case .failure(let error):
         problems.add(tsv.fields[timestamp].lowerBound + error.offset, "timestamp: \(error.message)")
       }

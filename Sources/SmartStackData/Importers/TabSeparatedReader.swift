@@ -10,14 +10,18 @@ import SmartStackBase
 ///
 /// The first record is the header; every later record must have as many fields.
 /// Problems, each at its line and column (columns in Unicode scalars): `empty line`
-/// (blank lines at the very end are allowed), a line longer than
-/// `InputLimits.maximumLineBytes`, `invalid UTF-8`, `NUL byte (0x00) in a field`, and
+/// (blank lines at the very end are allowed), a CR that is not just before a LF (nor the
+/// input's last byte): `carriage return (CR) without a line feed` (CR-only line ends are
+/// refused, never read as one long line), a line longer than
+/// `InputLimits.maximumLineBytes` (at the first byte past the limit), `invalid UTF-8`,
+/// `NUL byte (0x00) in a field`, and
 /// `expected N tab-separated fields as in the header, found M` (at the first extra
 /// field, or at the end of a short line). After a problem the reader goes on with the
-/// next line; one problem is reported per line.
+/// next line; one problem is reported per line (a lone CR first, then the limit).
 ///
 /// - Complexity: O(n) in the input; one pass over each byte, plus a UTF-8 check of lines
-///   with non-ASCII bytes.
+///   with non-ASCII bytes. Memory: only fields that end within the line limit are kept,
+///   so a line of 50 MB of tabs holds at most one range per byte of its first MiB.
 struct TabSeparatedReader {
   enum Step: Equatable {
     case record
@@ -60,14 +64,18 @@ struct TabSeparatedReader {
     var fieldStart = offset
     var high: UInt8 = 0
     var firstNul = -1
+    var firstLoneCR = -1
+    let limitOffset = lineStart &+ InputLimits.maximumLineBytes
     while i < n {
       let c = bytes[i]
       if c == 0x0A { break }
       if c == 0x09 {
-        fields.append(fieldStart..<i)
+        if i <= limitOffset { fields.append(fieldStart..<i) }
         fieldStart = i + 1
       } else if c == 0 && firstNul < 0 {
         firstNul = i
+      } else if c == 0x0D && firstLoneCR < 0 && i + 1 < n && bytes[i + 1] != 0x0A {
+        firstLoneCR = i
       }
       high |= c
       i += 1
@@ -83,6 +91,9 @@ struct TabSeparatedReader {
         return .end
       }
       return .problem(offset: lineStart, message: "empty line")
+    }
+    if firstLoneCR >= 0 && firstLoneCR < limitOffset {
+      return .problem(offset: firstLoneCR, message: CSVReader.loneCarriageReturn)
     }
     if end - lineStart > InputLimits.maximumLineBytes {
       return .problem(

@@ -21,22 +21,28 @@ extension WidgetInstance: JSONObjectDecodable {
 
   /// A stack's `instances`: 1 to `StackSpec.maximumInstances` widgets with distinct ids.
   /// Every instance is read and every problem reported; nil when an instance could not
-  /// be read or repeats an id.
+  /// be read or repeats an id. Repeated ids are looked for only in a stack within the
+  /// size limit (past it, the size is the problem to fix, and a huge array would make
+  /// every id a report), with a set that only answers membership (its order reaches no
+  /// output): O(n) in the instances.
   static package func decodeStack(_ item: JSONItem, _ json: inout JSONDecoding) -> [WidgetInstance]? {
     guard let items = json.requireArray(item) else { return nil }
     if items.isEmpty { json.report("a stack needs at least one instance", at: item) }
-    if items.count > StackSpec.maximumInstances {
+    let tooMany = items.count > StackSpec.maximumInstances
+    if tooMany {
       json.report(
         "a stack holds at most \(StackSpec.maximumInstances) widgets, found \(items.count)", at: item)
     }
     var instances: [WidgetInstance] = []
-    var valid = true
+    var ids = Set<String>()
+    var valid = !tooMany
     for element in items {
       guard let instance = WidgetInstance(json: element, in: &json) else {
         valid = false
         continue
       }
-      if instances.contains(where: { $0.id == instance.id }) {
+      if tooMany { continue }
+      if !ids.insert(instance.id).inserted {
         json.report(
           "duplicate instance id \(JSONEscaping.quoted(instance.id))", at: element["id"] ?? element)
         valid = false

@@ -74,7 +74,7 @@ public struct VisitLog: Sendable, Hashable {
             if timestampColumn < 0 {
               problems.report(
                 line: 1, column: 1,
-                "missing required column 'timestamp' (found: \(names.joined(separator: ", "))); epoch times go in a column named "
+                "missing required column 'timestamp' \(CSVHeaderText.found(names, known: ["timestamp", "user"] + EpochUnit.columnNames)); epoch times go in a column named "
                   + EpochUnit.columnNames.map { "'\($0)'" }.joined(separator: ", "))
               return
             }
@@ -82,7 +82,7 @@ public struct VisitLog: Sendable, Hashable {
           }
           let field = csv.field(timestampColumn)
           let parsed: Result<Int64, ISO8601.ParseError> =
-            if let epoch { epoch.parse(field) } else { ISO8601.parse(field).map { zone.resolve($0).milliseconds } }
+            if let epoch { epoch.parse(field) } else { zone.instant(parsing: field).map(\.milliseconds) }
           switch parsed {
           case .success(let milliseconds):
             var user = "default"

@@ -26,8 +26,11 @@ public struct ReplayOptions: Sendable {
 
   /// Which instances make up each person's stack.
   public enum Stack: Sendable, CustomStringConvertible {
-    /// One instance per kind the person donates (configuration: none); a kind becomes
-    /// a candidate once the person has donated it before the visit. No size limit.
+    /// One instance per kind the person donates (configuration: none, id and kind the
+    /// kind's name, in the order of the person's first donation of each); a kind becomes
+    /// a candidate once the person has donated it before the visit. A person who donates
+    /// more than `StackSpec.maximumInstances` (10) kinds is refused (`ReplayError`, before
+    /// any visit): a stack holds 10 widgets, so use `top(10)` or a stack file.
     case all
     /// The person's N most donated kinds during the warm-up (ties: more recent last
     /// donation, then kind name). Requires a warm-up.

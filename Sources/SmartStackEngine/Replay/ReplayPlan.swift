@@ -177,6 +177,12 @@ public struct ReplayPlan: Sendable {
             p.instances.append(WidgetInstance(id: name, kind: name))
           }
         }
+        if p.instances.count > StackSpec.maximumInstances {
+          throw ReplayError(
+            "--stack all: person '\(p.name)' donates \(p.instances.count) kinds, more than the "
+              + "\(StackSpec.maximumInstances) widgets a stack holds; use --stack top:\(StackSpec.maximumInstances) "
+              + "with --warmup-days (the most donated kinds of the warm-up) or a stack file")
+        }
       case .top(let n):
         var count = Array(repeating: 0, count: log.kindNames.count)
         var last = Array(repeating: Int64.min, count: log.kindNames.count)

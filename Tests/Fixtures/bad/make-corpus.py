@@ -115,3 +115,12 @@ w('app-events-bad-timestamp.csv', 'timestamp,user,app,event\n2026-03-02T08:00:00
 # --- added: LSApp long line and NUL byte
 w('lsapp-long-line.tsv', LH + '1\t10\t2018-01-16 06:01:05\t' + 'G' * (1 << 20) + '\tOpened\n')
 w('lsapp-nul-byte.tsv', (LH + '1\t10\t2018-01-16 06:01:05\tGm\x00ail\tOpened\n').encode())
+
+# --- added for issue 20: CR-only line ends, a naive time its zone moves before 1970,
+# escaped NULs, a terminal escape in a header
+w('csv-cr-only.csv', 'timestamp,kind,user\r2026-03-02T08:00:00Z,News,ana\r')
+w('visits-cr-only.csv', 'timestamp,user\r2026-03-02T08:00:00Z,ana\r')
+w('csv-kolkata-1970.csv', 'timestamp,kind\n1970-01-01 00:00:00,News\n')
+w('csv-percent-nul.csv', 'timestamp,kind,parameters\n2026-03-02T08:00:00Z,News,a=%00\n')
+w('jsonl-escaped-nul.jsonl', '{"timestamp":"2026-03-02T08:00:00Z","kind":"a\\u0000"}\n')
+w('csv-escape-header.csv', 'ti\x1b]0;pwned\x07me,kind\n')

@@ -115,7 +115,7 @@ struct DonationLogCSVTests {
         == ["log.csv:2:25: expected 5 fields as in the header, found 3"])
     #expect(
       problems(header + "2026-03-02T08:00:00Z,\"a,W,,\n")
-        == ["log.csv:3:1: unterminated quoted field (opened at 2:22)"])
+        == ["log.csv:2:22: unterminated quoted field: this quote is never closed"])
     let bad = Array((header + "2026-03-02T08:00:00Z,a").utf8) + [0xC0, 0xAF] + Array(",W,,\n".utf8)
     #expect(problems(bad) == ["log.csv:2:23: invalid UTF-8"])
   }

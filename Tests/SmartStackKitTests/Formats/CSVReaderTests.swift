@@ -106,15 +106,15 @@ struct CSVReaderTests {
   @Test func textAfterAClosingQuoteIsAnError() {
     #expect(
       tokenize("a,b\n\"1\"x,2\n3,4\n") == ["1|a|b", "2:4: text after a closing quote", "3|3|4"])
-    // A CR that does not end the line is text too.
-    #expect(tokenize("a\n\"1\"\rx\n") == ["1|a", "2:4: text after a closing quote"])
+    // A CR that does not end the line is refused (CR-only line ends are never data).
+    #expect(tokenize("a\n\"1\"\rx\n") == ["1|a", "2:4: \(CSVReader.loneCarriageReturn)"])
   }
 
-  @Test func unterminatedQuoteIsReportedAtTheEndWithWhereItOpened() {
+  @Test func unterminatedQuoteIsReportedWhereItOpened() {
     #expect(
       tokenize("a,b\n1,2\n3,\"abc\n4,5\n")
-        == ["1|a|b", "2|1|2", "5:1: unterminated quoted field (opened at 3:3)"])
-    #expect(tokenize("a\n\"x") == ["1|a", "2:3: unterminated quoted field (opened at 2:1)"])
+        == ["1|a|b", "2|1|2", "3:3: unterminated quoted field: this quote is never closed"])
+    #expect(tokenize("a\n\"x") == ["1|a", "2:1: unterminated quoted field: this quote is never closed"])
   }
 
   @Test func invalidUTF8IsReportedAtTheBadByte() {

@@ -72,7 +72,9 @@ struct JSONParserValidTests {
   @Test func rawNonASCIIAndEmptyStringsDecode() throws {
     #expect(try parse("\"héllo wörld 😀 日本\"").value == .string("héllo wörld 😀 日本"))
     #expect(try parse("\"\"").value == .string(""))
-    #expect(try parse(#""\u0000""#).value == .string("\u{0}"))
+    // `\u0000` is refused as a raw NUL is (issue 20); U+0001 still decodes.
+    #expect(throws: JSONParseError.self) { try parse(#""\u0000""#) }
+    #expect(try parse(#""\u0001""#).value == .string("\u{1}"))
   }
 
   @Test(

@@ -126,8 +126,9 @@ private func randomValue(_ rng: inout FormatsTestGenerator, depth: Int) -> JSONV
 }
 
 private func randomString(_ rng: inout FormatsTestGenerator) -> String {
+  // No U+0000: the parser refuses `\u0000` as every reader refuses a NUL (issue 20).
   let pieces = [
-    "a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "é", "😀", "日", "\u{7F}",
+    "a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\u{1}", "\u{1F}", "é", "😀", "日", "\u{7F}",
     "\u{2028}",
   ]
   var text = ""

@@ -22,16 +22,7 @@ struct InputLimitTests {
     return Array("timestamp,user,kind\n\(prefix)\(user)\(suffix)\n".utf8)
   }
 
-  private func messages(_ body: () throws -> Void) -> [String] {
-    do {
-      try body()
-      return []
-    } catch let list as DiagnosticList {
-      return list.diagnostics.map { "\($0.line):\($0.column): \($0.message)" }
-    } catch {
-      return ["\(error)"]
-    }
-  }
+  private func messages(_ body: () throws -> Void) -> [String] { diagnosticMessages(body) }
 
   @Test func aCSVLineOfExactlyOneMebibyteIsAcceptedAndOneByteMoreIsRefusedAtTheByte() {
     let limit = InputLimits.maximumLineBytes
