@@ -9,11 +9,17 @@ package enum CSVHeaderText {
   ///
   /// - Complexity: O(h × k) in the header's length and the known names.
   package static func found(_ names: [String], known: [String]) -> String {
-    let text = names.joined(separator: ",").lowercased()
-    guard known.contains(where: { text.contains($0.lowercased()) }) else {
+    guard namesAny(names, of: known) else {
       return "(the first line names none of the columns of this format, so it is not shown)"
     }
     let found = names.filter { !$0.isEmpty }.map { "'\($0)'" }.joined(separator: ", ")
     return "(columns found: \(found.isEmpty ? "none" : found))"
+  }
+
+  /// True when the header's text contains one of `known`, in any case: the test `found`
+  /// uses to decide whether the first line is this format's header at all.
+  package static func namesAny(_ names: [String], of known: [String]) -> Bool {
+    let text = names.joined(separator: ",").lowercased()
+    return known.contains { text.contains($0.lowercased()) }
   }
 }

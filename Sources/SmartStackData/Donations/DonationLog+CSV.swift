@@ -115,7 +115,11 @@ struct CSVColumns {
       }) {
         message += "; column names are matched exactly and in lowercase, found '\(near)'"
       }
-      if required == DonationField.timestamp {
+      // A file that is a log but lacks the time gets the epoch columns' names; a file
+      // that is not a log at all (nothing shown) does not.
+      if required == DonationField.timestamp
+        && CSVHeaderText.namesAny(names, of: DonationField.all + EpochUnit.columnNames)
+      {
         message += "; epoch times go in a column named "
           + EpochUnit.columnNames.map { "'\($0)'" }.joined(separator: ", ")
       }

@@ -74,8 +74,10 @@ public struct VisitLog: Sendable, Hashable {
             if timestampColumn < 0 {
               problems.report(
                 line: 1, column: 1,
-                "missing required column 'timestamp' \(CSVHeaderText.found(names, known: ["timestamp", "user"] + EpochUnit.columnNames)); epoch times go in a column named "
-                  + EpochUnit.columnNames.map { "'\($0)'" }.joined(separator: ", "))
+                "missing required column 'timestamp' \(CSVHeaderText.found(names, known: ["timestamp", "user"] + EpochUnit.columnNames))"
+                  + (CSVHeaderText.namesAny(names, of: ["timestamp", "user"] + EpochUnit.columnNames)
+                    ? "; epoch times go in a column named " + EpochUnit.columnNames.map { "'\($0)'" }.joined(separator: ", ")
+                    : ""))
               return
             }
             continue
