@@ -33,7 +33,7 @@ public enum RunTables {
   ///
   /// When any record comes from a simulation, the `SimulationCounts.names` columns
   /// follow (empty for replayed records).
-  @inlinable public static func runs(_ records: [RunRecord]) -> String {
+  public static func runs(_ records: [RunRecord]) -> String {
     let simulated = records.contains { $0.metrics.simulation != nil }
     var csv = CSVWriter(
       header: ["source", "strategy", "parameters", "replicate", "seed"] + RunMetrics.names + ["regret"]
@@ -56,7 +56,7 @@ public enum RunTables {
   /// `daily.csv`: per run and local day: `source,strategy,parameters,replicate,day,date,
   /// visits,target_visits,hits,hit_rate,rotations`, where `day` counts from 0 at the
   /// source's first day with a scored visit and `date` is that local date (YYYY-MM-DD).
-  @inlinable public static func daily(_ records: [RunRecord]) -> String {
+  public static func daily(_ records: [RunRecord]) -> String {
     var csv = CSVWriter(header: [
       "source", "strategy", "parameters", "replicate", "day", "date", "visits", "target_visits",
       "hits", "hit_rate", "rotations",
@@ -75,10 +75,10 @@ public enum RunTables {
   }
 
   /// A metric cell: empty for NaN, `NumberFormat.format` otherwise.
-  @inlinable public static func cell(_ x: Double) -> String { x.isNaN ? "" : NumberFormat.format(x) }
+  public static func cell(_ x: Double) -> String { x.isNaN ? "" : NumberFormat.format(x) }
 
   /// `YYYY-MM-DD` of a day index (days since 1970-01-01).
-  @inlinable public static func dateText(_ day: Int64) -> String {
+  public static func dateText(_ day: Int64) -> String {
     let (y, m, d) = ISO8601.civil(fromDays: day)
     func two(_ x: Int) -> String { x < 10 ? "0\(x)" : "\(x)" }
     return "\(y)-\(two(m))-\(two(d))"
@@ -89,7 +89,7 @@ extension RunTables {
   /// The main metrics per run as a Markdown table (what `batch`, `replay` and `report`
   /// print): source, strategy, hit rate, MRR, hit@3, coverage, rotations per day,
   /// relevance honoured, regret. Fixed 3 decimals; `–` for undefined values.
-  @inlinable public static func markdown(_ records: [RunRecord]) -> String {
+  public static func markdown(_ records: [RunRecord]) -> String {
     let header = ["source", "strategy", "hit_rate", "mrr", "hit_at_3", "coverage", "rotations/day", "relevance_honoured", "regret"]
     var rows: [[String]] = []
     for r in records {
@@ -107,7 +107,7 @@ extension RunTables {
   }
 
   /// A Markdown table with columns padded to equal width (numbers right-aligned).
-  @inlinable public static func markdownTable(header: [String], rows: [[String]]) -> String {
+  public static func markdownTable(header: [String], rows: [[String]]) -> String {
     var widths = header.map { $0.count }
     for row in rows {
       for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
