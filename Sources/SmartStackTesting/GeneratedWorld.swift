@@ -97,7 +97,7 @@ public struct GeneratedWorld: Sendable {
 extension WorldEvent {
   /// Feeds the event to `session`; returns the visit's outcome for a visit.
   @discardableResult
-  public func apply<S, O>(to session: inout StackSession<S, O>) -> VisitOutcome? {
+  package func apply<P, O>(to session: inout StackSession<P, O>) -> VisitOutcome? {
     switch self {
     case .entry(let i, let entry): session.relevanceEntry(instance: i, entry: entry)
     case .visit(let t, let targets, let policy):

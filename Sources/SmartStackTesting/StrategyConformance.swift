@@ -44,7 +44,7 @@ public enum StrategyConformance {
   public static func check<S: RankingStrategy>(
     _ strategy: S, worlds: Int = 120, seed: UInt64 = 1
   ) -> StrategyConformanceReport {
-    var report = StrategyConformanceReport(strategy: S.name, path: S._path)
+    var report = StrategyConformanceReport(strategy: S.name, path: StrategyPath(of: S.self))
     for w in 0..<worlds {
       let worldSeed = seed &+ UInt64(w)
       // Half the worlds with every kind of event, then long chains of reuse, then a
@@ -70,17 +70,28 @@ public enum StrategyConformance {
     var reused = 0
   }
 
+  /// Runs `strategy` over `world` on the engine path of its refinement (opened at run
+  /// time: the checker is not about speed), or ranking at every visit.
   static func run<T: RankingStrategy>(
     _ strategy: T, _ world: GeneratedWorld, seed: UInt64, ranksAtEveryVisit: Bool
   ) -> Run {
-    var session = StackSession(
-      person: 0, instances: world.instances, strategy: strategy, observer: Transcript(), zone: .utc,
-      options: world.options, strategySeed: seed, ranksAtEveryVisit: ranksAtEveryVisit)
-    for i in world.initiallyAvailable { session.makeAvailable(i) }
-    for event in world.events { event.apply(to: &session) }
-    session.finish(at: 0)
-    let transcript = session.finishedObserver()
-    return Run(visits: transcript.visits, windows: transcript.windows, reused: session.reusedDecisionCount)
+    strategy.openEnginePath(WorldRun(world: world, seed: seed, ranksAtEveryVisit: ranksAtEveryVisit))
+  }
+
+  struct WorldRun: EnginePathVisitor {
+    let world: GeneratedWorld
+    let seed: UInt64
+    let ranksAtEveryVisit: Bool
+    func visit<P: EnginePath>(_ path: P) -> Run {
+      var session = StackSession(
+        person: 0, instances: world.instances, path: path, observer: Transcript(), zone: .utc,
+        options: world.options, strategySeed: seed, ranksAtEveryVisit: ranksAtEveryVisit)
+      for i in world.initiallyAvailable { session.makeAvailable(i) }
+      for event in world.events { event.apply(to: &session) }
+      session.finish(at: 0)
+      let transcript = session.finishedObserver()
+      return Run(visits: transcript.visits, windows: transcript.windows, reused: session.reusedDecisionCount)
+    }
   }
 
   static func firstDifference(_ fast: Run, _ reference: Run, world: UInt64) -> StrategyConformanceReport.Difference? {

@@ -24,9 +24,35 @@ public enum Replay {
   /// Strategy seeds: `StreamSeed.derive(seed, replicate, stableHash(strategy), person)`,
   /// so a strategy's randomness is the same whatever else runs beside it.
   ///
+  /// The engine path is found from the strategy's conformances at run time
+  /// (`RankingStrategy.openEnginePath(_:)`), so this generic entry point is not
+  /// specialised for `S`; a registered strategy runs specialised (`StrategyRunner`).
+  ///
   /// - Complexity: O(events × instances) plus the strategy's own cost.
   @inlinable public static func run<S: RankingStrategy, O: OutcomeObserver>(
     _ plan: ReplayPlan, strategy prototype: S, descriptor: StrategyDescriptor, observer: O
+  ) -> O {
+    prototype.openEnginePath(PlanRun(plan: plan, descriptor: descriptor, observer: observer))
+  }
+
+  /// `run(_:strategy:descriptor:observer:)` through a run-time opened path.
+  @usableFromInline package struct PlanRun<O: OutcomeObserver>: EnginePathVisitor {
+    @usableFromInline package let plan: ReplayPlan
+    @usableFromInline package let descriptor: StrategyDescriptor
+    @usableFromInline package let observer: O
+    @inlinable package init(plan: ReplayPlan, descriptor: StrategyDescriptor, observer: O) {
+      self.plan = plan
+      self.descriptor = descriptor
+      self.observer = observer
+    }
+    @inlinable package func visit<P: EnginePath>(_ path: P) -> O {
+      Replay.run(plan, path: path, descriptor: descriptor, observer: observer)
+    }
+  }
+
+  /// `run(_:strategy:descriptor:observer:)` with the strategy in its engine path.
+  @inlinable package static func run<P: EnginePath, O: OutcomeObserver>(
+    _ plan: ReplayPlan, path prototype: P, descriptor: StrategyDescriptor, observer: O
   ) -> O {
     var observer = observer
     let options = plan.options
@@ -35,7 +61,7 @@ public enum Replay {
     for (personIndex, person) in plan.people.enumerated() {
       let seed = StreamSeed.derive(options.seed, options.replicate, strategyStream, UInt64(personIndex))
       var session = StackSession(
-        person: Int32(personIndex), instances: person.instances, strategy: prototype,
+        person: Int32(personIndex), instances: person.instances, path: prototype,
         observer: consume observer, zone: options.zone, options: options.engine, strategySeed: seed)
       run(person, horizon: horizon, session: &session)
       observer = session.finishedObserver()
@@ -45,8 +71,8 @@ public enum Replay {
 
   /// Replays one person's events through `session`, in the order described above, and
   /// finishes the session.
-  @inlinable public static func run<S: RankingStrategy, O: OutcomeObserver>(
-    _ person: ReplayPlan.Person, horizon: Int64, session: inout StackSession<S, O>
+  @inlinable package static func run<P: EnginePath, O: OutcomeObserver>(
+    _ person: ReplayPlan.Person, horizon: Int64, session: inout StackSession<P, O>
   ) {
     if person.alwaysAvailable {
       for i in 0..<person.instances.count { session.makeAvailable(i) }
@@ -55,7 +81,7 @@ public enum Replay {
     // Each queue is ascending by construction; at most one reveal per visit goes into
     // one or the other, so each has room for the person's visits. Both stay empty (no
     // room at all) for strategies that ignore outcomes (not an `OutcomeLearningStrategy`).
-    let revealCapacity = S._observesOutcomes ? person.visitTimes.count : 0
+    let revealCapacity = P.observesOutcomes ? person.visitTimes.count : 0
     var taps = RevealQueue(capacity: revealCapacity)
     var misses = RevealQueue(capacity: revealCapacity)
 
@@ -74,7 +100,7 @@ public enum Replay {
     merger[.donation] = donationCount > 0 ? person.donationTimes[0] : Int64.max
     while true {
       // The reveal queues stay empty without `OutcomeLearningStrategy`: not even looked at.
-      if S._observesOutcomes {
+      if P.observesOutcomes {
         merger[.tap] = taps.nextTime
         merger[.miss] = misses.nextTime
       }
@@ -89,7 +115,7 @@ public enum Replay {
         let target = Int(person.visitTarget[v])
         let shown: Int32
         let isHit: Bool
-        if S._seesTarget || O.observesTargets {
+        if P.seesTarget || O.observesTargets {
           let outcome = session.visit(at: t, hasTarget: target >= 0, targets: target >= 0 ? person.matched(target) : [])
           (shown, isHit) = (outcome.shown, outcome.isHit)
         } else {
@@ -103,7 +129,7 @@ public enum Replay {
             return (outcome.shown, outcome.isHit)
           }
         }
-        if S._observesOutcomes && shown >= 0 {
+        if P.observesOutcomes && shown >= 0 {
           var feedback = VisitFeedback(
             visitTime: t, hourOfDay: session._context.hourOfDay, hourOfWeek: session._context.hourOfWeek,
             shown: shown, tapped: false)

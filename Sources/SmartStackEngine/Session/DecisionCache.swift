@@ -73,18 +73,18 @@ import SmartStackData
   /// instances in `changed` and `retied`.
   @usableFromInline package var reusedCount = 0
 
-  /// The policy for `Strategy` with declared inputs `reads` on a stack of
+  /// The policy for the strategy on `Path` with declared inputs `reads` on a stack of
   /// `instanceCount` instances; no decision yet.
-  @inlinable package init<Strategy: RankingStrategy>(
-    _: Strategy.Type, reads: VisitInputs, instanceCount: Int, ranksAtEveryVisit: Bool
+  @inlinable package init<Path: EnginePath>(
+    _: Path.Type, reads: VisitInputs, instanceCount: Int, ranksAtEveryVisit: Bool
   ) {
     self.reads = reads
     readsDonations = reads.contains(.donations)
     self.ranksAtEveryVisit = ranksAtEveryVisit
     reusesDecisions =
-      !ranksAtEveryVisit && Strategy._path != .everyVisit && !Strategy._seesTarget && !reads.contains(.now)
+      !ranksAtEveryVisit && Path.kind != .everyVisit && !Path.seesTarget && !reads.contains(.now)
     rescoresInstances =
-      reusesDecisions && Strategy._path == .instanceScoring && instanceCount <= ChangedInstances.capacity
+      reusesDecisions && Path.kind == .instanceScoring && instanceCount <= ChangedInstances.capacity
     tracksKeys = reusesDecisions && instanceCount <= ChangedInstances.capacity
   }
 

@@ -8,15 +8,15 @@ extension StackSession {
   /// The strategy, when the last decision may still be reused and an event is about to
   /// reach it: `endDecisionIfStateChanged` then compares.
   @inline(__always)
-  @inlinable package func stateBeforeEvent() -> Strategy? {
-    decisions.reusesDecisions && decisions.isReusable ? strategy : nil
+  @inlinable package func stateBeforeEvent() -> Path? {
+    decisions.reusesDecisions && decisions.isReusable ? _path : nil
   }
 
   /// Ends the last decision when the strategy's state changed since `before` (its `==`:
   /// what a pure or instance-scoring strategy's scores may depend on besides `reads`).
   @inline(__always)
-  @inlinable mutating package func endDecisionIfStateChanged(_ before: Strategy?) {
-    if let before, !_strategy._scoresAlike(before) { decisions.invalidate() }
+  @inlinable mutating package func endDecisionIfStateChanged(_ before: Path?) {
+    if let before, !_path.scoresAlike(before) { decisions.invalidate() }
   }
 
   /// The top candidate (-1 when there is none), the number of candidates, and the

@@ -10,7 +10,7 @@ extension StackSession {
   /// wanted (see `VisitOutcome`); only a `TargetAwareStrategy` sees them.
   @discardableResult
   @inline(__always)
-  @inlinable public mutating func visit(
+  @inlinable package mutating func visit(
     at time: Int64, hasTarget: Bool, targets: ArraySlice<Int32>, policy: VisitPolicy = .rank
   ) -> VisitOutcome {
     targets.withUnsafeBufferPointer { buffer in
@@ -39,7 +39,7 @@ extension StackSession {
       // (rescored) and `retied` (keys moved by a donation): the last decision stands
       // (`ranking` still holds its scores and rule), or is updated for those.
       decisions.shownMayHaveChanged(to: _context.shown)
-      if !decisions.changed.isEmpty { _strategy._rescore(decisions.changed, _context, into: &ranking) }
+      if !decisions.changed.isEmpty { _path.rescore(decisions.changed, _context, into: &ranking) }
       if !decisions.changed.isEmpty || !decisions.retied.isEmpty {
         (rankedTop, candidates, rankedTargetRank) = updatedDecision(targets: targetBuffer)
         nameDecision(top: rankedTop)
@@ -50,13 +50,13 @@ extension StackSession {
     } else {
       resetScores()
       ranking.rule = "score"
-      if Strategy._seesTarget { _context.target = targets }
+      if Path.seesTarget { _context.target = targets }
       if decisions.ranksAtEveryVisit {
-        _strategy.rank(_context, into: &ranking)
+        _path.strategy.rank(_context, into: &ranking)
       } else {
-        _strategy._score(_context, into: &ranking)
+        _path.score(_context, into: &ranking)
       }
-      if Strategy._seesTarget { _context.target = [] }
+      if Path.seesTarget { _context.target = [] }
       (rankedTop, candidates, rankedTargetRank) = decide(targets: targetBuffer, remember: decisions.reusesDecisions)
       nameDecision(top: rankedTop)
     }
@@ -65,7 +65,7 @@ extension StackSession {
     var shownIndex = rankedTop
     var rule = ranking.rule
     var presentedTargetRank = rankedTargetRank
-    if !Strategy._seesTarget
+    if !Path.seesTarget
       && StackRules.mayBind(strategyTop: rankedTop, policy: policy, current: Int(_context.shown), features: _context.features)
     {
       (shownIndex, rule, presentedTargetRank) = applyStackRules(
@@ -100,7 +100,7 @@ extension StackSession {
   @inline(__always)
   @inlinable mutating package func nameDecision(top: Int) {
     guard !decisions.ranksAtEveryVisit else { return }
-    if let rule = _strategy._rule(top: top, _context) { ranking.rule = rule }
+    if let rule = _path.rule(top: top, _context) { ranking.rule = rule }
   }
 
   /// The shown instance, the rule and the target's rank once the stack's rules are

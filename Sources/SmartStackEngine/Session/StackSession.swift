@@ -34,16 +34,18 @@ public struct EngineOptions: Sendable, Hashable {
 ///
 /// - Complexity: a donation is O(k) for its k matched instances; a visit is O(n) for n
 ///   instances (plus O(n log m) with relevance timelines, m scores per instance).
-public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>: Sendable {
-  @inlinable public var strategy: Strategy { _strategy }
-  @usableFromInline package var _strategy: Strategy
-  @inlinable public var observer: Observer { _observer }
+@usableFromInline package struct StackSession<Path: EnginePath, Observer: OutcomeObserver>: Sendable {
+  @usableFromInline package typealias Strategy = Path.Strategy
+  /// The strategy, in the engine path of its refinement (`EnginePath`).
+  @usableFromInline package var _path: Path
+  @inlinable package var strategy: Strategy { _path.strategy }
+  @inlinable package var observer: Observer { _observer }
   @usableFromInline package var _observer: Observer
   /// What the strategy sees; `context.features` are the shared features.
-  @inlinable public var context: StackContext { _context }
+  @inlinable package var context: StackContext { _context }
   @usableFromInline package var _context: StackContext
-  public let person: Int32
-  public let instances: [WidgetInstance]
+  @usableFromInline package let person: Int32
+  @usableFromInline package let instances: [WidgetInstance]
   @usableFromInline package let zone: ZoneRules
   @usableFromInline package let options: EngineOptions
   @usableFromInline package var ranking: Ranking
@@ -68,27 +70,38 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   @usableFromInline package var decisions: DecisionCache
   /// Visits decided without calling `rank`: the last decision reused, or updated for the
   /// instances whose inputs changed (for tests and profiling).
-  @inlinable public var reusedDecisionCount: Int { decisions.reusedCount }
+  @inlinable package var reusedDecisionCount: Int { decisions.reusedCount }
 
-  @inlinable public init(
-    person: Int32, instances: [WidgetInstance], strategy: Strategy, observer: Observer,
+  @inlinable package init(
+    person: Int32, instances: [WidgetInstance], path: Path, observer: Observer,
     zone: ZoneRules, options: EngineOptions, strategySeed: UInt64
   ) {
     self.init(
-      person: person, instances: instances, strategy: strategy, observer: observer, zone: zone, options: options,
+      person: person, instances: instances, path: path, observer: observer, zone: zone, options: options,
       strategySeed: strategySeed, ranksAtEveryVisit: false)
+  }
+
+  /// A session of `strategy` on `DynamicPath` (its refinement found at each call), for
+  /// tests and tools that hold the strategy only generically.
+  @inlinable package init<S: RankingStrategy>(
+    person: Int32, instances: [WidgetInstance], strategy: S, observer: Observer,
+    zone: ZoneRules, options: EngineOptions, strategySeed: UInt64
+  ) where Path == DynamicPath<S> {
+    self.init(
+      person: person, instances: instances, path: DynamicPath(strategy), observer: observer, zone: zone,
+      options: options, strategySeed: strategySeed, ranksAtEveryVisit: false)
   }
 
   /// The session; with `ranksAtEveryVisit`, one that calls the strategy's own `rank` at
   /// every visit whatever its refinement: the reference `StrategyConformance` compares
   /// the fast paths with (the decisions must be the same).
   @inlinable package init(
-    person: Int32, instances: [WidgetInstance], strategy: Strategy, observer: Observer,
+    person: Int32, instances: [WidgetInstance], path: Path, observer: Observer,
     zone: ZoneRules, options: EngineOptions, strategySeed: UInt64, ranksAtEveryVisit: Bool
   ) {
     self.person = person
     self.instances = instances
-    self._strategy = strategy
+    self._path = path
     self._observer = observer
     self.zone = zone
     self.options = options
@@ -115,23 +128,23 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     }
     slots = EngineSlots(keys: keys, kindOrder: _context.features.kindOrder)
     sharedNormaliserKeys = kinds.count < keys.count && options.normaliserScope == .kind
-    self._strategy.begin(StrategySetup(instances: instances, seed: strategySeed))
+    self._path.strategy.begin(StrategySetup(instances: instances, seed: strategySeed))
     decisions = DecisionCache(
-      Strategy.self, reads: self._strategy._reads, instanceCount: n, ranksAtEveryVisit: ranksAtEveryVisit)
+      Path.self, reads: self._path.reads, instanceCount: n, ranksAtEveryVisit: ranksAtEveryVisit)
     self._observer.beginPerson(person, instances: instances)
   }
 
 
   /// Marks instance `i` as a candidate from now on (stacks built from donations add a
   /// kind the first time the person donates it; fixed stacks make all available).
-  @inlinable public mutating func makeAvailable(_ i: Int) {
+  @inlinable package mutating func makeAvailable(_ i: Int) {
     setAvailable(i, true)
   }
 
   /// Makes instance `i` a candidate or not (a Widget Suggestion inserted into the stack
   /// and removed again). When the shown instance stops being a candidate, the next visit
   /// shows another.
-  @inlinable public mutating func setAvailable(_ i: Int, _ available: Bool) {
+  @inlinable package mutating func setAvailable(_ i: Int, _ available: Bool) {
     guard _context.features._available[i] != available else { return }
     _context.features._available[i] = available
     decisions.invalidate()
@@ -146,7 +159,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   /// The person swiped the stack to instance `i` by hand at `time`: it is on top from now
   /// on (the next visit starts from it). Pinning it against rotation is the driver's
   /// business (`VisitPolicy.forced`).
-  @inlinable public mutating func manualSwipe(to i: Int, at time: Int64) {
+  @inlinable package mutating func manualSwipe(to i: Int, at time: Int64) {
     advanceClock(to: time)
     if _context.shown != Int32(i) {
       _context.shown = Int32(i)
@@ -157,7 +170,7 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
   // MARK: - Events
 
   /// A relevance entry of instance `i` takes effect at its date.
-  @inlinable public mutating func relevanceEntry(instance i: Int, entry: RelevanceEntry) {
+  @inlinable package mutating func relevanceEntry(instance i: Int, entry: RelevanceEntry) {
     precondition(i >= 0 && i < instances.count, "relevance entry for instance \(i) of \(instances.count)")
     advanceClock(to: entry.date.milliseconds)
     hasRelevance = true
@@ -176,14 +189,14 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     }
     refreshRelevance(i, s)
     let before = stateBeforeEvent()
-    _strategy.observe(.relevance(instance: Int32(i)), context: _context)
+    _path.strategy.observe(.relevance(instance: Int32(i)), context: _context)
     endDecisionIfStateChanged(before)
   }
 
   /// The person donated: `kind` is the log's kind id, `matched` the stack instances the
   /// donation matches (DESIGN.md §4 matching).
   @inline(__always)
-  @inlinable public mutating func donation(at time: Int64, kind: Int32, matched: ArraySlice<Int32>) {
+  @inlinable package mutating func donation(at time: Int64, kind: Int32, matched: ArraySlice<Int32>) {
     advanceClock(to: time)
     let hod = _context.hourOfDay
     let how = _context.hourOfWeek
@@ -204,26 +217,26 @@ public struct StackSession<Strategy: RankingStrategy, Observer: OutcomeObserver>
     _context.features._lastDonatedInstance = matched.first ?? -1
     if !keepsDecision { decisions.invalidate() }
     let before = stateBeforeEvent()
-    _strategy.observe(.donation(kind: kind, instances: matched), context: _context)
+    _path.strategy.observe(.donation(kind: kind, instances: matched), context: _context)
     endDecisionIfStateChanged(before)
   }
 
   /// The outcome of an earlier visit becomes observable at `time`.
-  @inlinable public mutating func reveal(_ feedback: VisitFeedback, at time: Int64) {
-    guard Strategy._observesOutcomes else { return }
+  @inlinable package mutating func reveal(_ feedback: VisitFeedback, at time: Int64) {
+    guard Path.observesOutcomes else { return }
     advanceClock(to: time)
     let before = stateBeforeEvent()
-    _strategy._observe(outcome: feedback, context: _context)
+    _path.observe(outcome: feedback, context: _context)
     endDecisionIfStateChanged(before)
   }
 
   /// Ends the person's run at `time`: open windows are closed and the observer told.
-  @inlinable public mutating func finish(at time: Int64) {
+  @inlinable package mutating func finish(at time: Int64) {
     let s = uniqueSlots()
     for i in 0..<s.count { closeWindow(i, s) }
     _observer.endPerson(person)
   }
 
   /// Takes the observer out (e.g. to merge metrics) after `finish`.
-  @inlinable public func finishedObserver() -> Observer { observer }
+  @inlinable package func finishedObserver() -> Observer { observer }
 }

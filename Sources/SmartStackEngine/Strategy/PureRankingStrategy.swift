@@ -45,9 +45,6 @@ extension PureRankingStrategy {
   @inlinable public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     context.withVisitView(reads: reads, strategy: Self.self) { scores($0, into: &ranking) }
   }
-  @inlinable public static var _path: StrategyPath { .pure }
-  @inlinable @inline(__always) public var _reads: VisitInputs { reads }
-  @inlinable @inline(__always) public func _scoresAlike(_ other: Self) -> Bool { self == other }
 }
 
 /// A strategy that scores each instance from that instance's own features alone: the
@@ -89,35 +86,34 @@ extension InstanceScoringStrategy {
   ///
   /// - Complexity: O(n) for n instances, plus the calls to `score`.
   @inlinable public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
-    _score(context, into: &ranking)
+    scoreCandidates(context, into: &ranking)
     var top = -1
     for i in 0..<context.instanceCount where context.isCandidate(i) {
       if top < 0 || context.features.precedes(i, top, scores: ranking.scores) { top = i }
     }
-    if let rule = _rule(top: top, context) { ranking.rule = rule }
+    if let rule = decisionRule(top: top, context) { ranking.rule = rule }
   }
 
-  @inlinable public static var _path: StrategyPath { .instanceScoring }
-  @inlinable @inline(__always) public var _reads: VisitInputs { reads }
-  @inlinable @inline(__always) public func _scoresAlike(_ other: Self) -> Bool { self == other }
-
+  /// Every candidate's score from `score`, read through one instance view each.
   @inline(__always)
-  @inlinable public mutating func _score(_ context: StackContext, into ranking: inout Ranking) {
+  @inlinable package func scoreCandidates(_ context: StackContext, into ranking: inout Ranking) {
     let strategy = self
     context.withInstanceViews(reads: reads, strategy: Self.self) { view in
       ranking.setCandidateScores(context) { i in strategy.score(view(i)) }
     }
   }
 
+  /// The scores of the instances in `changed` alone.
   @inline(__always)
-  @inlinable public func _rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking) {
+  @inlinable package func rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking) {
     context.withInstanceViews(reads: reads, strategy: Self.self) { view in
       ranking.setScores(of: changed, context) { i in score(view(i)) }
     }
   }
 
+  /// `rule(top:)` for the instance at index `top` (-1: none).
   @inline(__always)
-  @inlinable public func _rule(top: Int, _ context: StackContext) -> StaticString? {
+  @inlinable package func decisionRule(top: Int, _ context: StackContext) -> StaticString? {
     guard top >= 0 else { return rule(top: nil) }
     return context.withInstanceViews(reads: reads, strategy: Self.self) { view in rule(top: view(top)) }
   }

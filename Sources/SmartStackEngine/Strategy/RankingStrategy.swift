@@ -73,40 +73,6 @@ public protocol RankingStrategy: Sendable {
   /// entry). The engine has already folded the event into the shared features when
   /// this is called. Does nothing unless implemented.
   mutating func observe(_ event: ObservedEvent, context: StackContext)
-
-  // MARK: Engine hooks
-  // Not part of the protocol a strategy author sees, and never implemented by a
-  // strategy: underscored requirements (the standard library's pattern, e.g.
-  // `Sequence._customContainsEquatableElement`), which documentation and code
-  // completion hide. Their implementations are this protocol's extensions and its
-  // refinements' (the most refined one the type conforms to wins, as `Collection`'s
-  // defaults do). They are requirements, not casts, so that the engine's code
-  // specialised for a strategy calls them directly; and public, not SPI, because that
-  // code is `@inlinable` (a strategy registered in another module is specialised there:
-  // `StrategyRunner`), and inlinable code cannot call SPI.
-
-  static var _path: StrategyPath { get }
-  /// The inputs the scores may read (`PureRankingStrategy.reads`,
-  /// `InstanceScoringStrategy.reads`); `.all` for other strategies.
-  var _reads: VisitInputs { get }
-  /// True when `self` and `other` would score every visit alike (`==` for pure and
-  /// instance-scoring strategies; false otherwise).
-  func _scoresAlike(_ other: Self) -> Bool
-  /// Sets the candidates' scores without the rule (an instance-scoring strategy's rule
-  /// is taken from the top by `_rule(top:_:)`); `rank` for other strategies.
-  mutating func _score(_ context: StackContext, into ranking: inout Ranking)
-  /// Rescores the candidates in `changed` only (instance-scoring strategies); other
-  /// strategies are never asked to.
-  func _rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking)
-  /// The rule naming a decision whose top is `top` (-1: none), for instance-scoring
-  /// strategies; nil for others (the rule `rank` wrote stands).
-  func _rule(top: Int, _ context: StackContext) -> StaticString?
-  /// Receives a revealed outcome (`OutcomeLearningStrategy`); ignores it otherwise.
-  mutating func _observe(outcome: VisitFeedback, context: StackContext)
-  /// True for `OutcomeLearningStrategy`.
-  static var _observesOutcomes: Bool { get }
-  /// True for `TargetAwareStrategy`.
-  static var _seesTarget: Bool { get }
 }
 
 /// A strategy's registry name, summary and parameters.
@@ -125,7 +91,8 @@ public struct StrategyInfo: Sendable {
   }
 }
 
-/// How the engine may run a strategy, derived from the refinement it conforms to.
+/// How the engine may run a strategy, derived from the refinement it conforms to
+/// (`StrategyPath(of:)`).
 public enum StrategyPath: Sendable, Hashable {
   /// `rank` at every visit (a plain `RankingStrategy`).
   case everyVisit
@@ -145,20 +112,6 @@ extension RankingStrategy {
 
   @inlinable public mutating func begin(_ setup: StrategySetup) {}
   @inlinable public mutating func observe(_ event: ObservedEvent, context: StackContext) {}
-
-  @inlinable public static var _path: StrategyPath { .everyVisit }
-  @inlinable public var _reads: VisitInputs { .all }
-  @inlinable public func _scoresAlike(_ other: Self) -> Bool { false }
-  @inline(__always)
-  @inlinable public mutating func _score(_ context: StackContext, into ranking: inout Ranking) { rank(context, into: &ranking) }
-  @inlinable public func _rescore(_ changed: ChangedInstances, _ context: StackContext, into ranking: inout Ranking) {
-    preconditionFailure("\(Self.name): only an InstanceScoringStrategy is rescored instance by instance")
-  }
-  @inline(__always)
-  @inlinable public func _rule(top: Int, _ context: StackContext) -> StaticString? { nil }
-  @inlinable public mutating func _observe(outcome: VisitFeedback, context: StackContext) {}
-  @inlinable public static var _observesOutcomes: Bool { false }
-  @inlinable public static var _seesTarget: Bool { false }
 }
 
 /// A strategy that learns from the outcome of earlier visits: what was shown and
@@ -172,24 +125,12 @@ public protocol OutcomeLearningStrategy: RankingStrategy {
   mutating func observe(outcome: VisitFeedback, context: StackContext)
 }
 
-extension OutcomeLearningStrategy {
-  @inline(__always)
-  @inlinable public mutating func _observe(outcome: VisitFeedback, context: StackContext) {
-    observe(outcome: outcome, context: context)
-  }
-  @inlinable public static var _observesOutcomes: Bool { true }
-}
-
 /// A strategy allowed to see the visit's target (`StackContext.target`): an upper
 /// bound such as the oracle, not a strategy a phone could run.
 ///
 /// Such a strategy ranks at every visit and is exempt from the stack's rules (a pin,
 /// Smart Rotate off, the rotation limit, suppression): it always shows its choice.
 public protocol TargetAwareStrategy: RankingStrategy {}
-
-extension TargetAwareStrategy {
-  @inlinable public static var _seesTarget: Bool { true }
-}
 
 /// A strategy that draws its choice at random and can state, before `rank`, the
 /// probability of each candidate being its choice (what off-policy evaluation weighs

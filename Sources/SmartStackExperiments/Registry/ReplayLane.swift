@@ -29,7 +29,7 @@ public struct ReplayLane {
   /// Visits so far decided without calling `rank` (`StackSession.reusedDecisionCount`).
   public let reusedDecisions: () -> Int
 
-  @inlinable package init<S: RankingStrategy>(prototype: S, setup: Setup) {
+  @inlinable package init<P: EnginePath>(prototype: P, setup: Setup) {
     let state = ReplayLaneState(prototype: prototype, setup: setup)
     run = { person, index in state.run(person, index: index) }
     totals = { state.totals() }
@@ -38,13 +38,13 @@ public struct ReplayLane {
 }
 
 /// The mutable state of a lane: the prototype and the metrics observer across people.
-@usableFromInline final package class ReplayLaneState<S: RankingStrategy> {
-  @usableFromInline package let prototype: S
+@usableFromInline final package class ReplayLaneState<P: EnginePath> {
+  @usableFromInline package let prototype: P
   @usableFromInline package let setup: ReplayLane.Setup
   @usableFromInline package var observer = StandardMetrics()
   @usableFromInline package var reusedDecisions = 0
 
-  @inlinable package init(prototype: S, setup: ReplayLane.Setup) {
+  @inlinable package init(prototype: P, setup: ReplayLane.Setup) {
     self.prototype = prototype
     self.setup = setup
   }
@@ -54,7 +54,7 @@ public struct ReplayLane {
     var observer = StandardMetrics()
     swap(&observer, &self.observer)
     var session = StackSession(
-      person: Int32(truncatingIfNeeded: index), instances: person.instances, strategy: prototype,
+      person: Int32(truncatingIfNeeded: index), instances: person.instances, path: prototype,
       observer: consume observer, zone: .utc, options: EngineOptions(),
       strategySeed: StreamSeed.derive(setup.seed, UInt64(truncatingIfNeeded: index)))
     Replay.run(person, horizon: setup.horizon, session: &session)

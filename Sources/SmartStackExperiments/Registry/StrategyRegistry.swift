@@ -20,9 +20,15 @@ public struct StrategyRegistry: Sendable {
   public struct Entry: Sendable {
     public let type: any RankingStrategy.Type
     public let runner: StrategyRunner
-    @inlinable public init<S: RankingStrategy>(_ type: S.Type) {
+    /// The entry of `type`, its engine path found at run time (`StrategyRunner.init(_:)`);
+    /// `StrategyRegistry.register(_:)` picks it statically.
+    public init<S: RankingStrategy>(_ type: S.Type) {
       self.type = type
       runner = StrategyRunner(type)
+    }
+    @inlinable package init(type: any RankingStrategy.Type, runner: StrategyRunner) {
+      self.type = type
+      self.runner = runner
     }
   }
 
@@ -52,14 +58,6 @@ public struct StrategyRegistry: Sendable {
     r.register(OracleStrategy.self)
     return r
   }()
-
-  /// Adds a strategy type. A later registration under an existing name replaces the
-  /// earlier one (so a user can override a built-in), keeping its position.
-  ///
-  /// `@inlinable`: the engine is compiled specialised for `S` in the caller's module.
-  @inlinable public mutating func register<S: RankingStrategy>(_ type: S.Type) {
-    add(Entry(type))
-  }
 
   /// Adds or replaces `entry` (see `register(_:)`).
   public mutating func add(_ entry: Entry) {
@@ -157,7 +155,7 @@ public struct StrategyChoice: Sendable {
     self.type = type
     descriptor = StrategyDescriptor(name: type.name, parameters: parameters, specs: type.parameterSpecs)
     prototype = try type.init(parameters: parameters)
-    runner = StrategyRunner.unspecialised(type)
+    runner = StrategyRunner.unspecialised
   }
 
   /// Replays `plan` with the standard metrics and, when given, `extra` fed beside them.

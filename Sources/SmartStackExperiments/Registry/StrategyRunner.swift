@@ -6,13 +6,15 @@ import SmartStackWorld
 
 /// The engine's runs of one strategy type, compiled specialised for it.
 ///
-/// `StrategyRegistry.register(_:)` builds one for each registered type. The initialiser
-/// is `@inlinable` and so is the engine's generic code it calls (`Replay`, `Simulation`,
-/// `StackSession`, `StandardMetrics`): the closures are compiled in the module that
-/// registers, where the strategy's concrete type is known. The library's built-ins are
-/// registered in the library; a user's strategies are registered in the user's module;
-/// both get the same specialised engine, with the strategy's calls direct and inlined
-/// and no generic metadata looked up per event. Nothing lists the built-in types.
+/// `StrategyRegistry.register(_:)` builds one for each registered type, in the engine
+/// path of the strategy's refinement (`EnginePath`), chosen by overload resolution where
+/// `register` is called. The initialiser is `@inlinable` and so is the engine's generic
+/// code it calls (`Replay`, `Simulation`, `StackSession`, `StandardMetrics`): the
+/// closures are compiled in the module that registers, where the strategy's concrete
+/// type is known. The library's built-ins are registered in the library; a user's
+/// strategies are registered in the user's module; both get the same specialised
+/// engine, with the strategy's calls direct and inlined and no generic metadata looked
+/// up per event. Nothing lists the built-in types.
 ///
 /// Every job takes the prototype as `any RankingStrategy` and casts it to the registered
 /// type once per run (`StrategyChoice` pairs each prototype with its own type's runner).
@@ -30,41 +32,96 @@ public struct StrategyRunner: Sendable {
     )
   /// A replay lane: people handed over one at a time (the bench's timed loop).
   @usableFromInline package let lane: @Sendable (any RankingStrategy, ReplayLane.Setup) -> ReplayLane
+  /// The engine path the runs are compiled for (e.g. `InstanceScoringPath<StaticStrategy>`),
+  /// or `dynamic` when it is found at run time per job.
+  @usableFromInline package let path: String
 
-  /// The runner of `S`, specialised where this initialiser is inlined.
-  @inlinable public init<S: RankingStrategy>(_ type: S.Type) {
+  /// The runner of strategies on engine path `P`, specialised where this initialiser is
+  /// inlined.
+  @inlinable package init<P: EnginePath>(path _: P.Type) {
+    path = "\(P.self)"
     replay = { plan, prototype, descriptor, extra in
-      let strategy = prototype as! S
-      guard let extra else {
-        return (Replay.run(plan, strategy: strategy, descriptor: descriptor, observer: StandardMetrics()), nil)
-      }
-      let pair = Replay.run(
-        plan, strategy: strategy, descriptor: descriptor, observer: ObserverPair(StandardMetrics(), extra))
-      return (pair.first, pair.second)
+      Self.replay(plan, P(prototype as! P.Strategy), descriptor, extra)
     }
     simulate = { scenario, prototype, descriptor, cell, extra, emitter in
-      let strategy = prototype as! S
-      var emitter = emitter
-      guard let extra else {
-        let (metrics, counts) = Simulation.run(
-          scenario, strategy: strategy, descriptor: descriptor, replicate: cell.replicate, seed: cell.seed,
-          options: cell.options, observer: StandardMetrics(), emitter: &emitter)
-        return (metrics, counts, nil, emitter)
-      }
-      let (pair, counts) = Simulation.run(
-        scenario, strategy: strategy, descriptor: descriptor, replicate: cell.replicate, seed: cell.seed,
-        options: cell.options, observer: ObserverPair(StandardMetrics(), extra), emitter: &emitter)
-      return (pair.first, counts, pair.second, emitter)
+      Self.simulate(scenario, P(prototype as! P.Strategy), descriptor, cell, extra, emitter)
     }
-    lane = { prototype, setup in ReplayLane(prototype: prototype as! S, setup: setup) }
+    lane = { prototype, setup in ReplayLane(prototype: P(prototype as! P.Strategy), setup: setup) }
   }
 
-  /// The runner of a type known only at run time: the same runs, through the engine's
-  /// unspecialised generic code (correct, several times slower per visit). Used by
-  /// `StrategyChoice.init(type:parameters:)`; registries never need it.
-  static func unspecialised(_ type: any RankingStrategy.Type) -> StrategyRunner {
-    func make<S: RankingStrategy>(_ type: S.Type) -> StrategyRunner { StrategyRunner(type) }
-    return make(type)
+  /// The runner of `type`, whose refinement is found at run time: specialised when
+  /// `type` is a plain `RankingStrategy` (no refinement), otherwise the same runs through
+  /// the engine's unspecialised generic code (correct, several times slower per visit).
+  /// `StrategyRegistry.register(_:)` picks the path statically instead.
+  public init<S: RankingStrategy>(_ type: S.Type) {
+    if StrategyPath(of: type) == .everyVisit && !(type is any TargetAwareStrategy.Type)
+      && !(type is any OutcomeLearningStrategy.Type)
+    {
+      self.init(path: EveryVisitPath<S>.self)
+    } else {
+      self = .unspecialised
+    }
+  }
+
+  /// Runs any strategy, its engine path opened at run time per job.
+  static let unspecialised = StrategyRunner(
+    replay: { plan, prototype, descriptor, extra in
+      prototype.openEnginePath(Job { path in replay(plan, path, descriptor, extra) })
+    },
+    simulate: { scenario, prototype, descriptor, cell, extra, emitter in
+      prototype.openEnginePath(Job { path in simulate(scenario, path, descriptor, cell, extra, emitter) })
+    },
+    lane: { prototype, setup in prototype.openEnginePath(Job { path in ReplayLane(prototype: path, setup: setup) }) })
+
+  private init(
+    replay: @escaping @Sendable (ReplayPlan, any RankingStrategy, StrategyDescriptor, DynamicObserver?) -> (
+      StandardMetrics, DynamicObserver?
+    ),
+    simulate: @escaping @Sendable (
+      Scenario, any RankingStrategy, StrategyDescriptor, SimulationCell, DynamicObserver?, LogEmitter?
+    ) -> (StandardMetrics, SimulationCounts, DynamicObserver?, LogEmitter?),
+    lane: @escaping @Sendable (any RankingStrategy, ReplayLane.Setup) -> ReplayLane
+  ) {
+    self.replay = replay
+    self.simulate = simulate
+    self.lane = lane
+    path = "dynamic"
+  }
+
+  /// Replays `plan` with `path`'s strategy, the standard metrics and `extra`.
+  @inlinable package static func replay<P: EnginePath>(
+    _ plan: ReplayPlan, _ path: P, _ descriptor: StrategyDescriptor, _ extra: DynamicObserver?
+  ) -> (StandardMetrics, DynamicObserver?) {
+    guard let extra else {
+      return (Replay.run(plan, path: path, descriptor: descriptor, observer: StandardMetrics()), nil)
+    }
+    let pair = Replay.run(plan, path: path, descriptor: descriptor, observer: ObserverPair(StandardMetrics(), extra))
+    return (pair.first, pair.second)
+  }
+
+  /// Simulates `cell` of `scenario` with `path`'s strategy, the standard metrics and
+  /// `extra`; `emitter`, when given, receives the logs.
+  @inlinable package static func simulate<P: EnginePath>(
+    _ scenario: Scenario, _ path: P, _ descriptor: StrategyDescriptor, _ cell: SimulationCell,
+    _ extra: DynamicObserver?, _ emitter: LogEmitter?
+  ) -> (StandardMetrics, SimulationCounts, DynamicObserver?, LogEmitter?) {
+    var emitter = emitter
+    guard let extra else {
+      let (metrics, counts) = Simulation.run(
+        scenario, path: path, descriptor: descriptor, replicate: cell.replicate, seed: cell.seed,
+        options: cell.options, observer: StandardMetrics(), emitter: &emitter)
+      return (metrics, counts, nil, emitter)
+    }
+    let (pair, counts) = Simulation.run(
+      scenario, path: path, descriptor: descriptor, replicate: cell.replicate, seed: cell.seed,
+      options: cell.options, observer: ObserverPair(StandardMetrics(), extra), emitter: &emitter)
+    return (pair.first, counts, pair.second, emitter)
+  }
+
+  /// A job over a path opened at run time: the generic body, unspecialised.
+  private struct Job<Result>: EnginePathVisitor {
+    let body: (any EnginePath) -> Result
+    func visit<P: EnginePath>(_ path: P) -> Result { body(path) }
   }
 }
 

@@ -49,8 +49,58 @@ public enum Simulation {
   /// Runs `prototype` over every person of replicate `replicate`, feeding `observer`.
   /// `emitter`, when given, receives every donation, visit and delivered timeline entry
   /// in the public formats.
+  ///
+  /// The engine path is found from the strategy's conformances at run time
+  /// (`RankingStrategy.openEnginePath(_:)`), so this generic entry point is not
+  /// specialised for `S`; a registered strategy runs specialised (`StrategyRunner`).
   @inlinable public static func run<S: RankingStrategy, O: OutcomeObserver>(
     _ scenario: Scenario, strategy prototype: S, descriptor: StrategyDescriptor,
+    replicate: Int, seed: UInt64, options: SimulationOptions, observer: O,
+    emitter: inout LogEmitter?
+  ) -> (observer: O, counts: SimulationCounts) {
+    let run = ScenarioRun(
+      scenario: scenario, descriptor: descriptor, replicate: replicate, seed: seed, options: options,
+      observer: observer, emitter: emitter)
+    let (result, counts, emitted) = prototype.openEnginePath(run)
+    emitter = emitted
+    return (result, counts)
+  }
+
+  /// `run(_:strategy:descriptor:replicate:seed:options:observer:emitter:)` through a
+  /// run-time opened path.
+  @usableFromInline package struct ScenarioRun<O: OutcomeObserver>: EnginePathVisitor {
+    @usableFromInline package let scenario: Scenario
+    @usableFromInline package let descriptor: StrategyDescriptor
+    @usableFromInline package let replicate: Int
+    @usableFromInline package let seed: UInt64
+    @usableFromInline package let options: SimulationOptions
+    @usableFromInline package let observer: O
+    @usableFromInline package let emitter: LogEmitter?
+    @inlinable package init(
+      scenario: Scenario, descriptor: StrategyDescriptor, replicate: Int, seed: UInt64,
+      options: SimulationOptions, observer: O, emitter: LogEmitter?
+    ) {
+      self.scenario = scenario
+      self.descriptor = descriptor
+      self.replicate = replicate
+      self.seed = seed
+      self.options = options
+      self.observer = observer
+      self.emitter = emitter
+    }
+    @inlinable package func visit<P: EnginePath>(_ path: P) -> (O, SimulationCounts, LogEmitter?) {
+      var emitter = emitter
+      let (result, counts) = Simulation.run(
+        scenario, path: path, descriptor: descriptor, replicate: replicate, seed: seed, options: options,
+        observer: observer, emitter: &emitter)
+      return (result, counts, emitter)
+    }
+  }
+
+  /// `run(_:strategy:descriptor:replicate:seed:options:observer:emitter:)` with the
+  /// strategy in its engine path.
+  @inlinable package static func run<P: EnginePath, O: OutcomeObserver>(
+    _ scenario: Scenario, path prototype: P, descriptor: StrategyDescriptor,
     replicate: Int, seed: UInt64, options: SimulationOptions, observer: O,
     emitter: inout LogEmitter?
   ) -> (observer: O, counts: SimulationCounts) {
@@ -61,7 +111,7 @@ public enum Simulation {
       let person = scenario.person(p, replicate: replicate, seed: seed, days: options.days)
       let strategySeed = StreamSeed.derive(seed, UInt64(replicate), strategyStream, UInt64(p))
       var session = StackSession(
-        person: Int32(p), instances: person.instances, strategy: prototype,
+        person: Int32(p), instances: person.instances, path: prototype,
         observer: consume observer, zone: scenario.zone, options: options.engine,
         strategySeed: strategySeed)
       run(person, scenario: scenario, session: &session, counts: &counts, emitter: &emitter)
@@ -71,8 +121,8 @@ public enum Simulation {
   }
 
   /// Simulates one person through `session` and finishes it.
-  @inlinable public static func run<S: RankingStrategy, O: OutcomeObserver>(
-    _ person: SimulatedPerson, scenario: Scenario, session: inout StackSession<S, O>,
+  @inlinable package static func run<P: EnginePath, O: OutcomeObserver>(
+    _ person: SimulatedPerson, scenario: Scenario, session: inout StackSession<P, O>,
     counts: inout SimulationCounts, emitter: inout LogEmitter?
   ) {
     let stack = scenario.stack
@@ -176,7 +226,7 @@ public enum Simulation {
           emitter?.donation(person.apps[app].donation(at: Instant(milliseconds: t), user: person.name))
         }
       }
-      if S._observesOutcomes && outcome.shown >= 0 {
+      if P.observesOutcomes && outcome.shown >= 0 {
         session.reveal(
           VisitFeedback(
             visitTime: t, hourOfDay: session._context.hourOfDay, hourOfWeek: session._context.hourOfWeek,

@@ -46,13 +46,39 @@ struct DecisionReuseTests {
   }
 
   @Test func theFastPathsAreDerivedFromTheRefinement() {
-    #expect(StaticStrategy._path == .instanceScoring)
-    #expect(MarkovStrategy._path == .pure)
-    #expect(BanditStrategy._path == .everyVisit)
-    #expect(BanditStrategy._observesOutcomes)
-    #expect(!MostFrequentlyUsedStrategy._observesOutcomes)
-    #expect(OracleStrategy._seesTarget)
-    #expect(!RandomStrategy._seesTarget)
+    #expect(StrategyPath(of: StaticStrategy.self) == .instanceScoring)
+    #expect(StrategyPath(of: MarkovStrategy.self) == .pure)
+    #expect(StrategyPath(of: BanditStrategy.self) == .everyVisit)
+    #expect(DynamicPath<BanditStrategy>.observesOutcomes)
+    #expect(!DynamicPath<MostFrequentlyUsedStrategy>.observesOutcomes)
+    #expect(DynamicPath<OracleStrategy>.seesTarget)
+    #expect(!DynamicPath<RandomStrategy>.seesTarget)
+  }
+
+  /// `register(_:)`'s overloads give each built-in the static path of its refinement
+  /// (specialised), never the run-time opened one.
+  @Test func registeringPicksThePathOfTheRefinementStatically() throws {
+    let paths = try StrategyRegistry.builtIn.names.map { try StrategyRegistry.builtIn.entry(named: $0).runner.path }
+    #expect(!paths.contains("dynamic"))
+    let registry = StrategyRegistry.builtIn
+    #expect(try registry.entry(named: "static").runner.path == "InstanceScoringPath<StaticStrategy>")
+    #expect(try registry.entry(named: "markov").runner.path == "PureRankingPath<MarkovStrategy>")
+    #expect(try registry.entry(named: "bandit").runner.path == "OutcomeLearningPath<BanditStrategy>")
+    #expect(try registry.entry(named: "oracle").runner.path == "TargetAwarePath<OracleStrategy>")
+    #expect(try registry.entry(named: "smart-rotate").runner.path == "EveryVisitPath<SmartRotateStrategy>")
+  }
+
+  /// A strategy conforming to several refinements gets the one that takes precedence;
+  /// registered from generic code it runs on the run-time opened path.
+  @Test func aStrategyOfSeveralRefinementsGetsThePrecedingPath() {
+    var registry = StrategyRegistry()
+    registry.register(LearningPure.self)
+    #expect(registry.entries[0].runner.path == "OutcomeLearningPath<LearningPure>")
+    func generic<S: RankingStrategy>(_ type: S.Type) { registry.register(type) }
+    generic(LearningPure.self)
+    #expect(registry.entries[0].runner.path == "dynamic")
+    generic(MostFrequentlyUsedStrategy.self)
+    #expect(registry.entries[1].runner.path == "dynamic")
   }
 
   /// A pure strategy learns from donations, but its `==` ignores what it learnt: the
@@ -123,4 +149,14 @@ struct DecisionReuseTests {
       _ = StrategyConformance.check(HourBlind(parameters: .none), worlds: 1)
     }
   }
+}
+
+/// Pure and outcome-learning at once: outcome learning takes precedence.
+private struct LearningPure: PureRankingStrategy, OutcomeLearningStrategy {
+  static let info = StrategyInfo(name: "learning-pure", summary: "test")
+  var taps = 0
+  var reads: VisitInputs { [] }
+  init(parameters: StrategyParameters) {}
+  func scores(_ visit: VisitView, into ranking: inout Ranking) {}
+  mutating func observe(outcome: VisitFeedback, context: StackContext) { taps += outcome.tapped ? 1 : 0 }
 }

@@ -54,7 +54,7 @@ struct LastVisit: OutcomeObserver {
 
 @Suite("Engine event order")
 struct EngineOrderingTests {
-  func session() -> StackSession<RecordingStrategy, LastVisit> {
+  func session() -> StackSession<DynamicPath<RecordingStrategy>, LastVisit> {
     StackSession(
       person: 0, instances: [WidgetInstance(id: "a", kind: "A"), WidgetInstance(id: "b", kind: "B")],
       strategy: RecordingStrategy(parameters: .none), observer: LastVisit(), zone: .utc,

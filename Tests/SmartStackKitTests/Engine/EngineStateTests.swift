@@ -35,7 +35,7 @@ struct EngineStateTests {
     EngineTestEvent.stream(seed: seed, count: count)
   }
 
-  fileprivate func session(_ seed: UInt64) -> StackSession<AwkwardScores, EngineTranscript> {
+  fileprivate func session(_ seed: UInt64) -> StackSession<DynamicPath<AwkwardScores>, EngineTranscript> {
     var options = EngineOptions()
     options.relevanceThreshold = 0.5
     var s = StackSession(

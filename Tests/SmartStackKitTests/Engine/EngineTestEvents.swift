@@ -37,7 +37,7 @@ extension WorldEvent {
 
 extension Sequence<WorldEvent> {
   /// Feeds every event to `session`, in order.
-  func apply<S, O>(to session: inout StackSession<S, O>) {
+  func apply<S, O>(to session: inout StackSession<DynamicPath<S>, O>) {
     for event in self { event.apply(to: &session) }
   }
 }
@@ -56,7 +56,7 @@ extension Sequence<WorldEvent> {
   /// Feeds every event to `session`, in order, and calls `body` after each visit with
   /// the visit and the session as it is right after it.
   func forEachVisit<S, O>(
-    on session: inout StackSession<S, O>, _ body: (EngineTestVisit, StackSession<S, O>) -> Void
+    on session: inout StackSession<DynamicPath<S>, O>, _ body: (EngineTestVisit, StackSession<DynamicPath<S>, O>) -> Void
   ) {
     for event in self {
       guard case .visit(let t, let targets, let policy) = event else {

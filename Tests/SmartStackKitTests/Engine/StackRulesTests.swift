@@ -25,7 +25,7 @@ extension BuiltInCheck {
   /// The problems found for every built-in strategy but the exempt oracle, each
   /// prefixed with the strategy's name.
   func problemsForEveryBuiltIn() throws -> [String] {
-    try StrategyRegistry.builtIn.allWithDefaults().filter { !$0.type._seesTarget }.flatMap { choice in
+    try StrategyRegistry.builtIn.allWithDefaults().filter { !($0.type is any TargetAwareStrategy.Type) }.flatMap { choice in
       choice.open(EachBuiltIn(check: self)).map { "\(choice.descriptor): \($0)" }
     }
   }

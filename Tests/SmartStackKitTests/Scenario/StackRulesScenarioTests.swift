@@ -118,7 +118,7 @@ struct StackRulesScenarioTests {
     #expect(Self.scenarioFiles.count >= 8)
     for url in Self.scenarioFiles {
       let scenario = try scenario(url, variant)
-      for choice in try StrategyRegistry.builtIn.allWithDefaults() where !choice.type._seesTarget {
+      for choice in try StrategyRegistry.builtIn.allWithDefaults() where !(choice.type is any TargetAwareStrategy.Type) {
         let problems = choice.open(Check(scenario: scenario, variant: variant))
         #expect(problems.isEmpty, "\(url.lastPathComponent), \(choice.descriptor): \(problems.count) problems, first \(problems.prefix(3))")
       }

@@ -22,7 +22,7 @@ struct BanditStrategyTests {
   let start = ms("2026-03-02T08:00:00Z")  // a Monday, 08h UTC
 
   func session(_ spec: String, instances: Int = 3, available: [Int] = [0, 1, 2], seed: UInt64 = 42)
-    throws -> StackSession<BanditStrategy, BanditScoreLog>
+    throws -> StackSession<DynamicPath<BanditStrategy>, BanditScoreLog>
   {
     let choice = try StrategyRegistry.builtIn.parse(spec)
     var s = StackSession(

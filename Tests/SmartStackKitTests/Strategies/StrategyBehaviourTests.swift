@@ -10,7 +10,7 @@ import SmartStackKit
 
 /// Drives one strategy through a hand-made sequence of events.
 struct Harness<S: RankingStrategy> {
-  var session: StackSession<S, LastVisit>
+  var session: StackSession<DynamicPath<S>, LastVisit>
   let start = ms("2026-03-02T08:00:00Z")  // a Monday
 
   init(_ spec: String, kinds: [String] = ["A", "B", "C"]) throws {
@@ -120,7 +120,7 @@ struct StrategyBehaviourTests {
         now: 0, hourOfDay: 0, hourOfWeek: 0, dayIndex: 0, features: features, shown: shown,
         shownSince: 0, target: [])
       var ranking = Ranking(instanceCount: instances.count)
-      StackSession<RelevanceStrategy, LastVisit>.resetScores(&ranking.scores, available: features.available)
+      StackSession<DynamicPath<RelevanceStrategy>, LastVisit>.resetScores(&ranking.scores, available: features.available)
       var strategy = RelevanceStrategy(parameters: .none)
       strategy.rank(context, into: &ranking)
       var anyActive = false
@@ -174,7 +174,7 @@ struct StrategyBehaviourTests {
       }
       func ranked(_ shown: Int32) -> Ranking {
         var ranking = Ranking(instanceCount: instances.count)
-        StackSession<S, LastVisit>.resetScores(&ranking.scores, available: features.available)
+        StackSession<InstanceScoringPath<S>, LastVisit>.resetScores(&ranking.scores, available: features.available)
         var s = strategy
         s.rank(context(shown), into: &ranking)
         return ranking
@@ -194,7 +194,7 @@ struct StrategyBehaviourTests {
           if shown >= 0 { changed.insert(Int(shown)) }
         }
         let s = strategy
-        s._rescore(changed, context(shown), into: &ranking)
+        s.rescore(changed, context(shown), into: &ranking)
         let expected = ranked(shown)
         #expect(ranking.scores.map(\.bitPattern) == expected.scores.map(\.bitPattern), "\(S.name) seed \(seed)")
       }
