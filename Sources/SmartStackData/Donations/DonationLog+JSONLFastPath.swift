@@ -26,6 +26,8 @@ struct JSONLinesFastRow {
   var parameters: [(key: Range<Int>, value: Range<Int>)] = []
   /// The instant read from `timestamp` (epoch ms).
   var milliseconds: Int64 = 0
+  /// The numeric UTC offset written in `timestamp`, or `UTCOffset.none`.
+  var utcOffset: Int32 = UTCOffset.none
 
   private var seen: UInt8 = 0
   private static let timestampBit: UInt8 = 1
@@ -89,8 +91,11 @@ struct JSONLinesFastRow {
 
     // What the general reader checks on the values.
     guard let timestamp, !timestamp.isEmpty, let kind, !kind.isEmpty else { return nil }
-    switch timeZone.instant(parsing: UnsafeBufferPointer(rebasing: b[timestamp])) {
-    case .success(let instant): milliseconds = instant.milliseconds
+    let timestampBytes = UnsafeBufferPointer(rebasing: b[timestamp])
+    switch timeZone.instant(parsing: timestampBytes) {
+    case .success(let instant):
+      milliseconds = instant.milliseconds
+      utcOffset = UTCOffset.ofTimestamp(timestampBytes)
     case .failure: return nil
     }
     return i
@@ -147,7 +152,7 @@ struct JSONLinesFastRow {
     builder.append(
       timestamp: milliseconds, user: userID,
       kind: builder.kindNames.intern(UnsafeBufferPointer(rebasing: b[kind ?? 0..<0])),
-      intent: intentID, parameterSet: builder.internSet(pairs))
+      intent: intentID, parameterSet: builder.internSet(pairs), utcOffset: utcOffset)
   }
 
   // MARK: - Tokens

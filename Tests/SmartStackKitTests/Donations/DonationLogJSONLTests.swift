@@ -34,7 +34,7 @@ struct DonationLogJSONLTests {
         + "\n" + #"{"kind":"Weather","timestamp":"2026-03-02T09:00:00+01:00"}"# + "\n")
     #expect(
       log.donations == [
-        Donation(timestamp: t0, kind: "Weather"),
+        Donation(timestamp: t0, kind: "Weather", utcOffset: 3600),
         Donation(
           timestamp: t0 + 5_000, user: "alice", kind: "RecentPurchases",
           intent: "ViewRecentPurchases",
