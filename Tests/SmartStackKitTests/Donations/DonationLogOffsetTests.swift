@@ -38,6 +38,13 @@ struct DonationLogOffsetTests {
     #expect(log[2].utcOffset == nil)
   }
 
+  @Test func epochTimesTakeTheirOffsetFromTheUTCOffsetColumnOnly() throws {
+    // Android-style epoch milliseconds with the device's offset beside them.
+    let log = try read("epoch_ms,kind,utc_offset\n1772438400000,A,-18000\n1772438460000,B,\n", file: "e.csv")
+    #expect(log.timestamps == [1_772_438_400_000, 1_772_438_460_000])
+    #expect(log.utcOffsets == [-18000, UTCOffset.none])
+  }
+
   @Test func aLogWithoutOffsetsCarriesNoOffsetColumnAndWritesAsBefore() throws {
     let text = "timestamp,user,kind,intent,parameters\n2026-03-02T08:00:00Z,u,A,,\n"
     let log = try read(text, file: "plain.csv")

@@ -124,4 +124,13 @@ struct ReplayRowOffsetTests {
     // Visits at the donations: each in its donation's offset, the middle one in Berlin.
     #expect(outcomes.map(\.hourOfDay) == [8, 8, 8])
   }
+
+  @Test func sessionVisitsTakeTheOffsetOfTheDonationTheyAreMadeAt() throws {
+    let log = try DonationLog.read(bytes: Array(Traveller.donations.utf8), file: "d.csv", format: .csv)
+    var options = ReplayOptions()
+    options.visits = .sessions(gapMinutes: 30)
+    let (outcomes, _) = Traveller.replay(try ReplayPlan(log: log, options: options))
+    // Berlin 08:00 and 14:00 twice, then New York 08:00; in UTC they would be 7, 13, 7, 13, 13.
+    #expect(outcomes.map(\.hourOfDay) == [8, 14, 8, 14, 8])
+  }
 }
