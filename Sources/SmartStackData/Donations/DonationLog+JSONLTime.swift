@@ -10,7 +10,7 @@ extension JSONObjectReader {
   ///   one epoch key, `timestamp_ms`/`epoch_ms` (milliseconds) or `timestamp_s`/`epoch_s`
   ///   (seconds, up to 3 decimals), as a JSON number or a string of the same text, read
   ///   by `EpochUnit.parse`. Two time keys are an error at the second; none is
-  ///   `missing required key "timestamp"`.
+  ///   `missing required key "timestamp"` with the epoch keys' names, as in CSV.
   /// - The offset (`UTCOffset`) is `utc_offset`, an integer number of seconds in
   ///   ±64800, when present and not null; else the numeric offset of a `timestamp`
   ///   (`+01:00`); else `UTCOffset.none`.
@@ -29,9 +29,15 @@ extension JSONObjectReader {
         timeKey = name
       }
     }
-    guard let item = require(timeKey ?? DonationField.timestamp) else { return nil }
+    guard let timeKey, let item = member(timeKey) else {
+      json.report(
+        "missing required key \"timestamp\"; epoch times go in a key named "
+          + EpochUnit.columnNames.map { "'\($0)'" }.joined(separator: ", "),
+        at: object.offset, path: object.path)
+      return nil
+    }
     var result: (milliseconds: Int64, utcOffset: Int32)? = nil
-    if let unit = EpochUnit(columnName: timeKey ?? "") {
+    if let unit = EpochUnit(columnName: timeKey) {
       result = epochTime(item, unit: unit).map { ($0, UTCOffset.none) }
     } else if let text = json.requireString(item) {
       if text.isEmpty {

@@ -105,7 +105,7 @@ struct DonationLogJSONLTests {
     #expect(
       problems(text)
         == [
-          "log.jsonl:1:1: missing required key \"timestamp\"",
+          "log.jsonl:1:1: missing required key \"timestamp\"; epoch times go in a key named 'timestamp_ms', 'epoch_ms', 'timestamp_s', 'epoch_s'",
           "log.jsonl:2:44: kind is empty",
           "log.jsonl:3:14: timestamp is empty",
           "log.jsonl:4:62: parameters: empty parameter name",
