@@ -38,4 +38,24 @@ struct DocExampleTests {
       in: root)
     #expect(result.status == 0, "\(result.stderr)")
   }
+
+  /// README's "Local time" example: the traveller log and the busiest hours it quotes.
+  @Test func theLocalTimeExampleCountsEachRowInItsOwnOffset() throws {
+    let doc = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let section = try #require(doc.range(of: "### Local time"))
+    let body = doc[section.upperBound...]
+    let csvStart = try #require(body.range(of: "```csv\n"))
+    let csvEnd = try #require(body[csvStart.upperBound...].range(of: "```"))
+    let csv = String(body[csvStart.upperBound..<csvEnd.lowerBound])
+    let quoted = try #require(body.split(separator: "\n").first { $0.hasPrefix("busiest hours:") })
+    let command = try #require(body.range(of: "`smartstack validate traveller.csv --timezone Europe/Berlin`"))
+    #expect(command.lowerBound > csvEnd.upperBound)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doc-local-time-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try csv.write(to: folder.appendingPathComponent("traveller.csv"), atomically: true, encoding: .utf8)
+    let result = try CLI.run(["validate", "traveller.csv", "--timezone", "Europe/Berlin"], in: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.split(separator: "\n").contains(quoted))
+  }
 }

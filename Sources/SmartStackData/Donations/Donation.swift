@@ -15,6 +15,9 @@ public struct Donation: Hashable, Sendable, CustomStringConvertible {
   public var intent: String?
   /// The donated parameters, sorted by key (then value).
   public private(set) var parameters: [Parameter]
+  /// The row's own UTC offset in seconds east of UTC, or nil when it has none (then the
+  /// run's time zone decides its local time; `UTCOffset`).
+  public var utcOffset: Int32?
 
   /// The user a log row gets when it names none.
   public static let defaultUser = "default"
@@ -22,8 +25,9 @@ public struct Donation: Hashable, Sendable, CustomStringConvertible {
   /// A donation; `parameters` are sorted by key. Keys should be unique (readers enforce it).
   public init(
     timestamp: Instant, user: String = Donation.defaultUser, kind: String, intent: String? = nil,
-    parameters: [Parameter] = []
+    parameters: [Parameter] = [], utcOffset: Int32? = nil
   ) {
+    self.utcOffset = utcOffset
     self.timestamp = timestamp
     self.user = user
     self.kind = kind

@@ -24,7 +24,9 @@ extension DonationLog {
   ///
   /// Rows: `timestamp` and `kind` must not be empty; an empty `user` is `default`; an empty
   /// `intent` is none; `parameters` is `ParameterText`. Naive timestamps are read in
-  /// `timeZone`. Every problem is reported at the exact field or byte; then the reader throws.
+  /// `timeZone`. A row's own UTC offset is its `utc_offset` cell when not empty, else the
+  /// numeric offset of its timestamp (`UTCOffset`). Every problem is reported at the exact
+  /// field or byte; then the reader throws.
   ///
   /// - Complexity: O(n) in the input length, plus O(r log r) to sort r rows not in time order.
   static func readCSV(
@@ -73,6 +75,8 @@ struct CSVColumns {
   var kind = -1
   var intent = -1
   var parameters = -1
+  /// The `utc_offset` column (`UTCOffset`), or -1.
+  var utcOffset = -1
 
   /// Maps the header record `csv` holds, or throws every header problem.
   init(_ csv: CSVReader, file: String, limit: Int) throws {
@@ -103,10 +107,12 @@ struct CSVColumns {
       case DonationField.kind: if kind < 0 { kind = i }
       case DonationField.intent: if intent < 0 { intent = i }
       case DonationField.parameters: if parameters < 0 { parameters = i }
+      case UTCOffset.fieldName: if utcOffset < 0 { utcOffset = i }
       default: break
       }
     }
-    let found = CSVHeaderText.found(names, known: DonationField.all + EpochUnit.columnNames)
+    let found = CSVHeaderText.found(
+      names, known: DonationField.all + EpochUnit.columnNames + [UTCOffset.fieldName])
     for (required, index) in [(DonationField.timestamp, timestamp), (DonationField.kind, kind)]
     where index < 0 {
       var message = "missing required column '\(required)' \(found)"
@@ -154,6 +160,7 @@ struct CSVRowReader {
     rowProblems.removeAll(keepingCapacity: true)
 
     var milliseconds: Int64 = 0
+    var utcOffset = UTCOffset.none
     let timestampField = csv.field(columns.timestamp)
     if timestampField.isEmpty {
       rowProblems.append(
@@ -169,12 +176,23 @@ struct CSVRowReader {
       switch timeZone.instant(parsing: timestampField) {
       case .success(let instant):
         milliseconds = instant.milliseconds
+        utcOffset = UTCOffset.ofTimestamp(timestampField)
       case .failure(let error):
         rowProblems.append(
           (
             csv.sourceOffset(ofField: columns.timestamp, byte: error.offset),
             "timestamp: \(error.message)"
           ))
+      }
+    }
+
+    // A `utc_offset` value wins over an offset written in the timestamp.
+    if columns.utcOffset >= 0, case let field = csv.field(columns.utcOffset), !field.isEmpty {
+      switch UTCOffset.parse(field) {
+      case .success(let seconds): utcOffset = seconds
+      case .failure(let error):
+        rowProblems.append(
+          (csv.sourceOffset(ofField: columns.utcOffset, byte: error.offset), "utc_offset: \(error.message)"))
       }
     }
 
@@ -217,7 +235,8 @@ struct CSVRowReader {
 
     if rowProblems.isEmpty {
       builder.append(
-        timestamp: milliseconds, user: user, kind: kind, intent: intent, parameterSet: parameterSet)
+        timestamp: milliseconds, user: user, kind: kind, intent: intent, parameterSet: parameterSet,
+        utcOffset: utcOffset)
       return
     }
     // Fields are checked in a fixed order; report in the order they appear on the line

@@ -11,7 +11,9 @@ extension DonationLog {
   /// (on one line). `timestamp` and `kind` are required non-empty strings; `user` is a
   /// string (absent, null or empty: `default`); `intent` a string or null (empty: none);
   /// `parameters` an object of strings with non-empty names (absent or null: none).
-  /// Unknown fields are ignored; lines holding only white space are skipped, so an empty
+  /// The time may instead be one epoch key (`timestamp_ms`, `epoch_ms`, `timestamp_s`,
+  /// `epoch_s`) and `utc_offset` gives the row's own UTC offset
+  /// (`JSONObjectReader.donationTime(zone:)`). Unknown fields are ignored; lines holding only white space are skipped, so an empty
   /// file is an empty log. A line longer than `InputLimits.maximumLineBytes` is refused at
   /// its first byte past the limit. Wrong types are reported with the field name, e.g.
   /// `kind: expected a string, found a number`, at the value; every problem in the file is
@@ -82,21 +84,7 @@ extension DonationLog {
     guard let root = json.parse(range: range) else { return }
     // Unknown fields are ignored.
     _ = json.decodeObject(root, ignoringUnknownKeys: true) { o -> Void? in
-      var milliseconds: Int64 = 0
-      if let item = o.require(DonationField.timestamp), let text = o.json.requireString(item) {
-        if text.isEmpty {
-          o.json.report("timestamp is empty", at: item.offset)
-        } else {
-          switch ISO8601.parse(text).flatMap(timeZone.checkedInstant) {
-          case .success(let instant): milliseconds = instant.milliseconds
-          case .failure(let error):
-            o.json.report(
-              error.message,
-              at: sourceOffset(in: o.json.bytes, string: item.offset, byte: error.offset),
-              path: item.path)
-          }
-        }
-      }
+      let time = o.donationTime(zone: timeZone)
 
       var userName = o.optional(DonationField.user, as: String.self) ?? ""
       if userName.isEmpty { userName = Donation.defaultUser }
@@ -120,18 +108,18 @@ extension DonationLog {
         }
       }
 
-      guard o.isClean, let kindName else { return nil }
+      guard o.isClean, let kindName, let time else { return nil }
       var pairs = parameters.map {
         ParameterID(
           key: builder.parameterKeys.intern($0.key), value: builder.parameterValues.intern($0.value))
       }
       pairs.sort()
       builder.append(
-        timestamp: milliseconds,
+        timestamp: time.milliseconds,
         user: builder.userNames.intern(userName),
         kind: builder.kindNames.intern(kindName),
         intent: intentName.flatMap { $0.isEmpty ? nil : builder.intentNames.intern($0) } ?? -1,
-        parameterSet: builder.internSet(pairs))
+        parameterSet: builder.internSet(pairs), utcOffset: time.utcOffset)
       return ()
     }
   }
@@ -139,7 +127,7 @@ extension DonationLog {
   /// The file offset of byte `k` of a JSON string's decoded text, for a string literal
   /// whose opening quote is at `quote`: exact when the literal has no escapes before that
   /// byte, else the opening quote.
-  private static func sourceOffset(in bytes: [UInt8], string quote: Int, byte k: Int) -> Int {
+  static func sourceOffset(in bytes: [UInt8], string quote: Int, byte k: Int) -> Int {
     let first = quote + 1
     var i = first
     while i < bytes.count && i < first + k {

@@ -5,9 +5,11 @@ import SmartStackBase
 
 /// One JSON Lines row in the common, flat form, located in the file:
 ///
-///     {"timestamp":"…","user":"…","kind":"…","intent":"…"|null,"parameters":{"k":"v",…}|null}
+///     {"timestamp":"…","user":"…","kind":"…","intent":"…"|null,"parameters":{"k":"v",…}|null,
+///      "utc_offset":-18000|null}
 ///
-/// with any of the five fields in any order (absent ones as the general reader treats
+/// with any of the six fields in any order (`utc_offset` as a plain integer: an optional
+/// `-`, digits without a leading zero, within ±`UTCOffset.limit`) (absent ones as the general reader treats
 /// them), whitespace between tokens, and strings without escapes or control characters
 /// (UTF-8 is checked as the general parser checks it; keys must be ASCII).
 ///
@@ -26,6 +28,11 @@ struct JSONLinesFastRow {
   var parameters: [(key: Range<Int>, value: Range<Int>)] = []
   /// The instant read from `timestamp` (epoch ms).
   var milliseconds: Int64 = 0
+  /// The row's own UTC offset: `utc_offset` when given and not null, else the numeric
+  /// offset written in `timestamp`, else `UTCOffset.none` (as the general reader takes it).
+  var utcOffset: Int32 = UTCOffset.none
+  /// The `utc_offset` value read, or `UTCOffset.none` (absent or null).
+  private var offsetField: Int32 = UTCOffset.none
 
   private var seen: UInt8 = 0
   private static let timestampBit: UInt8 = 1
@@ -33,6 +40,7 @@ struct JSONLinesFastRow {
   private static let kindBit: UInt8 = 4
   private static let intentBit: UInt8 = 8
   private static let parametersBit: UInt8 = 16
+  private static let utcOffsetBit: UInt8 = 32
 
   /// Reads the line starting at `start` (which holds no `\n` before its end). Returns
   /// the offset of the line's end (its `\n`, or the end of the buffer) when the line is
@@ -45,6 +53,7 @@ struct JSONLinesFastRow {
     kind = nil
     intent = nil
     parameters.removeAll(keepingCapacity: true)
+    offsetField = UTCOffset.none
     seen = 0
     // A byte order mark is the general reader's business.
     if start == 0 && b.count >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { return nil }
@@ -53,6 +62,9 @@ struct JSONLinesFastRow {
     i = Self.skipSpace(b, i + 1)
     guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }  // `{}` lacks the required keys
     while true {
+      // Every key, not only the first, must open with a quote (`Self.string` takes the
+      // byte at `i` as the quote without looking at it).
+      guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
       guard let key = Self.string(b, at: i, asciiOnly: true) else { return nil }
       i = Self.skipSpace(b, key.upperBound + 1)
       guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
@@ -64,6 +76,14 @@ struct JSONLinesFastRow {
       if field == Self.parametersBit {
         guard let after = scanParameters(b, at: i) else { return nil }
         i = after
+      } else if field == Self.utcOffsetBit {
+        if let after = Self.null(b, at: i) {
+          i = after
+        } else {
+          guard let (value, after) = Self.offset(b, at: i) else { return nil }
+          offsetField = value
+          i = after
+        }
       } else if b[i] == UInt8(ascii: "\"") {
         guard let value = Self.string(b, at: i, asciiOnly: false) else { return nil }
         switch field {
@@ -89,8 +109,11 @@ struct JSONLinesFastRow {
 
     // What the general reader checks on the values.
     guard let timestamp, !timestamp.isEmpty, let kind, !kind.isEmpty else { return nil }
-    switch timeZone.instant(parsing: UnsafeBufferPointer(rebasing: b[timestamp])) {
-    case .success(let instant): milliseconds = instant.milliseconds
+    let timestampBytes = UnsafeBufferPointer(rebasing: b[timestamp])
+    switch timeZone.instant(parsing: timestampBytes) {
+    case .success(let instant):
+      milliseconds = instant.milliseconds
+      utcOffset = offsetField != UTCOffset.none ? offsetField : UTCOffset.ofTimestamp(timestampBytes)
     case .failure: return nil
     }
     return i
@@ -147,7 +170,7 @@ struct JSONLinesFastRow {
     builder.append(
       timestamp: milliseconds, user: userID,
       kind: builder.kindNames.intern(UnsafeBufferPointer(rebasing: b[kind ?? 0..<0])),
-      intent: intentID, parameterSet: builder.internSet(pairs))
+      intent: intentID, parameterSet: builder.internSet(pairs), utcOffset: utcOffset)
   }
 
   // MARK: - Tokens
@@ -191,6 +214,28 @@ struct JSONLinesFastRow {
     return i + 4
   }
 
+  /// A `utc_offset` integer at `i` that the general reader takes without a problem (an
+  /// optional `-`, 1 to 5 digits, no leading zero, no fraction or exponent, within
+  /// ±`UTCOffset.limit`) and the offset after it; nil for anything else.
+  @inline(__always)
+  private static func offset(_ b: UnsafeBufferPointer<UInt8>, at start: Int) -> (Int32, Int)? {
+    var i = start
+    let negative = i < b.count && b[i] == UInt8(ascii: "-")
+    if negative { i += 1 }
+    let first = i
+    var value: Int32 = 0
+    while i < b.count, b[i] >= UInt8(ascii: "0"), b[i] <= UInt8(ascii: "9") {
+      value = value * 10 + Int32(b[i] - UInt8(ascii: "0"))
+      guard value <= UTCOffset.limit else { return nil }
+      i += 1
+    }
+    guard i > first, i - first == 1 || b[first] != UInt8(ascii: "0") else { return nil }
+    if i < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
+      return nil
+    }
+    return (negative ? -value : value, i)
+  }
+
   /// The field bit of a key, 0 for an unknown key.
   @inline(__always)
   private static func field(_ b: UnsafeBufferPointer<UInt8>, _ key: Range<Int>) -> UInt8 {
@@ -204,6 +249,7 @@ struct JSONLinesFastRow {
       if matches(b, key, "timestamp") { return timestampBit }
     case 10:
       if matches(b, key, "parameters") { return parametersBit }
+      if matches(b, key, "utc_offset") { return utcOffsetBit }
     default:
       break
     }

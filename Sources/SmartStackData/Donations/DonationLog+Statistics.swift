@@ -4,7 +4,7 @@ import SmartStackBase
 public struct DonationStatistics: Sendable, Hashable {
   /// Donations per local hour of the day.
   public struct HourCount: Sendable, Hashable {
-    /// 0...23, on the wall clock of the statistics' time zone.
+    /// 0...23, on the wall clock of the donation's own UTC offset, else the time zone's.
     public var hour: Int
     public var donations: Int
   }
@@ -21,7 +21,8 @@ public struct DonationStatistics: Sendable, Hashable {
   public var last: Instant?
   /// The zone the hours are counted in.
   public var timeZone: String
-  /// `hourCounts[h]` is the number of donations whose local hour of day is `h` (24 entries).
+  /// `hourCounts[h]` is the number of donations whose local hour of day is `h` (24
+  /// entries): in each donation's own UTC offset when it has one, else in `timeZone`.
   public var hourCounts: [Int]
 
   /// `(last - first)` in days of 86,400 s (0 for an empty log).
@@ -41,14 +42,21 @@ public struct DonationStatistics: Sendable, Hashable {
 }
 
 extension DonationLog {
-  /// Counts, first and last instants, and donations per local hour in `zone`.
+  /// Counts, first and last instants, and donations per local hour: a donation with its
+  /// own UTC offset (`utcOffsets`) counts at its hour in that offset, any other at its
+  /// hour in `zone`, as replay's hour-of-day features count them.
   ///
   /// - Complexity: O(n); rows are in time order, so the zone lookups are O(1) amortised.
   public func statistics(in zone: ZoneRules = .utc) -> DonationStatistics {
     var hours = [Int](repeating: 0, count: 24)
     var cursor = zone.cursor()
-    for t in timestamps {
-      hours[cursor.hourOfDay(at: Instant(milliseconds: t))] += 1
+    for (row, t) in timestamps.enumerated() {
+      let offset = utcOffset(row)
+      if offset == UTCOffset.none {
+        hours[cursor.hourOfDay(at: Instant(milliseconds: t))] += 1
+      } else {
+        hours[WallClock.hourOfDay(t + Int64(offset) * Instant.millisecondsPerSecond)] += 1
+      }
     }
     return DonationStatistics(
       events: count, users: userNames.count, kinds: kindNames.count,

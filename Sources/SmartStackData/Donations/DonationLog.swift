@@ -33,6 +33,10 @@ public struct DonationLog: Sendable, Hashable {
   public let parameterSets: [Int32]
   /// The distinct parameter sets; `parameterTable[0] == []`.
   public let parameterTable: [[ParameterID]]
+  /// Each row's own UTC offset in seconds east of UTC, `UTCOffset.none` for a row without
+  /// one; empty when no row has one (`utcOffset(_:)` reads it either way). Local-time
+  /// features of a row use its own offset when it has one and the run's zone otherwise.
+  public let utcOffsets: [Int32]
 
   public let userNames: Interner
   public let kindNames: Interner
@@ -75,7 +79,8 @@ public struct DonationLog: Sendable, Hashable {
         user: builder.userNames.intern(donation.user),
         kind: builder.kindNames.intern(donation.kind),
         intent: donation.intent.map { builder.intentNames.intern($0) } ?? -1,
-        parameterSet: builder.internSet(pairs))
+        parameterSet: builder.internSet(pairs),
+        utcOffset: donation.utcOffset ?? UTCOffset.none)
     }
     self = builder.build()
   }
@@ -84,7 +89,7 @@ public struct DonationLog: Sendable, Hashable {
     timestamps: [Int64], users: [Int32], kinds: [Int32], intents: [Int32],
     parameterSets: [Int32], parameterTable: [[ParameterID]], userNames: Interner,
     kindNames: Interner, intentNames: Interner, parameterKeys: Interner,
-    parameterValues: Interner
+    parameterValues: Interner, utcOffsets: [Int32] = []
   ) {
     self.timestamps = timestamps
     self.users = users
@@ -97,6 +102,7 @@ public struct DonationLog: Sendable, Hashable {
     self.intentNames = intentNames
     self.parameterKeys = parameterKeys
     self.parameterValues = parameterValues
+    self.utcOffsets = utcOffsets
     (userOrder, userRanges) = Self.groupByUser(users, userCount: userNames.count)
   }
 
@@ -107,11 +113,17 @@ public struct DonationLog: Sendable, Hashable {
       user: userNames[users[i]],
       kind: kindNames[kinds[i]],
       intent: intents[i] < 0 ? nil : intentNames[intents[i]],
-      parameters: parameters(ofSet: parameterSets[i]))
+      parameters: parameters(ofSet: parameterSets[i]),
+      utcOffset: utcOffset(i) == UTCOffset.none ? nil : utcOffset(i))
   }
 
   /// All donations, in row (time) order.
   public var donations: [Donation] { (0..<count).map { self[$0] } }
+
+  /// Row `i`'s own UTC offset (seconds east of UTC), or `UTCOffset.none`. O(1).
+  @inlinable public func utcOffset(_ i: Int) -> Int32 {
+    utcOffsets.isEmpty ? UTCOffset.none : utcOffsets[i]
+  }
 
   /// The instant of row `i`. O(1).
   public func instant(_ i: Int) -> Instant { Instant(milliseconds: timestamps[i]) }

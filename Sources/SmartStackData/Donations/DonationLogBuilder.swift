@@ -8,6 +8,9 @@ struct DonationLogBuilder {
   var kinds: [Int32] = []
   var intents: [Int32] = []
   var parameterSets: [Int32] = []
+  /// Per row, seconds east of UTC or `UTCOffset.none`; empty while no row has an offset
+  /// (so logs without offsets carry no column).
+  var utcOffsets: [Int32] = []
 
   var userNames = Interner()
   var kindNames = Interner()
@@ -40,13 +43,26 @@ struct DonationLogBuilder {
 
   @inline(__always)
   mutating func append(
-    timestamp: Int64, user: Int32, kind: Int32, intent: Int32, parameterSet: Int32
+    timestamp: Int64, user: Int32, kind: Int32, intent: Int32, parameterSet: Int32,
+    utcOffset: Int32 = UTCOffset.none
   ) {
     timestamps.append(timestamp)
     users.append(user)
     kinds.append(kind)
     intents.append(intent)
     parameterSets.append(parameterSet)
+    if utcOffset != UTCOffset.none || !utcOffsets.isEmpty { appendOffset(utcOffset) }
+  }
+
+  /// Adds row `count - 1`'s offset, first filling `none` for the rows before the first
+  /// row with an offset.
+  @inline(never)
+  private mutating func appendOffset(_ utcOffset: Int32) {
+    if utcOffsets.isEmpty {
+      utcOffsets = Array(repeating: UTCOffset.none, count: timestamps.count - 1)
+      utcOffsets.reserveCapacity(timestamps.capacity)
+    }
+    utcOffsets.append(utcOffset)
   }
 
   /// The finished log: rows sorted stably by time, ids canonical.
@@ -59,6 +75,7 @@ struct DonationLogBuilder {
       kinds = Self.permute(kinds, order)
       intents = Self.permute(intents, order)
       parameterSets = Self.permute(parameterSets, order)
+      if !utcOffsets.isEmpty { utcOffsets = Self.permute(utcOffsets, order) }
     }
     // Moved out of self (not copied), so renumbering mutates the only reference.
     var (users, userNames) = (self.users, self.userNames)
@@ -74,7 +91,7 @@ struct DonationLogBuilder {
       timestamps: timestamps, users: users, kinds: kinds, intents: intents,
       parameterSets: parameterSets, parameterTable: parameterTable, userNames: userNames,
       kindNames: kindNames, intentNames: intentNames, parameterKeys: parameterKeys,
-      parameterValues: parameterValues)
+      parameterValues: parameterValues, utcOffsets: utcOffsets)
   }
 
   static func permute<T>(_ column: [T], _ order: [Int32]) -> [T] {

@@ -2,8 +2,9 @@ import SmartStackBase
 extension ImportResult {
   /// The donation log as the importer writes it: `DonationLog.csvText()` or `jsonlText()`
   /// when the source records no UTC offsets; otherwise each timestamp with its row's own
-  /// offset (`DeviceTime.format`) and a last column `utc_offset` (seconds east of UTC),
-  /// which readers ignore today.
+  /// offset (`DeviceTime.format`) and a last column `utc_offset` (seconds east of UTC;
+  /// empty, or `null` in JSON Lines, for a row without one), which the readers take as the
+  /// row's own offset (`UTCOffset`).
   public func donationLogText(jsonLines: Bool) -> String {
     guard let offsets = donationOffsets else {
       return jsonLines ? donations.jsonlText() : donations.csvText()
@@ -21,7 +22,7 @@ extension ImportResult {
           + ",\"intent\":"
           + (log.intents[row] >= 0 ? JSONEscaping.quoted(log.intentNames[log.intents[row]]) : "null")
           + ",\"parameters\":{" + pairs.joined(separator: ",") + "},\"utc_offset\":"
-          + String(offsets[row]) + "}\n"
+          + (offsets[row] == UTCOffset.none ? "null" : String(offsets[row])) + "}\n"
       }
       return text
     }
@@ -32,11 +33,14 @@ extension ImportResult {
       csv.append(log.kindNames[log.kinds[row]])
       csv.append(log.intents[row] >= 0 ? log.intentNames[log.intents[row]] : "")
       csv.append(ParameterText.encode(log.parameters(ofSet: log.parameterSets[row])))
-      csv.append(String(offsets[row]))
+      csv.append(Self.offsetText(offsets[row]))
       csv.endRow()
     }
     return csv.text
   }
+
+  /// A `utc_offset` cell: the seconds, or empty for `UTCOffset.none`.
+  static func offsetText(_ offset: Int32) -> String { offset == UTCOffset.none ? "" : String(offset) }
 
   /// The visit log as the importer writes it: `VisitLog.csvText()` without offsets,
   /// otherwise `timestamp,user,utc_offset` with each timestamp in its row's own offset.
@@ -46,7 +50,7 @@ extension ImportResult {
     for i in 0..<visits.count {
       csv.append(DeviceTime.format(milliseconds: visits.times[i], utcOffset: offsets[i]))
       csv.append(visits.users[i])
-      csv.append(String(offsets[i]))
+      csv.append(Self.offsetText(offsets[i]))
       csv.endRow()
     }
     return csv.text

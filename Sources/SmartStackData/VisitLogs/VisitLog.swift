@@ -6,19 +6,29 @@ import SmartStackBase
 /// the time (required): `timestamp` (ISO 8601 with `Z` or an offset, or naive local time
 /// read in the given zone) or one epoch column (`timestamp_ms`/`epoch_ms` in
 /// milliseconds, `timestamp_s`/`epoch_s` in seconds: `EpochUnit`), and `user` (optional;
-/// default `default`). Rows may be in any order.
+/// default `default`), and `utc_offset` (optional: the row's own UTC offset in seconds
+/// east of UTC; empty for none). A row's offset is its `utc_offset` when not empty, else
+/// the numeric offset of its timestamp (`UTCOffset`); a visit's local-time features (hour
+/// of day, hour of week, day) use it. Rows may be in any order.
 public struct VisitLog: Sendable, Hashable {
   /// The file the visits came from (for outputs and messages).
   public var file: String
   /// Per row: the person's name and the visit time (epoch ms), in file order.
   public var users: [String]
   public var times: [Int64]
+  /// Per row, its own UTC offset in seconds east of UTC or `UTCOffset.none`; empty when
+  /// no row has one.
+  public var utcOffsets: [Int32]
 
-  public init(file: String, users: [String], times: [Int64]) {
+  public init(file: String, users: [String], times: [Int64], utcOffsets: [Int32] = []) {
     self.file = file
     self.users = users
     self.times = times
+    self.utcOffsets = utcOffsets
   }
+
+  /// Row `i`'s own UTC offset, or `UTCOffset.none`. O(1).
+  public func utcOffset(_ i: Int) -> Int32 { utcOffsets.isEmpty ? UTCOffset.none : utcOffsets[i] }
 
   public var count: Int { times.count }
 
@@ -33,11 +43,13 @@ public struct VisitLog: Sendable, Hashable {
     var problems = DiagnosticCollector(file: file, limit: limit)
     var users: [String] = []
     var times: [Int64] = []
+    var offsets: [Int32] = []
     bytes.withUnsafeBufferPointer { buffer in
       var csv = CSVReader(buffer)
       var timestampColumn = -1
       var epoch: EpochUnit? = nil
       var userColumn = -1
+      var offsetColumn = -1
       var header = true
       while !problems.isFull {
         switch csv.next() {
@@ -70,6 +82,7 @@ public struct VisitLog: Sendable, Hashable {
                 }
               }
               if name == "user" { userColumn = i }
+              if name == UTCOffset.fieldName && offsetColumn < 0 { offsetColumn = i }
             }
             if timestampColumn < 0 {
               problems.report(
@@ -85,8 +98,28 @@ public struct VisitLog: Sendable, Hashable {
           let field = csv.field(timestampColumn)
           let parsed: Result<Int64, ISO8601.ParseError> =
             if let epoch { epoch.parse(field) } else { zone.instant(parsing: field).map(\.milliseconds) }
+          // The row's own offset: `utc_offset` when not empty, else the timestamp's.
+          var utcOffset = UTCOffset.none
+          var offsetProblem: (position: TextPosition, message: String)? = nil
+          if case .success = parsed, epoch == nil { utcOffset = UTCOffset.ofTimestamp(field) }
+          if offsetColumn >= 0, case let cell = csv.field(offsetColumn), !cell.isEmpty {
+            switch UTCOffset.parse(cell) {
+            case .success(let seconds): utcOffset = seconds
+            case .failure(let error):
+              offsetProblem = (
+                csv.position(ofByte: csv.sourceOffset(ofField: offsetColumn, byte: error.offset)),
+                "utc_offset: \(error.message)"
+              )
+            }
+          }
+          defer {
+            if let offsetProblem {
+              problems.report(
+                line: offsetProblem.position.line, column: offsetProblem.position.column, offsetProblem.message)
+            }
+          }
           switch parsed {
-          case .success(let milliseconds):
+          case .success(let milliseconds) where offsetProblem == nil:
             var user = "default"
             if userColumn >= 0 {
               let u = csv.field(userColumn)
@@ -94,6 +127,14 @@ public struct VisitLog: Sendable, Hashable {
             }
             users.append(user)
             times.append(milliseconds)
+            // No column until the first row with an offset; then one per row.
+            if !offsets.isEmpty {
+              offsets.append(utcOffset)
+            } else if utcOffset != UTCOffset.none {
+              offsets = Array(repeating: UTCOffset.none, count: times.count - 1) + [utcOffset]
+            }
+          case .success:
+            break
           case .failure(let error):
             let offset: Int
             if field.isEmpty {
@@ -110,6 +151,6 @@ public struct VisitLog: Sendable, Hashable {
       }
     }
     try problems.throwIfAny()
-    return VisitLog(file: file, users: users, times: times)
+    return VisitLog(file: file, users: users, times: times, utcOffsets: offsets)
   }
 }

@@ -92,6 +92,9 @@ public enum Replay {
     let visitCount = person.visitTimes.count
     let donationCount = person.donationTimes.count
     var lastTime = Int64.min
+    // Rows with their own UTC offsets set the clock's offset before each donation and
+    // visit (`StackSession+Clock`); without any, the clock stays the zone's.
+    let rowOffsets = person.hasRowOffsets
     // The next time of each input stream (`Int64.max` once it is used up), set again
     // only when that stream advances.
     var merger = EventMerger<Event>()
@@ -112,6 +115,7 @@ public enum Replay {
         e += 1
         merger[.entry] = e < entryCount ? person.entries[e].date.milliseconds : Int64.max
       case .visit:
+        if rowOffsets { session.setRowOffset(person.visitOffsets.isEmpty ? UTCOffset.none : person.visitOffsets[v]) }
         let target = Int(person.visitTarget[v])
         let shown: Int32
         let isHit: Bool
@@ -145,6 +149,9 @@ public enum Replay {
       case .donation:
         if !person.alwaysAvailable {
           for m in person.matched(d) { session.makeAvailable(Int(m)) }
+        }
+        if rowOffsets {
+          session.setRowOffset(person.donationOffsets.isEmpty ? UTCOffset.none : person.donationOffsets[d])
         }
         session.donation(at: t, kind: person.donationKinds[d], matched: person.matched(d))
         d += 1

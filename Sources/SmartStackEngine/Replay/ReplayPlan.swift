@@ -27,6 +27,12 @@ public struct ReplayPlan: Sendable {
     /// Relevance entries for this stack's instances, in processing order.
     public var entryInstance: [Int32] = []
     public var entries: [RelevanceEntry] = []
+    /// Each donation's and each scored visit's own UTC offset (seconds east of UTC, or
+    /// `UTCOffset.none` for the zone); both empty when neither the log nor the visits
+    /// have offsets. A visit made from donations (`.donations`, `.sessions`) has the
+    /// offset of the donation it was made from.
+    public var donationOffsets: [Int32] = []
+    public var visitOffsets: [Int32] = []
     /// The memberwise initialiser, for the engine's inlinable code.
     @usableFromInline package init(name: String, instances: [WidgetInstance], alwaysAvailable: Bool, donationTimes: [Int64] = [], donationKinds: [Int32] = [], matchStart: [Int32] = [0], matches: [Int32] = [], visitTimes: [Int64] = [], visitTarget: [Int32] = [], entryInstance: [Int32] = [], entries: [RelevanceEntry] = []) {
       self.name = name
@@ -41,6 +47,10 @@ public struct ReplayPlan: Sendable {
       self.entryInstance = entryInstance
       self.entries = entries
     }
+
+    /// True when some donation or visit has its own UTC offset: replay then sets the
+    /// clock's offset at every donation and visit (`StackSession.setRowOffset(_:)`).
+    @inlinable public var hasRowOffsets: Bool { !donationOffsets.isEmpty || !visitOffsets.isEmpty }
 
     @inlinable @inline(__always) public func matched(_ d: Int) -> ArraySlice<Int32> {
       matches[Int(matchStart[d])..<Int(matchStart[d + 1])]
@@ -132,13 +142,16 @@ public struct ReplayPlan: Sendable {
     }
 
     // Visit log rows per user.
+    // (Rows in file order; each user's sorted by time below, ties in file order.)
     var visitsPerUser = Array(repeating: [Int64](), count: userCount)
+    var visitOffsetsPerUser = Array(repeating: [Int32](), count: userCount)
     if case .log(let visitLog) = options.visits {
       var unknown = 0
       var unknownNames: [String] = []
-      for (user, time) in zip(visitLog.users, visitLog.times) {
+      for (row, (user, time)) in zip(visitLog.users, visitLog.times).enumerated() {
         if let u = log.userNames.id(of: user) {
           visitsPerUser[Int(u)].append(time)
+          visitOffsetsPerUser[Int(u)].append(visitLog.utcOffset(row))
         } else {
           unknown += 1
           if unknownNames.count < 3 && !unknownNames.contains(user) { unknownNames.append(user) }
@@ -211,6 +224,7 @@ public struct ReplayPlan: Sendable {
       for r in rows {
         let i = Int(r)
         p.donationTimes.append(log.timestamps[i])
+        if !log.utcOffsets.isEmpty { p.donationOffsets.append(log.utcOffsets[i]) }
         p.donationKinds.append(log.kinds[i])
         if let matcher {
           p.matches.append(contentsOf: matcher.instances(matching: i))
@@ -223,21 +237,41 @@ public struct ReplayPlan: Sendable {
 
       // Visits.
       var visits: [Int64] = []
+      var visitOffsets: [Int32] = []
       switch options.visits {
       case .donations:
-        for t in p.donationTimes where visits.last != t { visits.append(t) }
+        for (d, t) in p.donationTimes.enumerated() where visits.last != t {
+          visits.append(t)
+          if !p.donationOffsets.isEmpty { visitOffsets.append(p.donationOffsets[d]) }
+        }
       case .sessions(let gapMinutes):
         let gap = InputLimits.milliseconds(gapMinutes * 60_000)
         var previous = Int64.min
-        for t in p.donationTimes {
-          if previous == Int64.min || t - previous >= gap { visits.append(t) }
+        for (d, t) in p.donationTimes.enumerated() {
+          if previous == Int64.min || t - previous >= gap {
+            visits.append(t)
+            if !p.donationOffsets.isEmpty { visitOffsets.append(p.donationOffsets[d]) }
+          }
           previous = t
         }
       case .log:
-        visits = visitsPerUser[u].sorted()
+        visits = visitsPerUser[u]
+        if visitOffsetsPerUser[u].contains(where: { $0 != UTCOffset.none }) {
+          // Stable: visits at one instant keep file order, so their offsets do too.
+          let order = visits.indices.sorted { (visits[$0], $0) < (visits[$1], $1) }
+          visits = order.map { visits[$0] }
+          visitOffsets = order.map { visitOffsetsPerUser[u][$0] }
+        } else {
+          visits.sort()
+        }
       }
-      // Warm-up: visits before first + warm-up are not scored.
-      if warmup > 0 { visits.removeAll { $0 < first + warmup } }
+      // Warm-up: visits before first + warm-up are not scored (a prefix: visits ascend).
+      if warmup > 0 {
+        let early = visits.prefix { $0 < first + warmup }.count
+        visits.removeFirst(early)
+        if !visitOffsets.isEmpty { visitOffsets.removeFirst(early) }
+      }
+      p.visitOffsets = visitOffsets
 
       // Targets: the first donation at or after the visit within the horizon.
       var d = 0

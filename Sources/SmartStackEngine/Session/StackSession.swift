@@ -65,6 +65,9 @@ public struct EngineOptions: Sendable, Hashable {
   // `clockValidFrom ..< clockValidUntil` (one local hour within one offset interval).
   @usableFromInline package var clockValidFrom = Int64.max
   @usableFromInline package var clockValidUntil = Int64.min
+  /// The UTC offset (seconds) the clock reads local time in: the latest donation's or
+  /// visit's own, or `UTCOffset.none` for the zone (`setRowOffset(_:)`).
+  @usableFromInline package var clockOffset = UTCOffset.none
   /// Decision reuse: the policy derived from the strategy's refinement and the last
   /// ranked visit's decision (`DecisionCache`).
   @usableFromInline package var decisions: DecisionCache

@@ -1,6 +1,6 @@
--- knowledgeC.db without the intent columns (as on macOS 10.13 and 10.14, whose
--- ZSTRUCTUREDMETADATA has no Z_DKINTENTMETADATAKEY__ columns) and without
--- ZSECONDSFROMGMT, hand-written for the tests.
+-- A reduced knowledgeC.db layout without the intent columns and without
+-- ZSECONDSFROMGMT (what a partial copy or an older export may lack; the published macOS
+-- 10.13 and 10.14 schemas have both: KnowledgeCSchemaVariantTests), hand-written for the tests.
 CREATE TABLE ZOBJECT (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER,
   ZSTREAMNAME VARCHAR, ZSTARTDATE TIMESTAMP, ZENDDATE TIMESTAMP, ZVALUESTRING VARCHAR,
   ZVALUEINTEGER INTEGER, ZSOURCE INTEGER, ZSTRUCTUREDMETADATA INTEGER);

@@ -43,6 +43,10 @@ struct JSONLinesFastPathTests {
     #"{"a":1}"#, "null", "[]", #"{"ké":"v"}"#, #"{"a":"x\ny"}"#, #"{ "city" : "São Paulo" }"#,
     #"{"a":"1",}"#, #"{"a" "1"}"#,
   ]
+  static let offsets = [
+    "3600", "-18000", "0", "-0", "null", "64800", "-64800", "64801", "01", "1.5", "1e3", "2.0",
+    #""3600""#, "true", "-", "99999999999999999999",
+  ]
   static let spaces = ["", " ", "\t", "  "]
 
   /// The pieces above that the reader accepts (escapes and non-ASCII keys included:
@@ -51,6 +55,7 @@ struct JSONLinesFastPathTests {
   static let validUsers = [#""alice""#, #""bob""#, #""""#, "null", #""ü-user""#, #""a\"b""#, #""tab\there""#]
   static let validKinds = [#""Weather""#, #""Music""#, #""Mus\u0069c""#, #""Café""#]
   static let validIntents = [#""ViewForecast""#, #""""#, "null", #""Play""#]
+  static let validOffsets = ["3600", "-18000", "0", "-0", "null", "64800", "-64800", "1e3", "2.0"]
   static let validParameters = [
     "{}", #"{"a":"1","b":"2"}"#, #"{"b":"x","a":"y"}"#, "null", #"{"ké":"v"}"#, #"{"a":"x\ny"}"#,
     #"{ "city" : "São Paulo" }"#,
@@ -68,6 +73,7 @@ struct JSONLinesFastPathTests {
     if valid || rng.nextInt(below: 10) != 0 { fields.append(("kind", pick(valid ? validKinds : kinds))) }
     if rng.nextInt(below: 2) == 0 { fields.append(("intent", pick(valid ? validIntents : intents))) }
     if rng.nextInt(below: 2) == 0 { fields.append(("parameters", pick(valid ? validParameters : parameters))) }
+    if rng.nextInt(below: 3) == 0 { fields.append(("utc_offset", pick(valid ? validOffsets : offsets))) }
     if rng.nextInt(below: 12) == 0 { fields.append(("note", pick([#""x""#, "[1]", "null"]))) }
     if !valid, rng.nextInt(below: 15) == 0, let repeated = fields.first { fields.append(repeated) }
     RandomShuffle.shuffle(&fields, using: &rng)
@@ -131,7 +137,12 @@ struct JSONLinesFastPathTests {
     #expect(scans(#"{"timestamp":"2026-03-02T08:00:05Z","user":"u","kind":"K","intent":null,"parameters":{"a":"b"}}"#))
     #expect(scans(#" { "kind" : "K" , "timestamp" : "2026-03-02 08:00:05" , "parameters" : null } "# + "\r"))
     #expect(scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"Café","user":"ü"}"#))
+    #expect(scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"K","utc_offset":-18000}"#))
+    #expect(scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"K","utc_offset":null}"#))
+    #expect(!scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"K","utc_offset":1e3}"#))  // general reader's
+    #expect(!scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"K","utc_offset":64801}"#))  // out of range
     #expect(!scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"K","note":"x"}"#))  // unknown key
+    #expect(!scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"K",xintent":null}"#))  // key without its quote
     #expect(!scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"K","kind":"L"}"#))  // repeated key
     #expect(!scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"K\u0041"}"#))  // escape
     #expect(!scans(#"{"timestamp":"2026-02-30T08:00:05Z","kind":"K"}"#))  // bad date

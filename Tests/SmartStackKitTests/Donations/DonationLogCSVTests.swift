@@ -49,7 +49,8 @@ struct DonationLogCSVTests {
     #expect(
       log[0]
         == Donation(
-          timestamp: try instant("2026-03-02T08:00:00.250Z"), user: "bob", kind: "Weather"))
+          timestamp: try instant("2026-03-02T08:00:00.250Z"), user: "bob", kind: "Weather",
+          utcOffset: 3600))
     #expect(
       log[1]
         == Donation(

@@ -34,7 +34,7 @@ struct DonationLogJSONLTests {
         + "\n" + #"{"kind":"Weather","timestamp":"2026-03-02T09:00:00+01:00"}"# + "\n")
     #expect(
       log.donations == [
-        Donation(timestamp: t0, kind: "Weather"),
+        Donation(timestamp: t0, kind: "Weather", utcOffset: 3600),
         Donation(
           timestamp: t0 + 5_000, user: "alice", kind: "RecentPurchases",
           intent: "ViewRecentPurchases",
@@ -105,7 +105,7 @@ struct DonationLogJSONLTests {
     #expect(
       problems(text)
         == [
-          "log.jsonl:1:1: missing required key \"timestamp\"",
+          "log.jsonl:1:1: missing required key \"timestamp\"; epoch times go in a key named 'timestamp_ms', 'epoch_ms', 'timestamp_s', 'epoch_s'",
           "log.jsonl:2:44: kind is empty",
           "log.jsonl:3:14: timestamp is empty",
           "log.jsonl:4:62: parameters: empty parameter name",

@@ -1,6 +1,8 @@
 import SmartStackBase
-/// Collects the donations and visits of a device database, each with its UTC offset, and
-/// sorts them stably by time so the offsets stay aligned with the log's rows.
+/// Collects the donations and visits of a device database, each with its UTC offset
+/// (`UTCOffset.none` for a row without one), and sorts them stably by time so the offsets
+/// stay aligned with the log's rows. The logs carry the offsets too
+/// (`DonationLog.utcOffsets`, `VisitLog.utcOffsets`), as reading the written files gives.
 struct DeviceLogBuilder {
   private var donations: [(donation: Donation, offset: Int32)] = []
   private var visits: [(ms: Int64, offset: Int32)] = []
@@ -23,9 +25,16 @@ struct DeviceLogBuilder {
     let sortedVisits = visits.indices.sorted {
       visits[$0].ms != visits[$1].ms ? visits[$0].ms < visits[$1].ms : $0 < $1
     }.map { visits[$0] }
-    let log = DonationLog(sortedDonations.map(\.donation))
+    let log = DonationLog(
+      sortedDonations.map { row in
+        var donation = row.donation
+        donation.utcOffset = row.offset == UTCOffset.none ? nil : row.offset
+        return donation
+      })
+    let visitOffsets = sortedVisits.map(\.offset)
     let visitLog = VisitLog(
-      file: file, users: sortedVisits.map { _ in Self.user }, times: sortedVisits.map(\.ms))
+      file: file, users: sortedVisits.map { _ in Self.user }, times: sortedVisits.map(\.ms),
+      utcOffsets: visitOffsets.allSatisfy { $0 == UTCOffset.none } ? [] : visitOffsets)
     counts.donations = log.count
     counts.visits = visitLog.count
     counts.users = log.isEmpty && visitLog.count == 0 ? 0 : 1
@@ -33,7 +42,7 @@ struct DeviceLogBuilder {
     var result = ImportResult(
       donations: log, visits: visitLog, counts: counts, skippedRows: DiagnosticList([]))
     result.donationOffsets = sortedDonations.map(\.offset)
-    result.visitOffsets = sortedVisits.map(\.offset)
+    result.visitOffsets = visitOffsets
     return result
   }
 }

@@ -35,9 +35,9 @@ public enum DeviceTime {
   /// of UTC shows it, with that offset (`.mmm` only when the milliseconds are not 0).
   /// An offset of 0, or one that is not a whole number of minutes (ISO 8601 cannot write
   /// it), gives the UTC form `2026-03-02T08:01:05Z`; the exact offset is then only in the
-  /// `utc_offset` column.
+  /// `utc_offset` column. `UTCOffset.none` (no offset) gives the UTC form too.
   public static func format(milliseconds: Int64, utcOffset: Int32) -> String {
-    guard utcOffset != 0, utcOffset % 60 == 0, abs(utcOffset) < 24 * 3600 else {
+    guard utcOffset != 0, utcOffset != UTCOffset.none, utcOffset % 60 == 0, abs(utcOffset) < 24 * 3600 else {
       return ISO8601.format(Instant(milliseconds: milliseconds))
     }
     let local = ISO8601.format(Instant(milliseconds: milliseconds + Int64(utcOffset) * 1_000))

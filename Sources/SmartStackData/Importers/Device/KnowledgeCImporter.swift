@@ -18,8 +18,10 @@ import SmartStackBase
 /// counted. Every row keeps its own `ZSECONDSFROMGMT` as its UTC offset.
 ///
 /// **Tolerated:** a missing `ZSOURCE` or `ZSTRUCTUREDMETADATA` table or any optional
-/// column (macOS 10.13/10.14 lack the intent columns; without `ZSECONDSFROMGMT` the offset
-/// is 0 and the rows are counted as `rows without utc offset`). A serialized interaction
+/// column (the intent is then empty; a row without `ZSECONDSFROMGMT`, or with one beyond
+/// ±`UTCOffset.limit`, has no offset, `UTCOffset.none`, so replay reads it in `--timezone`,
+/// and is counted as `rows without utc offset`). The macOS 10.13 and 10.14 layouts are
+/// tested (docs/importers.md, "Schema versions"). A serialized interaction
 /// that cannot be decoded is counted (`interactions not decoded`), never an error.
 public struct KnowledgeCImporter: Sendable {
   /// Which stream gives the visits.
@@ -132,8 +134,8 @@ struct KnowledgeCRows {
       badTimes += 1
       return
     }
-    var offset: Int32 = 0
-    if let gmt = row["gmt"]?.integer, abs(gmt) <= 24 * 3600 {
+    var offset = UTCOffset.none
+    if let gmt = row["gmt"]?.integer, abs(gmt) <= Int64(UTCOffset.limit) {
       offset = Int32(gmt)
     } else {
       withoutOffset += 1

@@ -108,7 +108,7 @@ struct PowerLogRows {
     lockRows += 1
     guard let ms = time(row.values[0]) else { return }
     if row.values[1].integer == 0 {
-      builder.visit(at: ms, offset: 0)
+      builder.visit(at: ms, offset: UTCOffset.none)
     } else {
       counted += 1
     }
@@ -128,7 +128,7 @@ struct PowerLogRows {
       previous == PowerLogImporter.foregroundState
       || previous == PowerLogImporter.foregroundObscuredState
     if state == PowerLogImporter.foregroundState && !wasInFront {
-      builder.donate(Donation(timestamp: Instant(milliseconds: ms), kind: app), offset: 0)
+      builder.donate(Donation(timestamp: Instant(milliseconds: ms), kind: app), offset: UTCOffset.none)
     } else {
       counted += 1
     }

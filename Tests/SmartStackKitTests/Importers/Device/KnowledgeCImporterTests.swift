@@ -128,14 +128,17 @@ struct KnowledgeCImporterTests {
     #expect(result.visits.times == [DeviceFixtures.ms("2026-03-02T08:00:00Z")])
   }
 
-  @Test("a schema without intent columns and without ZSECONDSFROMGMT is read, offsets 0")
+  @Test("a schema without intent columns and without ZSECONDSFROMGMT is read, rows without offsets")
   func olderSchema() throws {
     let result = try importing(
       DeviceFixtures.script("knowledgeC-no-intent-columns.sql"),
       KnowledgeCImporter(streams: ["intents", "inFocus"]))
     #expect(result.donations.donations.map(\.kind) == ["com.apple.Safari", "com.apple.Safari"])
     #expect(result.donations.donations.allSatisfy { $0.intent == nil })
-    #expect(result.donationOffsets == [0, 0])
+    #expect(result.donationOffsets == [UTCOffset.none, UTCOffset.none])
+    #expect(result.donations.utcOffsets.isEmpty)
+    // No offset: UTC timestamps and an empty utc_offset, so replay reads them in --timezone.
+    #expect(result.donationLogText(jsonLines: false).contains("2026-03-02T08:01:05Z,default,com.apple.Safari,,,\n"))
     #expect(result.counts.notes.first { $0.name == "rows without utc offset" }?.count == 3)
   }
 
