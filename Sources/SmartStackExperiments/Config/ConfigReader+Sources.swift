@@ -143,6 +143,7 @@ extension ConfigReader {
   func readSource(_ o: inout JSONObjectReader, engineAxes: [SweepAxis])
     -> (String, JSONItem, [SourceSpec])?
   {
+    o.acceptComments()
     let hasLog = o.has("log")
     let hasScenario = o.has("scenario")
     if hasLog == hasScenario {
