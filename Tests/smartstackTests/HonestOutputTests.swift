@@ -87,3 +87,39 @@ struct HonestOutputTests {
     #expect(utc.hasSuffix("Z") && utc.prefix(10) <= local.prefix(10))
   }
 }
+
+/// Issue 19 item 7: one definition of a relevant moment, the same default everywhere.
+@Suite("Relevance defaults")
+struct RelevanceDefaultsTests {
+  /// The README's `simulate ... sports-fan.json ... --explain`: every strategy has a
+  /// relevance_honoured value (it was `–` for all at the old command-line default 0.8).
+  @Test func theReadmeSportsFanExampleCountsConstantScoreWidgets() throws {
+    let work = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: work) }
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    #expect(readme.contains("$B simulate --scenario Datasets/scenarios/sports-fan.json --strategy mfu,relevance,smart-rotate,oracle --explain"))
+    let r = try CLI.run(
+      ["simulate", "--scenario", "Datasets/scenarios/sports-fan.json", "--strategy", "mfu,relevance,smart-rotate,oracle",
+       "--explain", "--out", work.appendingPathComponent("s").path], in: root)
+    #expect(r.status == 0, "\(r.stderr)")
+    let rows = r.stdout.split(separator: "\n").filter { $0.hasPrefix("| sports-fan") }
+    #expect(rows.count == 4)
+    for row in rows {
+      let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      #expect(cells.count == 9 && cells[7] != "–", "\(row)")
+    }
+  }
+
+  @Test func commandsAndConfigsShareTheDefault() throws {
+    #expect(try CLI.run(["replay", "--help"]).stdout.contains("(default: 0.5)"))
+    #expect(try CLI.run(["simulate", "--help"]).stdout.contains("(default: 0.5)"))
+    let work = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: work) }
+    let r = try CLI.run(
+      ["batch", "--scenario", HonestOutputTests.tiny, "--days", "2", "--strategy", "mfu", "--replicates", "1",
+       "--out", "o", "--quiet"], in: work)
+    #expect(r.status == 0, "\(r.stderr)")
+    let manifest = try String(contentsOf: work.appendingPathComponent("o/manifest.json"), encoding: .utf8)
+    #expect(manifest.contains("\"relevanceThreshold\": 0.5"), "a config without engine")
+  }
+}

@@ -9,7 +9,7 @@ import SmartStackWorld
 struct SourceDraft {
   var log: LogInput?
   var scenario: ScenarioInput?
-  var engine = EngineOptions()
+  var engine = EngineOptions.toolkitDefaults
   /// The `stack` value of this point, to locate the top:N-needs-a-warm-up problem.
   var stackItem: JSONItem?
 }
@@ -90,7 +90,7 @@ extension ConfigReader {
 
   // MARK: - Engine
 
-  /// The engine keys as sweep axes (absent keys keep `EngineOptions()` defaults).
+  /// The engine keys as sweep axes (absent keys keep `EngineOptions.toolkitDefaults`).
   func readEngine(_ top: inout JSONObjectReader) -> [SweepAxis] {
     top.optional("engine") { item, json in json.decodeObject(item, engineAxes) } ?? []
   }
