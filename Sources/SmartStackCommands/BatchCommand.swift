@@ -13,17 +13,28 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       With no CONFIG, runs the bundled default experiment \(defaultConfig) (run from the \
       repository's root folder). Writes runs.csv, daily.csv, summary.csv, paired.csv and \
       manifest.json (and trace.csv with --trace) into --out, prints the main metrics as a \
-      Markdown table, and shows progress on standard error.
+      compact summary (a table of per-unit means per metric; every table with --verbose), \
+      and shows progress on standard error.
 
       Precedence: built-in defaults < the config file < these options. Every problem in the \
       config and its input files is reported (FILE:LINE:COLUMN: key.path: message) before \
       anything runs.
 
+      Quick path, without a config: --log FILE (with replay's --visits, --stack, --horizon, \
+      --timezone, --warmup-days, --timelines) or --scenario FILE (with --days), and \
+      --strategy; the first strategy is the baseline, the output folder reports/NAME (NAME: \
+      the file's base name). --init [FILE] writes a commented starting config (default \
+      experiment.json) that runs as it is.
+
       Examples:
         smartstack batch
+        smartstack batch --log Datasets/logs/tiny.csv --visits sessions:5 --strategy mfu,hour-of-week,oracle
+        smartstack batch --scenario Datasets/scenarios/commuter.json --days 14 --strategy mfu,smart-rotate,oracle
+        smartstack batch --init my-study.json
         smartstack batch my-experiment.json --replicates 10 --out results/run1
         smartstack batch exp.json --strategy mfu,mru,hour-of-week:half-life-days=14
         smartstack batch exp.json --resume                # after an interruption
+        smartstack batch exp.json --out results/run1 --overwrite   # replace another run's reports
         smartstack batch exp.json --shard 2/8 --out results/shard-2
         smartstack merge results/shard-* --out results/all
 
@@ -63,8 +74,19 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
   @Flag(help: "Print nothing but errors (no progress, no table).")
   var quiet = false
 
+  @Flag(help: "Print every table (pooled rates, per-unit means with CIs, paired differences) instead of the compact summary.")
+  var verbose = false
+
   @Flag(help: "Skip the cells already journaled in the output folder by an interrupted run.")
   var resume = false
+
+  @OptionGroup(title: "Quick path (no config)") var quick: QuickSourceOptions
+
+  @Flag(name: .customLong("init"), help: "Write a commented starting config to CONFIG (default experiment.json) and stop.")
+  var writeTemplate = false
+
+  @Flag(help: "Replace the reports of another run in --out (only the files its manifest.json lists are removed). Without it such a folder is refused; the same experiment run again replaces its own reports.")
+  var overwrite = false
 
   @Option(
     help: ArgumentHelp(
@@ -81,24 +103,42 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       throw ValidationError("--shard must be K/N with 1 <= K <= N, e.g. 2/8, not '\(shard)'")
     }
     if let out, out.isEmpty { throw ValidationError("--out needs a folder name") }
+    if resume && overwrite { throw ValidationError("--resume continues the run in --out and --overwrite replaces it: give one of them") }
   }
 
   func run(registry: StrategyRegistry) async throws {
+    if writeTemplate {
+      let file = config ?? ExperimentTemplate.defaultFile
+      try ExperimentTemplate.write(file)
+      if !quiet { StandardError.write("wrote \(file): edit it, then run: smartstack batch \(file)") }
+      return
+    }
+    if quick.isUsed {
+      guard config == nil else { throw ValidationError("give a config file or --\(quick.log != nil ? "log" : "scenario"), not both") }
+      guard !strategy.isEmpty else {
+        throw ValidationError("--\(quick.log != nil ? "log" : "scenario") needs --strategy, e.g. --strategy mfu,hour-of-week,oracle")
+      }
+    }
     let configPath = config ?? Self.defaultConfig
-    if config == nil && !FileManager.default.fileExists(atPath: configPath) {
+    if config == nil && !quick.isUsed && !FileManager.default.fileExists(atPath: configPath) {
       StandardError.write(
         "\(configPath): cannot read: no such file. With no config, 'smartstack batch' runs the bundled default experiment: run it from the repository's root folder, or give a config file"
       )
       throw Exit.noInput
     }
     let overrides = ExperimentOverrides(
-      seed: seed, replicates: replicates, strategies: strategy.isEmpty ? nil : strategy,
+      seed: seed, replicates: replicates, strategies: strategy.isEmpty || quick.isUsed ? nil : strategy,
       baseline: baseline, trace: trace)
     let shard = self.shard.flatMap { Shard(parsing: $0) }
     let progress = ProgressReporter(label: "batch", quiet: quiet)
     let report = try await reportingBatchErrors {
-      let design = try ExperimentConfig.read(
-        path: configPath, overrides: overrides, registry: registry)
+      let design =
+        quick.isUsed
+        ? try ExperimentConfig.read(
+          bytes: Array(quick.config(strategies: strategy).utf8), file: QuickSourceOptions.file,
+          overrides: overrides, registry: registry)
+        : try ExperimentConfig.read(path: configPath, overrides: overrides, registry: registry)
+      let out = out ?? (quick.isUsed ? "reports/" + quick.name : nil)
       try ExperimentOutputs.checkFolder(out ?? design.outputDirectory ?? "reports")
       let sources = try SourceLoader.load(design)
       if !quiet {
@@ -111,7 +151,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       InterruptNote.install()
       let options = BatchOptions(
         directory: out ?? design.outputDirectory ?? "reports", jobs: jobs, resume: resume,
-        shard: shard)
+        shard: shard, overwrite: overwrite)
       defer { progress.finish() }
       return try await BatchSession.run(design, sources: sources, options: options) { done, total in
         progress.update(done: done, total: total)
@@ -119,7 +159,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     }
     guard !quiet else { return }
     for note in report.notes { StandardError.write("note: \(note)") }
-    try Self.printTables(directory: report.directory, registry: registry)
+    try Self.printTables(directory: report.directory, registry: registry, verbose: verbose)
     let cells =
       report.cellsFromJournal > 0
       ? "\(report.cellsInOutputs) cells: \(report.cellsRun) run, \(report.cellsFromJournal) from the journal"
@@ -133,7 +173,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
   /// Prints the report tables of an output folder, as `smartstack report` does, with
   /// the strategies labelled by `registry`, from the files its manifest lists and after
   /// checking them against it (`ManifestCheck`; a mismatch exits 65).
-  static func printTables(directory: String, registry: StrategyRegistry) throws {
+  static func printTables(directory: String, registry: StrategyRegistry, verbose: Bool) throws {
     do {
       try reportingErrors {
         let files = try ManifestCheck.read(directory)
@@ -147,7 +187,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
         StandardOutput.write(
           try ReportTables.markdown(
             runs: runs, summary: table("summary.csv"), paired: table("paired.csv"),
-            registry: registry))
+            registry: registry, verbose: verbose))
       }
     } catch let error as BatchError {
       StandardError.write("error: \(error.description)")

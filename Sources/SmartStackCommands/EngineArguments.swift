@@ -3,8 +3,10 @@ import SmartStackKit
 
 /// The engine options `replay` and `simulate` share (results depend on them).
 struct EngineArguments: ParsableArguments {
-  @Option(name: .customLong("relevance-threshold"), parsing: .unconditional, help: "Percentile at or above which an active window counts as relevant for the relevance metrics.")
-  var relevanceThreshold: Double = 0.8
+  @Option(
+    name: .customLong("relevance-threshold"), parsing: .unconditional,
+    help: "A relevant moment (relevance_visits, relevance_honoured, windows): a visit where a widget has an active window (score > 0) whose normalised percentile is at least this. The default 0.5 counts a widget that always gives the same positive score (percentile 0.5: a game, a meeting) while its window is active; batch configs use the same default.")
+  var relevanceThreshold: Double = EngineOptions.toolkitDefaults.relevanceThreshold
 
   @Option(name: .customLong("normaliser-scope"), help: "Relevance normalisation scope: instance or kind.")
   var normaliserScope: String = "instance"
@@ -22,7 +24,7 @@ struct EngineArguments: ParsableArguments {
 
   /// The options as the engine takes them.
   var options: EngineOptions {
-    var options = EngineOptions()
+    var options = EngineOptions.toolkitDefaults
     options.relevanceThreshold = relevanceThreshold
     options.normaliserScope = normaliserScope == "kind" ? .kind : .instance
     if let days = normaliserWindowDays { options.normaliserWindow = .days(days) }

@@ -31,6 +31,9 @@ struct MergeCommand: AsyncParsableCommand, RegistryCommand {
   @Flag(help: "Print nothing but errors.")
   var quiet = false
 
+  @Flag(help: "Replace the reports of another run in --out (only the files its manifest.json lists are removed).")
+  var overwrite = false
+
   func validate() throws {
     guard !directories.isEmpty else { throw ValidationError("give at least one folder to merge") }
     guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
@@ -41,11 +44,11 @@ struct MergeCommand: AsyncParsableCommand, RegistryCommand {
     let clock = ContinuousClock()
     let start = clock.now
     let report = try await reportingBatchErrors {
-      try await BatchMerge.merge(directories, into: out, jobs: jobs)
+      try await BatchMerge.merge(directories, into: out, jobs: jobs, overwrite: overwrite)
     }
     guard !quiet else { return }
     for note in report.notes { StandardError.write("note: \(note)") }
-    try BatchCommand.printTables(directory: report.directory, registry: registry)
+    try BatchCommand.printTables(directory: report.directory, registry: registry, verbose: false)
     StandardError.write(
       "merged \(report.cellsInOutputs) cells of \(report.outline.name) from \(directories.count) folder(s) into \(report.directory)/: \(report.files.joined(separator: ", ")) (\(ProgressReporter.duration(ProgressReporter.seconds(clock.now - start))))"
     )

@@ -9,11 +9,13 @@ struct RelevanceCommand: ParsableCommand {
     commandName: "relevance",
     abstract: "Evaluate relevance timelines on a time grid.",
     discussion: """
-      Writes CSV with the header `time,instance,state,score,percentile`: one row per grid \
-      time (from, from+step, … <= to) and instance, by time and then file order. `state` is \
-      none, active, suppressed or expired; `score` is the window's score (0 when expired, \
-      empty for none); `percentile` is the mid-rank percentile of the score among the \
-      scores provided up to that time (empty for none and expired).
+      Writes CSV with the header `time,instance,state,score,percentile,local_time`: one row \
+      per grid time (from, from+step, … <= to) and instance, by time and then file order. \
+      `time` is UTC; `state` is none, active, suppressed or expired; `score` is the \
+      window's score (0 when expired, empty for none); `percentile` is the mid-rank \
+      percentile of the score among the scores provided up to that time (empty for none \
+      and expired); `local_time` is `time` in --timezone with its offset \
+      (2026-03-02T10:00:00+01:00).
 
       Timeline file: {"instances": [{"id": "card", "kind": "RecentPurchases", "entries": \
       [{"date": "2026-01-05T09:00:00Z", "relevance": {"score": 10, "duration": 3600}}]}]}. \
@@ -91,14 +93,14 @@ struct RelevanceCommand: ParsableCommand {
       if let out {
         var output = try AtomicOutputFile(path: out)
         do {
-          try file.writeRelevanceCSV(on: grid, normaliser: normaliser) { try output.write($0) }
+          try file.writeRelevanceCSV(on: grid, normaliser: normaliser, zone: zone) { try output.write($0) }
           try output.commit()
         } catch {
           output.discard()
           throw error
         }
       } else {
-        file.writeRelevanceCSV(on: grid, normaliser: normaliser) {
+        file.writeRelevanceCSV(on: grid, normaliser: normaliser, zone: zone) {
           FileHandle.standardOutput.write(Data($0))
         }
       }

@@ -37,6 +37,9 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
   @Flag(help: "Print nothing but errors.")
   var quiet = false
 
+  @Flag(help: "Replace the reports of another run in --out (only the files its manifest.json lists are removed). Without it such a folder is refused; the same command run again replaces its own reports.")
+  var overwrite = false
+
   func validate() throws {
     guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
   }
@@ -51,8 +54,10 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     } catch let error as StrategyError {
       throw ValidationError(error.description)
     }
-    try OutputFolder.check(out, files: OutputFolder.replayFiles)
+    try OutputFolder.check(out, files: OutputFolder.replayFiles, inputs: input.inputPaths)
     var (log, options) = try input.load()
+    let (claim, manifest) = try OutputFolder.claim(
+      out, run: "replay", inputs: input.inputPaths, overwrite: overwrite)
     options.seed = seed
     let plan: ReplayPlan
     do {
@@ -63,16 +68,18 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     log = DonationLog([])  // release the columns early; the plan holds what it needs
     for note in plan.notes where !quiet { StandardError.write("note: \(note)") }
     let source = URL(fileURLWithPath: input.log).lastPathComponent
-    let lock = try OutputFolder.lock(out, files: OutputFolder.replayFiles)
-    defer { lock.release() }
+    let held = try OutputFolder.lock(out, files: OutputFolder.replayFiles)
+    var published = false
+    defer { held.release(kept: published) }
     let records = await Replay.runAll(plan, choices: choices, source: source, jobs: jobs)
     try reportingErrors {
-      try OutputSet.publish(
+      try OutputFolder.publish(
         [
           OutputSet.File(name: "runs.csv", text: RunTables.runs(records)),
           OutputSet.File(name: "daily.csv", text: RunTables.daily(records)),
-        ], into: out, known: OutputFolder.replayFiles)
+        ], into: held, claim: claim, manifest: manifest, jobs: jobs, files: OutputFolder.replayFiles)
     }
+    published = true
     if !quiet {
       StandardOutput.write(RunTables.markdown(records))
       StandardError.write(
@@ -115,6 +122,15 @@ struct ReplayInputOptions: ParsableArguments {
       throw ValidationError("--horizon must be a number of seconds within 0...31622400 (366 days)")
     }
     guard (0...36_500).contains(warmupDays) else { throw ValidationError("--warmup-days must be within 0...36500") }
+  }
+
+  /// The input files named by the options, in option order.
+  var inputPaths: [String] {
+    var paths = [log]
+    if !(visits == "donations" || visits.hasPrefix("sessions:")) { paths.append(visits) }
+    if !(stack == "all" || stack.hasPrefix("top:")) { paths.append(stack) }
+    if let timelines { paths.append(timelines) }
+    return paths
   }
 
   /// Reads every input file and returns the log and the replay options.
@@ -164,34 +180,6 @@ extension ReplayInputOptions {
       return try parse(text)
     } catch {
       throw ValidationError("\(option) \(error.form) needs \(error.requirement), not '\(error.text)'")
-    }
-  }
-}
-
-/// Output folders of `replay` and `simulate`: checked before any work, locked for the
-/// run, their files put in place as one set (`OutputSet`).
-enum OutputFolder {
-  static let replayFiles = ["runs.csv", "daily.csv"]
-  static let simulateFiles = ["runs.csv", "daily.csv", "explain.csv"]
-  static let emittedFiles = [
-    "donations.csv", "donations.jsonl", "visits.csv", "timelines.json", "stack.json",
-  ]
-
-  /// Refuses `path` unless it is missing or a folder, and any of `files` (and the lock
-  /// file) in it that exists and is not a regular file.
-  static func check(_ path: String, files: [String]) throws {
-    try reportingErrors { try OutputPath.checkFolder(path, files: files + [FolderLock.fileName]) }
-  }
-
-  /// Creates `path`, takes its lock and cleans up after a killed run; the lock is held
-  /// until the returned value is released (or the process ends).
-  static func lock(_ path: String, files: [String]) throws -> FolderLock {
-    try reportingErrors {
-      try OutputPath.checkFolder(path, files: files + [FolderLock.fileName])
-      try OutputPath.createFolder(path)
-      let lock = try FolderLock(folder: path)
-      try OutputSet.recover(path, known: files)
-      return lock
     }
   }
 }

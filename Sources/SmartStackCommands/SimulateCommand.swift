@@ -52,6 +52,9 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
   @Flag(help: "Print nothing but errors.")
   var quiet = false
 
+  @Flag(help: "Replace the reports of another run in --out (only the files its manifest.json lists are removed). Without it such a folder is refused; the same command run again replaces its own reports.")
+  var overwrite = false
+
   func validate() throws {
     if let days, !(1...366).contains(days) { throw ValidationError("--days must be within 1...366") }
     guard (1...1000).contains(replicates) else { throw ValidationError("--replicates must be within 1...1000") }
@@ -70,18 +73,21 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
     options.days = days
     options.engine = engine.options
     let path = self.scenario
-    try OutputFolder.check(out, files: OutputFolder.simulateFiles)
-    if let emitLog { try OutputFolder.check(emitLog, files: OutputFolder.emittedFiles) }
+    // Every output path is checked before anything is read, created or written.
+    try OutputFolder.check(out, files: OutputFolder.simulateFiles, inputs: [path])
+    if let emitLog { try OutputFolder.check(emitLog, files: OutputFolder.emittedFiles, inputs: [path]) }
     let scenario = try reportingErrors { try Scenario.read(path: path) }
-    let lock = try OutputFolder.lock(out, files: OutputFolder.simulateFiles)
-    defer { lock.release() }
+    let (claim, manifest) = try OutputFolder.claim(out, run: "simulate", inputs: [path], overwrite: overwrite)
     let sameFolder = { (a: String, b: String) in
       URL(fileURLWithPath: a).standardized.path == URL(fileURLWithPath: b).standardized.path
     }
-    let emitLock = try emitLog.flatMap {
+    let held = try OutputFolder.lock(out, files: OutputFolder.simulateFiles)
+    var published = false
+    defer { held.release(kept: published) }
+    let emitHeld = try emitLog.flatMap {
       sameFolder($0, out) ? nil : try OutputFolder.lock($0, files: OutputFolder.emittedFiles)
     }
-    defer { emitLock?.release() }
+    defer { emitHeld?.release(kept: published) }
     let seed = self.seed ?? scenario.seed
     let source = scenario.name
 
@@ -132,22 +138,28 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
         }
         files.append(OutputSet.File(name: "explain.csv", text: text))
       }
-      try OutputSet.publish(files, into: out, known: OutputFolder.simulateFiles)
-      if let emitLog, let first = choices.first {
+      // Both sets are built before either is published.
+      var emittedSet: [OutputSet.File] = []
+      if emitLog != nil, let first = choices.first {
         let emitter = emitted(scenario, choice: first, seed: seed, options: options)
         let log = emitter.donationLog
         let stack = StackSpec(file: "stack.json", instances: scenario.stackInstances, catalog: scenario.catalog)
-        try OutputSet.publish(
-          [
-            emitFormat == "jsonl"
-              ? OutputSet.File(name: "donations.jsonl", text: log.jsonlText())
-              : OutputSet.File(name: "donations.csv", text: log.csvText()),
-            OutputSet.File(name: "visits.csv", text: emitter.visitLogCSV),
-            OutputSet.File(name: "timelines.json", text: emitter.timelines.jsonText()),
-            OutputSet.File(name: "stack.json", text: stack.jsonText()),
-          ], into: emitLog, known: OutputFolder.emittedFiles)
+        emittedSet = [
+          emitFormat == "jsonl"
+            ? OutputSet.File(name: "donations.jsonl", text: log.jsonlText())
+            : OutputSet.File(name: "donations.csv", text: log.csvText()),
+          OutputSet.File(name: "visits.csv", text: emitter.visitLogCSV),
+          OutputSet.File(name: "timelines.json", text: emitter.timelines.jsonText()),
+          OutputSet.File(name: "stack.json", text: stack.jsonText()),
+        ]
+      }
+      try OutputFolder.publish(
+        files, into: held, claim: claim, manifest: manifest, jobs: jobs, files: OutputFolder.simulateFiles)
+      if let emitLog {
+        try OutputSet.publish(emittedSet, into: emitLog, known: OutputFolder.emittedFiles)
       }
     }
+    published = true
     if !quiet {
       StandardOutput.write(RunTables.markdown(records))
       var message = "simulated \(scenario.personCount) people × \(days ?? scenario.days) days × \(replicates) replicate(s); wrote \(out)/runs.csv, \(out)/daily.csv"
@@ -163,7 +175,8 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
   func explanation(_ scenario: Scenario, choice: StrategyChoice, seed: UInt64, options: SimulationOptions, header: Bool) -> String {
     var emitter: LogEmitter? = nil
     let observer = ExplainObserver(
-      strategy: choice.descriptor.label, personNames: (0..<scenario.personCount).map(scenario.personName))
+      strategy: choice.descriptor.label, personNames: (0..<scenario.personCount).map(scenario.personName),
+      zone: scenario.zone)
     let text = Simulation.run(
       scenario, choice: choice, replicate: 0, seed: seed, options: options, observer: observer,
       emitter: &emitter

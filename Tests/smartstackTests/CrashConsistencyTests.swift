@@ -66,7 +66,7 @@ struct CrashConsistencyTests {
       }
       for step in plan {
         let result = try CLI.run(
-          batch + (step.resume ? ["--resume"] : []), in: work,
+          batch + (step.resume ? ["--resume"] : ["--overwrite"]), in: work,
           environment: ["SMARTSTACK_CRASH_AT": step.point, "SMARTSTACK_NO_FSYNC": "1"])
         #expect(result.status == SIGKILL, "case \(k) \(step): \(result.stderr)")
         killed += 1

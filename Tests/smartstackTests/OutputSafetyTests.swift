@@ -133,7 +133,7 @@ struct OutputSafetyTests {
     let previous = Self.contents(out, Self.reportFiles)
     for name in Self.reportFiles {
       let result = try CLI.run(
-        ["batch", config, "--out", "out", "--seed", "99", "--quiet"], in: work,
+        ["batch", config, "--out", "out", "--seed", "99", "--quiet", "--overwrite"], in: work,
         environment: ["SMARTSTACK_FAIL_WRITE": name])
       #expect(result.status == 73, "\(name)")
       #expect(result.stderr.contains("No space left on device (the previous reports are left as they were)"))
@@ -147,7 +147,7 @@ struct OutputSafetyTests {
     #expect(try CLI.run(["replay", "--log", log, "--out", "r", "--quiet"], in: work).status == 0)
     let replayed = Self.contents(work.appendingPathComponent("r"), ["runs.csv", "daily.csv"])
     let failed = try CLI.run(
-      ["replay", "--log", log, "--out", "r", "--seed", "5", "--strategy", "random", "--quiet"],
+      ["replay", "--log", log, "--out", "r", "--seed", "5", "--strategy", "random", "--quiet", "--overwrite"],
       in: work, environment: ["SMARTSTACK_FAIL_WRITE": "daily.csv"])
     #expect(failed.status == 73)
     #expect(Self.contents(work.appendingPathComponent("r"), ["runs.csv", "daily.csv"]) == replayed)

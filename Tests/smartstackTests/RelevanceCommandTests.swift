@@ -5,6 +5,13 @@ import Testing
 struct RelevanceCommandTests {
   static let header = "time,instance,state,score,percentile\n"
 
+  /// The output without its last column, `local_time` (checked on its own below).
+  static func utc(_ csv: String) -> String {
+    csv.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      line.lastIndex(of: ",").map { String(line[..<$0]) } ?? String(line)
+    }.joined(separator: "\n")
+  }
+
   /// Writes `json` to a fresh folder and runs `smartstack relevance FILE ARGS...` there.
   func run(_ json: String, _ arguments: [String]) throws -> CLI.Result {
     let folder = try CLI.temporaryFolder()
@@ -26,7 +33,7 @@ struct RelevanceCommandTests {
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stderr.isEmpty)
     #expect(
-      r.stdout == Self.header + """
+      Self.utc(r.stdout) == Self.header + """
         2026-01-05T18:00:00Z,game,none,,
         2026-01-05T19:00:00Z,game,active,1,0.5
         2026-01-05T20:00:00Z,game,active,1,0.5
@@ -52,7 +59,7 @@ struct RelevanceCommandTests {
     // 09:00 {10}: 0.5; 12:00 {10, 500}: 500 -> 0.75; 15:00 {10, 500, 20}: 20 -> 0.5;
     // 18:00 unchanged.
     #expect(
-      r.stdout == Self.header + """
+      Self.utc(r.stdout) == Self.header + """
         2026-01-05T09:00:00Z,acme,active,10,0.5
         2026-01-05T12:00:00Z,acme,active,500,0.75
         2026-01-05T15:00:00Z,acme,active,20,0.5
@@ -79,7 +86,7 @@ struct RelevanceCommandTests {
     // news at 01:00: {4, 0} -> 0 is below 4 -> 0.25; at 01:30 its 30 min window ended.
     // "weather, home" is quoted; its window [00:30, 00:45:00.5) has ended by 01:00.
     #expect(
-      r.stdout == Self.header + """
+      Self.utc(r.stdout) == Self.header + """
         2026-01-05T00:00:00Z,news,active,4,0.5
         2026-01-05T00:00:00Z,"weather, home",none,,
         2026-01-05T00:30:00Z,news,active,4,0.5
@@ -105,18 +112,18 @@ struct RelevanceCommandTests {
     let grid = ["--from", "2026-01-05T00:00:00Z", "--to", "2026-01-05T00:00:00Z", "--step", "60"]
     let own = try run(json, grid)
     #expect(
-      own.stdout == Self.header
+      Self.utc(own.stdout) == Self.header
         + "2026-01-05T00:00:00Z,a,active,1,0.5\n2026-01-05T00:00:00Z,b,active,5,0.25\n")
     // Kind K pools {9, 1, 5}: 1 -> 0.5/3, 5 -> 1.5/3.
     let kind = try run(json, grid + ["--scope", "kind"])
     #expect(
-      kind.stdout == Self.header
+      Self.utc(kind.stdout) == Self.header
         + "2026-01-05T00:00:00Z,a,active,1,0.16666666666666666\n2026-01-05T00:00:00Z,b,active,5,0.5\n"
     )
     // With a one-day window the score of 2026-01-04T00:00Z (exactly one day old) no longer counts.
     let windowed = try run(json, grid + ["--scope", "kind", "--window-days", "1"])
     #expect(
-      windowed.stdout == Self.header
+      Self.utc(windowed.stdout) == Self.header
         + "2026-01-05T00:00:00Z,a,active,1,0.25\n2026-01-05T00:00:00Z,b,active,5,0.75\n")
   }
 
@@ -132,7 +139,7 @@ struct RelevanceCommandTests {
     #expect(r.status == 0, "\(r.stderr)")
     // 08:00 and 09:00 Berlin (UTC+1) are 07:00Z and 08:00Z; the entry is at 08:00Z.
     #expect(
-      r.stdout == Self.header
+      Self.utc(r.stdout) == Self.header
         + "2026-01-05T07:00:00Z,a,none,,\n2026-01-05T08:00:00Z,a,active,3,0.5\n")
   }
 
@@ -140,7 +147,7 @@ struct RelevanceCommandTests {
     let r = try run(
       #"{"instances": []}"#, ["--from", "2026-01-05", "--to", "2026-01-06", "--step", "60"])
     #expect(r.status == 0)
-    #expect(r.stdout == Self.header)
+    #expect(Self.utc(r.stdout) == Self.header)
   }
 
   @Test func outWritesTheFileAtomicallyAndNothingToStdout() throws {
@@ -158,7 +165,7 @@ struct RelevanceCommandTests {
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.isEmpty)
     let written = try String(contentsOf: folder.appendingPathComponent("out.csv"), encoding: .utf8)
-    #expect(written == Self.header + "2026-01-05T00:00:00Z,a,active,1,0.5\n")
+    #expect(Self.utc(written) == Self.header + "2026-01-05T00:00:00Z,a,active,1,0.5\n")
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
     #expect(leftovers == ["out.csv", "t.json"])
   }

@@ -226,7 +226,7 @@ struct OutputPathTests {
     #expect(Self.files(under: root).filter { !$0.hasPrefix("a/b/") } == ["a", "a/b"])
     let top = try FileManager.default.contentsOfDirectory(atPath: work.path).sorted()
     #expect(top == ["emitted", "exp.json", "log.csv", "out", "sim", "world.json"])
-    #expect(Self.files(under: work.appendingPathComponent("sim")) == ["daily.csv", "explain.csv", "runs.csv"])
+    #expect(Self.files(under: work.appendingPathComponent("sim")) == ["daily.csv", "explain.csv", "manifest.json", "runs.csv"])
     #expect(
       Self.files(under: work.appendingPathComponent("emitted"))
         == ["donations.csv", "stack.json", "timelines.json", "visits.csv"])

@@ -44,7 +44,7 @@ struct SimulateCommandTests {
     // 12 strategies x 2 replicates.
     #expect(runs.split(separator: "\n").count == 1 + 24)
     let explain = try String(contentsOf: dir.appendingPathComponent("a/explain.csv"), encoding: .utf8)
-    #expect(explain.hasPrefix("strategy,person,time,shown,previous,rotated,rule,target,hit,top\n"))
+    #expect(explain.hasPrefix("strategy,person,time,shown,previous,rotated,rule,target,hit,top,local_time\n"))
     #expect(explain.contains(",smart-rotate,") || explain.contains("\nsmart-rotate,"))
   }
 
@@ -80,7 +80,7 @@ struct SimulateCommandTests {
       ["relevance", "world/timelines.json", "--from", "2026-03-02T00:00:00Z", "--to", "2026-03-06T00:00:00Z",
        "--step", "3600", "--user", "p-1"], in: dir)
     #expect(r.status == 0, "\(r.stderr)")
-    #expect(r.stdout.hasPrefix("time,instance,state,score,percentile\n"))
+    #expect(r.stdout.hasPrefix("time,instance,state,score,percentile,local_time\n"))
     #expect(r.stdout.contains(",active,"))
     r = try CLI.run(
       ["relevance", "world/timelines.json", "--from", "2026-03-02T00:00:00Z", "--to", "2026-03-03T00:00:00Z",

@@ -117,3 +117,9 @@ def test_simulate_with_explanations_loads(tmp_path):
     assert isinstance(explain["time"].dtype, pd.DatetimeTZDtype)
     assert explain["hit"].dtype == "int64"
     assert list(smartstack.point_labels(report["runs"])) == ["mfu", "oracle"]
+    # local_time: the scenario's zone (Europe/Berlin) with its offset, wall time kept.
+    local = explain["local_time"]
+    first = local.iloc[0]
+    assert first.utcoffset() is not None and first.utcoffset().total_seconds() in (3600, 7200)
+    assert first.tz_convert("UTC") == explain["time"].iloc[0]
+    assert report.manifest["run"] == "simulate"

@@ -20,6 +20,8 @@ public struct JSONObjectReader {
   public var json: JSONDecoding
   /// The keys looked up so far, in the order of their first look-up.
   public private(set) var readKeys: [String] = []
+  /// Keys starting with this are comments (`acceptComments`); nil: none are.
+  private var commentPrefix: String? = nil
 
   /// `json.reportCount` when the read started.
   private let reportCountAtStart: Int
@@ -203,6 +205,12 @@ public struct JSONObjectReader {
     }
   }
 
+  /// Marks every key that starts with `prefix` as read: comments (`"_about": "…"`) in a
+  /// format that documents them; any value is accepted.
+  public mutating func acceptComments(prefix: String = "_") {
+    commentPrefix = prefix
+  }
+
   /// Reports every member whose key was not looked up, at the key:
   /// `PATH: unknown key "nmae" (did you mean "name"?)` when a read key is at most two
   /// edits away, else `PATH: unknown key "x" (expected one of "a", "b")`, the keys in
@@ -211,6 +219,7 @@ public struct JSONObjectReader {
   public mutating func rejectUnread() -> Bool {
     var clean = true
     for member in object.members where !readKeys.contains(member.key) {
+      if let commentPrefix, member.key.hasPrefix(commentPrefix) { continue }
       clean = false
       var hint = "expected one of " + readKeys.map(JSONEscaping.quoted).joined(separator: ", ")
       if let closest = JSONDecoding.closest(to: member.key, among: readKeys) {

@@ -9,7 +9,7 @@ import SmartStackWorld
 struct SourceDraft {
   var log: LogInput?
   var scenario: ScenarioInput?
-  var engine = EngineOptions()
+  var engine = EngineOptions.toolkitDefaults
   /// The `stack` value of this point, to locate the top:N-needs-a-warm-up problem.
   var stackItem: JSONItem?
 }
@@ -90,7 +90,7 @@ extension ConfigReader {
 
   // MARK: - Engine
 
-  /// The engine keys as sweep axes (absent keys keep `EngineOptions()` defaults).
+  /// The engine keys as sweep axes (absent keys keep `EngineOptions.toolkitDefaults`).
   func readEngine(_ top: inout JSONObjectReader) -> [SweepAxis] {
     top.optional("engine") { item, json in json.decodeObject(item, engineAxes) } ?? []
   }
@@ -143,6 +143,7 @@ extension ConfigReader {
   func readSource(_ o: inout JSONObjectReader, engineAxes: [SweepAxis])
     -> (String, JSONItem, [SourceSpec])?
   {
+    o.acceptComments()
     let hasLog = o.has("log")
     let hasScenario = o.has("scenario")
     if hasLog == hasScenario {

@@ -133,6 +133,7 @@ struct ConfigReader {
   /// `outputs`) and read in the order they depend on each other: the engine before the
   /// sources it is swept with, the strategies before the baseline chosen among them.
   private func readTop(_ o: inout JSONObjectReader) throws -> ExperimentDesign? {
+    o.acceptComments()
     var name = ExperimentConfig.baseName(file)
     if let item = o.optional("name"), let text = o.json.requireString(item) {
       if text.isEmpty { o.json.report("expected a non-empty name", at: item) } else { name = text }

@@ -90,7 +90,7 @@ extension RunTables {
   /// print): source, strategy, hit rate, MRR, hit@3, coverage, rotations per day,
   /// relevance honoured, regret. Fixed 3 decimals; `–` for undefined values.
   public static func markdown(_ records: [RunRecord]) -> String {
-    let header = ["source", "strategy", "hit_rate", "mrr", "hit_at_3", "coverage", "rotations/day", "relevance_honoured", "regret"]
+    let header = ["source", "strategy", "hit_rate", "mrr", "hit_at_3", "coverage", "rotations_per_day", "relevance_honoured", "regret"]
     var rows: [[String]] = []
     for r in records {
       let oracle = records.first {
@@ -103,11 +103,12 @@ extension RunTables {
           + [t.hitRate, t.mrr, t.hitRateAt3, t.coverage, t.rotationsPerDay, t.relevanceHonouredRate, regret].map(
             NumberFormat.tableCell))
     }
-    return markdownTable(header: header, rows: rows)
+    return ReportCaptions.singleRuns + "\n\n" + markdownTable(header: header, rows: rows)
   }
 
-  /// A Markdown table with columns padded to equal width (numbers right-aligned).
-  public static func markdownTable(header: [String], rows: [[String]]) -> String {
+  /// A Markdown table with columns padded to equal width: the first `textColumns` left-
+  /// aligned, the others (numbers) right-aligned.
+  public static func markdownTable(header: [String], rows: [[String]], textColumns: Int = 2) -> String {
     var widths = header.map { $0.count }
     for row in rows {
       for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
@@ -116,13 +117,13 @@ extension RunTables {
       var parts: [String] = []
       for (i, cell) in cells.enumerated() {
         let pad = String(repeating: " ", count: max(0, widths[i] - cell.count))
-        parts.append(numeric && i >= 2 ? pad + cell : cell + pad)
+        parts.append(numeric && i >= textColumns ? pad + cell : cell + pad)
       }
       return "| " + parts.joined(separator: " | ") + " |"
     }
     var out = line(header, numeric: false) + "\n"
     out += "|" + widths.enumerated().map { i, w in
-      i >= 2 ? String(repeating: "-", count: w + 1) + ":" : ":" + String(repeating: "-", count: w + 1)
+      i >= textColumns ? String(repeating: "-", count: w + 1) + ":" : ":" + String(repeating: "-", count: w + 1)
     }.joined(separator: "|") + "|\n"
     for row in rows { out += line(row, numeric: true) + "\n" }
     return out

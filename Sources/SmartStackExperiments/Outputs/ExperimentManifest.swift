@@ -81,19 +81,21 @@ public struct ExperimentManifest: Sendable {
       JSONMember("started", .string(ISO8601.format(started))),
       JSONMember("finished", .string(ISO8601.format(finished))),
       JSONMember("duration_s", .number(NumberFormat.rounded(durationSeconds, decimals: 3))),
-      JSONMember(
-        "files",
-        .array(
-          files.map {
-            JSONNode([
-              "name": .string($0.name), "bytes": .number(Double($0.bytes)),
-              "fnv1a64": .string($0.hash),
-            ])
-          })),
+      JSONMember("files", Self.filesJSON(files)),
     ]
     if kind == .merge {
       members.append(JSONMember("merged_from", .array(mergedFrom.map { JSONNode(.string($0)) })))
     }
     return JSONValue.object(members).serialized(pretty: true) + "\n"
+  }
+
+  /// The `files` list of a manifest: `{"name", "bytes", "fnv1a64"}` per file.
+  public static func filesJSON(_ files: [(name: String, bytes: Int, hash: String)]) -> JSONValue {
+    .array(
+      files.map {
+        JSONNode([
+          "name": .string($0.name), "bytes": .number(Double($0.bytes)), "fnv1a64": .string($0.hash),
+        ])
+      })
   }
 }

@@ -31,6 +31,7 @@ public enum ExperimentOutputs {
   ///
   /// - Throws: `OutputFileError` naming the path and its kind.
   public static func checkFolder(_ path: String) throws {
+    try OutputClaim.checkPath(path)
     try OutputPath.checkFolder(path, files: knownFiles + [FolderLock.fileName])
     try OutputPath.checkFolder(path + "/" + Journal.folderName)
   }
@@ -52,9 +53,12 @@ public enum ExperimentOutputs {
     return notes
   }
 
-  /// Puts `files` into `directory` as one set (`OutputSet.publish`).
-  public static func publish(_ files: [OutputSet.File], into directory: String) throws {
-    try OutputSet.publish(files, into: directory, known: knownFiles)
+  /// Puts `files` into `directory` as one set (`OutputSet.publish`), removing the files of
+  /// the previous set (`replacing`, from its manifest) that the new one lacks.
+  public static func publish(
+    _ files: [OutputSet.File], into directory: String, replacing: [String] = []
+  ) throws {
+    try OutputSet.publish(files, into: directory, known: knownFiles + replacing.filter { !knownFiles.contains($0) })
   }
 
   /// `runs.csv`, `daily.csv`, `summary.csv`, `paired.csv` and, when the outline traces,

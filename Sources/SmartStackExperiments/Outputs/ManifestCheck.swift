@@ -36,7 +36,7 @@ public enum ManifestCheck {
       guard let name = entry["name"]?.value.stringValue,
         let size = entry["bytes"]?.value.doubleValue,
         let hash = entry["fnv1a64"]?.value.stringValue,
-        ExperimentOutputs.knownFiles.contains(name), name != "manifest.json"
+        OutputClaim.reportNames.contains(name), name != "manifest.json"
       else {
         throw BatchError("\(directory)/manifest.json: a \"files\" entry is not {name, bytes, fnv1a64} of a report file")
       }

@@ -65,18 +65,27 @@ public enum ReportTables {
   /// The `runs.csv` columns of table 1 and their titles.
   public static let runColumns: [(column: String, title: String)] = [
     ("hit_rate", "hit_rate"), ("mrr", "mrr"), ("hit_at_3", "hit_at_3"), ("coverage", "coverage"),
-    ("rotations_per_day", "rotations/day"), ("relevance_honoured", "relevance_honoured"),
+    ("rotations_per_day", "rotations_per_day"), ("relevance_honoured", "relevance_honoured"),
     ("regret", "regret"),
   ]
 
-  /// All tables, separated by blank lines; `registry` labels the strategies.
+  /// The tables, each with its caption, separated by blank lines; `registry` labels the
+  /// strategies. Unless `verbose`, a folder with `summary.csv` gets the compact summary
+  /// (`ReportCaptions.compact`: one table of per-unit means per metric) instead.
   public static func markdown(
-    runs: CSVTable, summary: CSVTable?, paired: CSVTable?, registry: StrategyRegistry
+    runs: CSVTable, summary: CSVTable?, paired: CSVTable?, registry: StrategyRegistry,
+    verbose: Bool = true
   ) throws -> String {
-    var text = try runsTable(runs, registry: registry)
-    if let summary { text += "\n" + (try summaryTable(summary, registry: registry)) }
+    if !verbose, let summary {
+      return try ReportCaptions.compact(summary: summary, registry: registry)
+        + ReportCaptions.fewUnitsWarning(summary)
+    }
+    var text = ReportCaptions.runs + "\n\n" + (try runsTable(runs, registry: registry))
+    if let summary {
+      text += "\n" + (try summaryTable(summary, registry: registry)) + (try ReportCaptions.fewUnitsWarning(summary))
+    }
     if let paired, !paired.rows.isEmpty {
-      text += "\n" + (try pairedTable(paired, registry: registry))
+      text += "\n" + (try pairedTable(paired, registry: registry)) + (try ReportCaptions.fewUnitsWarning(paired))
     }
     return text
   }
@@ -163,7 +172,7 @@ public enum ReportTables {
       }
       rows.append(cells + [count])
     }
-    return "Per-unit means with 95% bootstrap CIs:\n\n"
+    return ReportCaptions.summary + "\n\n"
       + RunTables.markdownTable(
         header: ["source", "strategy"] + metrics.map { "\($0) (95% CI)" } + ["n"], rows: rows)
   }
@@ -194,7 +203,7 @@ public enum ReportTables {
     }
     var header = ["source", "strategy"]
     for name in metrics { header += ["Δ \(name) (95% CI)", "p"] }
-    return "Paired differences from the baseline \(baseline) (Wilcoxon signed-rank p):\n\n"
+    return ReportCaptions.paired(baseline: baseline) + "\n\n"
       + RunTables.markdownTable(header: header, rows: rows)
   }
 

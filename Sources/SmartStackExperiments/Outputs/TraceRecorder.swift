@@ -19,23 +19,28 @@ import SmartStackWorld
 /// - `rotated`: 1 when the shown instance differs from the previous visit's, else 0;
 /// - `rule`: the strategy's name for the rule that decided (e.g. `score`);
 /// - `shown_state`: relevance state of the shown instance: `none`, `active`,
-///   `suppressed` or `expired`.
+///   `suppressed` or `expired`;
+/// - `local_time`: `time` as people in the source's zone read it, with its offset
+///   (`2026-03-02T09:00:00+01:00`; the log's `timezone` or the scenario's zone).
 public struct TraceRecorder: OutcomeObserver {
   public static let header = [
     "run_id", "person", "time", "shown", "has_target", "targets", "target_rank", "rotated", "rule",
-    "shown_state",
+    "shown_state", "local_time",
   ]
 
   public let runID: String
   public let personNames: [String]
+  /// The zone of `local_time`.
+  public let zone: ZoneRules
   /// The rows so far, after a header row.
   public private(set) var csv = CSVWriter(header: TraceRecorder.header)
   var instanceIDs: [String] = []
   var person = ""
 
-  public init(runID: String, personNames: [String]) {
+  public init(runID: String, personNames: [String], zone: ZoneRules = .utc) {
     self.runID = runID
     self.personNames = personNames
+    self.zone = zone
   }
 
   public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
@@ -62,6 +67,7 @@ public struct TraceRecorder: OutcomeObserver {
     case .suppressed: csv.append("suppressed")
     case .expired: csv.append("expired")
     }
+    csv.append(ISO8601.formatLocal(Instant(milliseconds: o.time), zone: zone))
     csv.endRow()
   }
 }

@@ -16,7 +16,9 @@ public enum BatchMerge {
   ///   `DiagnosticList` for a damaged journal header; `BatchError` for journal lines that
   ///   do not verify or belong (a merge cannot run their cells again); `OutputFileError`;
   ///   `FolderBusyError` when another run holds `output`'s lock.
-  public static func merge(_ directories: [String], into output: String, jobs: Int) async throws
+  public static func merge(
+    _ directories: [String], into output: String, jobs: Int, overwrite: Bool = false
+  ) async throws
     -> BatchReport
   {
     let started = Instant.now
@@ -119,7 +121,10 @@ public enum BatchMerge {
     let lock = try FolderLock(folder: output)
     defer { lock.release() }
     notes += try ExperimentOutputs.recover(output)
-    try ExperimentOutputs.publish(files, into: output)
+    let claim = try OutputClaim.check(
+      output, identity: OutputClaim.Identity(run: "merge", configHash: outline.configHash),
+      mode: overwrite ? .overwrite : .fresh)
+    try ExperimentOutputs.publish(files, into: output, replacing: claim.previousFiles)
     return BatchReport(
       outline: outline, directory: output, files: files.map(\.name), cellsRun: 0,
       cellsFromJournal: results.count, cellsInOutputs: results.count, notes: notes)

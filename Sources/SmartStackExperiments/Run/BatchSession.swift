@@ -15,12 +15,15 @@ public struct BatchOptions: Sendable {
   public var resume: Bool
   /// Run only this part of the cells.
   public var shard: Shard?
+  /// Replace the report set of another run in the folder (`OutputClaim`).
+  public var overwrite: Bool
 
-  public init(directory: String, jobs: Int, resume: Bool = false, shard: Shard? = nil) {
+  public init(directory: String, jobs: Int, resume: Bool = false, shard: Shard? = nil, overwrite: Bool = false) {
     self.directory = directory
     self.jobs = jobs
     self.resume = resume
     self.shard = shard
+    self.overwrite = overwrite
   }
 }
 
@@ -58,7 +61,8 @@ public enum BatchSession {
   ///     both counting journaled cells; first called before any cell runs.
   /// The folder is checked (`ExperimentOutputs.checkFolder`) and locked (`FolderLock`,
   /// held until the function returns) before anything else; what a killed run left is
-  /// cleaned up (`ExperimentOutputs.recover`); the reports are put in place as one set
+  /// cleaned up (`ExperimentOutputs.recover`); a folder holding another run's reports is
+  /// refused unless `overwrite` (`OutputClaim`); the reports are put in place as one set
   /// (`OutputSet`). On resume, journal lines that do not verify or belong
   /// (`Journal.Rejection`) are dropped from the journal, named in `notes`, and their cells
   /// run again.
@@ -82,9 +86,17 @@ public enum BatchSession {
 
     // The journal: continue it (resume) or start over.
     let journalPath = Journal.path(directory: directory, shard: options.shard)
+    let resuming = options.resume && FileManager.default.fileExists(atPath: journalPath)
+    let claim = try OutputClaim.check(
+      directory,
+      identity: OutputClaim.Identity(
+        run: options.shard == nil ? "batch" : "shard", configHash: outline.configHash,
+        shard: options.shard?.description),
+      mode: options.overwrite ? .overwrite : resuming ? .resume : .fresh,
+      inputs: design.inputPaths)
     var done: [CellResult] = []
     let writer: JournalWriter
-    if options.resume && FileManager.default.fileExists(atPath: journalPath) {
+    if resuming {
       let contents = try Journal.read(path: journalPath)
       guard contents.outline.configHash == outline.configHash else {
         throw BatchError(
@@ -171,7 +183,7 @@ public enum BatchSession {
       cellsFromJournal: done.count, jobs: options.jobs, started: started, finished: Instant.now,
       durationSeconds: seconds(clock.now - startedClock), files: files)
     files.append(OutputSet.File(name: "manifest.json", bytes: Array(manifest.json(outline).utf8)))
-    try ExperimentOutputs.publish(files, into: directory)
+    try ExperimentOutputs.publish(files, into: directory, replacing: claim.previousFiles)
     return BatchReport(
       outline: outline, directory: directory, files: files.map(\.name), cellsRun: todo.count,
       cellsFromJournal: done.count, cellsInOutputs: results.count, notes: notes)

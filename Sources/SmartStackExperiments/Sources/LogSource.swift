@@ -39,7 +39,7 @@ public struct LogSource: ExperimentSource {
     _ choice: StrategyChoice, replicate: Int, seed: UInt64, runID: String
   ) -> (metrics: RunMetrics, trace: TraceRecorder?) {
     let plan = plan(replicate: replicate, seed: seed)
-    let recorder = TraceRecorder(runID: runID, personNames: plan.people.map(\.name))
+    let recorder = TraceRecorder(runID: runID, personNames: plan.people.map(\.name), zone: plan.options.zone)
     let (metrics, extra) = choice.replay(plan, extra: DynamicObserver(recorder))
     return (RunMetrics(metrics), extra?.base as? TraceRecorder)
   }

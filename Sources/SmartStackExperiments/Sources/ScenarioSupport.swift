@@ -31,7 +31,8 @@ public struct ScenarioSource: ExperimentSource {
   public func runTraced(
     _ choice: StrategyChoice, replicate: Int, seed: UInt64, runID: String
   ) -> (metrics: RunMetrics, trace: TraceRecorder?) {
-    let recorder = TraceRecorder(runID: runID, personNames: (0..<scenario.personCount).map(scenario.personName))
+    let recorder = TraceRecorder(
+      runID: runID, personNames: (0..<scenario.personCount).map(scenario.personName), zone: scenario.zone)
     var emitter: LogEmitter? = nil
     let (standard, counts, extra) = choice.simulate(
       scenario, SimulationCell(replicate: replicate, seed: seed, options: options),

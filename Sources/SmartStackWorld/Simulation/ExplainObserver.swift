@@ -12,19 +12,23 @@ import SmartStackEngine
 /// by `;` (empty for none; `(not in stack)` for a want outside the stack), and `top` the
 /// strategy's three best candidates in its own order as `id=score` joined by `;` (scores
 /// in shortest round-trip form, as the strategy gave them: a stack rule changes what is
-/// shown, never a score, so under a rule `shown` may differ from the first of `top`).
+/// shown, never a score, so under a rule `shown` may differ from the first of `top`), and
+/// `local_time` the visit in the scenario's zone with its offset
+/// (`2026-03-02T09:00:00+01:00`; `time` is UTC).
 public struct ExplainObserver: OutcomeObserver {
   public let strategy: String
   let personNames: [String]
+  let zone: ZoneRules
   var instances: [WidgetInstance] = []
   var order: [Int] = []
   public private(set) var csv = CSVWriter(header: [
-    "strategy", "person", "time", "shown", "previous", "rotated", "rule", "target", "hit", "top",
+    "strategy", "person", "time", "shown", "previous", "rotated", "rule", "target", "hit", "top", "local_time",
   ])
 
-  public init(strategy: String, personNames: [String]) {
+  public init(strategy: String, personNames: [String], zone: ZoneRules = .utc) {
     self.strategy = strategy
     self.personNames = personNames
+    self.zone = zone
   }
 
   public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
@@ -43,6 +47,7 @@ public struct ExplainObserver: OutcomeObserver {
       strategy, name, ISO8601.format(Instant(milliseconds: o.time)),
       o.shown >= 0 ? instances[Int(o.shown)].id : "", o.previous >= 0 ? instances[Int(o.previous)].id : "",
       o.rotated ? "1" : "0", "\(o.rule)", target, o.isHit ? "1" : "0", top.joined(separator: ";"),
+      ISO8601.formatLocal(Instant(milliseconds: o.time), zone: zone),
     ])
   }
 }

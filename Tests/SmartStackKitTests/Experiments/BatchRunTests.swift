@@ -24,7 +24,7 @@ private let allFiles = ExperimentOutputs.completeFiles + ["trace.csv"]
 /// Reads the config in `folder` and runs it into `folder/name`.
 private func run(
   _ folder: String, into name: String, jobs: Int = 2, resume: Bool = false, shard: Shard? = nil,
-  overrides: ExperimentOverrides = ExperimentOverrides(),
+  overwrite: Bool = false, overrides: ExperimentOverrides = ExperimentOverrides(),
   wrap: ((any ExperimentSource) -> any ExperimentSource)? = nil
 ) async throws -> BatchReport {
   let design = try ExperimentConfig.read(path: folder + "/exp.json", overrides: overrides)
@@ -32,7 +32,8 @@ private func run(
   if let wrap { sources = sources.map(wrap) }
   return try await BatchSession.run(
     design, sources: sources,
-    options: BatchOptions(directory: folder + "/" + name, jobs: jobs, resume: resume, shard: shard))
+    options: BatchOptions(
+      directory: folder + "/" + name, jobs: jobs, resume: resume, shard: shard, overwrite: overwrite))
 }
 
 private func fixtureFolder() throws -> String {
@@ -139,8 +140,11 @@ struct BatchRunTests {
     await #expect(throws: BatchError.self) {
       _ = try await run(folder, into: "out", resume: true, overrides: ExperimentOverrides(seed: 43))
     }
-    // Without --resume the folder is simply overwritten.
-    let fresh = try await run(folder, into: "out", overrides: ExperimentOverrides(seed: 43))
+    // Without --resume another experiment's folder is refused, unless --overwrite.
+    await #expect(throws: OutputFileError.self) {
+      _ = try await run(folder, into: "out", overrides: ExperimentOverrides(seed: 43))
+    }
+    let fresh = try await run(folder, into: "out", overwrite: true, overrides: ExperimentOverrides(seed: 43))
     #expect(fresh.cellsRun == 24)
   }
 
@@ -232,7 +236,7 @@ struct BatchRunTests {
     let trace = String(decoding: try FileIO.readBytes(folder + "/out/trace.csv"), as: UTF8.self)
     let lines = trace.split(separator: "\n")
     #expect(
-      lines[0] == "run_id,person,time,shown,has_target,targets,target_rank,rotated,rule,shown_state"
+      lines[0] == "run_id,person,time,shown,has_target,targets,target_rank,rotated,rule,shown_state,local_time"
     )
     // visits=donations: one visit per distinct donation instant, 13 in the fixture log;
     // 4 strategies × 3 replicates of that source point.
@@ -240,7 +244,8 @@ struct BatchRunTests {
     // The first visit of person u: nothing donated before, so nothing is shown; the
     // target is instance A (in u's stack, not yet a candidate: rank 0).
     #expect(
-      lines[1] == "f[visits=donations]|mfu|0,u,2026-03-02T08:00:00Z,,1,A,0,0,most donations,none")
+      lines[1]
+        == "f[visits=donations]|mfu|0,u,2026-03-02T08:00:00Z,,1,A,0,0,most donations,none,2026-03-02T08:00:00+00:00")
     #expect(report.outline.sources[0].statistics.visits == 13)
   }
 }

@@ -30,7 +30,8 @@ struct ExperimentConfigTests {
     #expect(log.horizonSeconds == 300)
     #expect(log.visits == .donations)
     #expect(log.stack == .all)
-    #expect(d.sources[0].engine == EngineOptions())
+    #expect(d.sources[0].engine == EngineOptions.toolkitDefaults)
+    #expect(d.sources[0].engine.relevanceThreshold == 0.5, "one relevant moment for every command (issue 19)")
     #expect(d.cellCount == 1 * 12 * 3)
   }
 

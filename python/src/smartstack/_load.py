@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 import os
 from pathlib import Path
 from typing import Optional
@@ -17,6 +18,8 @@ TEXT_COLUMNS = frozenset({
 })
 # Instants: ISO 8601 with Z or an offset, read as timezone-aware (UTC) datetimes.
 TIME_COLUMNS = frozenset({"time", "timestamp", "started", "finished"})
+# Local times with their offset (trace.csv, explain.csv, relevance output): wall time kept.
+LOCAL_TIME_COLUMNS = frozenset({"local_time"})
 _INTEGER = r"-?[0-9]+"
 
 
@@ -55,13 +58,31 @@ class Report(dict):
 
 
 def _is_time(name: str) -> bool:
-    return name in TIME_COLUMNS or name.endswith("_time") or name.endswith("_utc")
+    return name not in LOCAL_TIME_COLUMNS and (
+        name in TIME_COLUMNS or name.endswith("_time") or name.endswith("_utc"))
+
+
+def _local_times(column: pd.Series) -> pd.Series:
+    """`local_time` (ISO 8601 with the zone's offset): timezone-aware datetimes that keep
+    their wall time. One offset in the column gives a fixed-offset dtype; several (a
+    daylight-saving change) give Timestamps each with its own offset (object dtype)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            parsed = pd.to_datetime(column, format="ISO8601")
+            if isinstance(parsed.dtype, pd.DatetimeTZDtype):
+                return parsed
+        except (ValueError, TypeError):
+            pass
+    return column.map(lambda v: pd.Timestamp(v) if isinstance(v, str) and v else pd.NaT)
 
 
 def _typed(name: str, column: pd.Series) -> pd.Series:
     """One column read as text, given its type: time, date, text (category when values
     repeat), integer (nullable Int64 when some are empty), float, or else text."""
     values = column.dropna()
+    if name in LOCAL_TIME_COLUMNS and len(values):
+        return _local_times(column)
     if _is_time(name) and len(values):
         try:
             return pd.to_datetime(column, utc=True, format="ISO8601")
