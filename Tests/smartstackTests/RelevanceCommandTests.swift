@@ -127,6 +127,30 @@ struct RelevanceCommandTests {
         + "2026-01-05T00:00:00Z,a,active,1,0.25\n2026-01-05T00:00:00Z,b,active,5,0.75\n")
   }
 
+  /// An open window (duration 0) older than `--window-days`: its entry has left the
+  /// span, yet the current score is part of its own population ("itself included"),
+  /// so the percentile is defined: 0.5 alone, its mid-rank among the span's other
+  /// scores otherwise.
+  @Test func anOpenWindowOlderThanTheSpanCountsItself() throws {
+    let json = """
+      {"instances": [
+        {"id": "a", "kind": "K", "entries": [{"date": "2026-01-01T00:00:00Z", "relevance": {"score": 3}}]},
+        {"id": "b", "kind": "K", "entries": [{"date": "2026-01-04T12:00:00Z", "relevance": {"score": 1}}]}
+      ]}
+      """
+    let grid = ["--from", "2026-01-05T00:00:00Z", "--to", "2026-01-05T00:00:00Z", "--step", "60"]
+    // Own scope: a's population in (Jan 4, Jan 5] is empty but for itself: 0.5.
+    let own = try run(json, grid + ["--window-days", "1"])
+    #expect(
+      Self.utc(own.stdout) == Self.header
+        + "2026-01-05T00:00:00Z,a,active,3,0.5\n2026-01-05T00:00:00Z,b,active,1,0.5\n")
+    // Kind scope: the span holds b's 1; a's 3 joins it: a = 1.5/2, b = 0.5/1.
+    let kind = try run(json, grid + ["--scope", "kind", "--window-days", "1"])
+    #expect(
+      Self.utc(kind.stdout) == Self.header
+        + "2026-01-05T00:00:00Z,a,active,3,0.75\n2026-01-05T00:00:00Z,b,active,1,0.5\n")
+  }
+
   @Test func naiveTimesAreReadInTheTimeZone() throws {
     let r = try run(
       """

@@ -212,13 +212,18 @@ extension PercentileNormaliser {
     /// Counting gives `below + upTo` in one sum: `(Double(below) + 0.5 * Double(upTo -
     /// below))` and `Double(below + upTo) * 0.5` are both exactly `(below + upTo) / 2`
     /// (a multiple of 0.5 far below 2^52), so the quotient is the same Double.
+    ///
+    /// With `addingItself`, `s` counts once more, as a member of the population (its own
+    /// entry has left a `days` window but is still the current score): the percentile
+    /// over the population plus `s`, 0.5 when the population is empty.
     @inline(__always)
-    @inlinable mutating package func percentile(of s: Double) -> Double? {
+    @inlinable mutating package func percentile(of s: Double, addingItself: Bool = false) -> Double? {
       let n = populationCount
-      if n == 0 { return nil }
+      let extra = addingItself ? 1 : 0
+      if n == 0 { return addingItself ? 0.5 : nil }
       if n <= Self.sortedDropLimit || (n <= Self.countingLimit && !poolSorted) {
         poolSorted = false
-        return (Double(Self.belowPlusUpTo(s, in: pool, count: n)) * 0.5) / Double(n)
+        return (Double(Self.belowPlusUpTo(s, in: pool, count: n) &+ extra) * 0.5) / Double(n &+ extra)
       }
       if !poolSorted {
         var buffer = UnsafeMutableBufferPointer(start: pool, count: n)
@@ -227,7 +232,7 @@ extension PercentileNormaliser {
       }
       let below = Self.lowerBound(s, in: pool, count: n)
       let upTo = Self.upperBound(s, in: pool, count: n)
-      return (Double(below) + 0.5 * Double(upTo - below)) / Double(n)
+      return (Double(below) + 0.5 * Double(upTo - below + extra)) / Double(n &+ extra)
     }
 
     // MARK: - Counting and searching

@@ -104,6 +104,11 @@ public struct PercentileNormaliser: Sendable {
   /// The mid-rank percentile of `s` among `key`'s population at `now`, in [0, 1], or nil
   /// when the population is empty (or `s` is NaN).
   ///
+  /// `date` is the date of the entry that gave `s` (the current score): when a `days`
+  /// window has dropped it from the population, `s` is counted in once more, so the
+  /// current score is always part of its own population (an open window older than the
+  /// span gets 0.5 on an otherwise empty population, not nil).
+  ///
   /// Mutating because it advances the key's population to `now` (scores whose date has
   /// been reached enter it; with a window, scores that fell out of it leave).
   ///
@@ -112,19 +117,27 @@ public struct PercentileNormaliser: Sendable {
   ///   (O(n) above 256 scores) and O(n) per score leaving it; O(log n + n) more, and
   ///   O(n log n) above 256 scores, when `now` went backwards or a record arrived out of
   ///   order.
-  @inlinable public mutating func percentile(of s: Double, at now: Instant, key: Int) -> Double? {
+  @inlinable public mutating func percentile(of s: Double, scoredAt date: Instant? = nil, at now: Instant, key: Int) -> Double? {
     makeUnique()
-    return percentile(of: s, at: now, key: key, storageIsUnique: ())
+    return percentile(of: s, scoredAt: date, at: now, key: key, storageIsUnique: ())
   }
 
   /// `percentile(of:at:key:)` for a caller that knows this value's storage is not shared
   /// (`makeStorageUnique()` since the value was last copied): no uniqueness check.
   @inline(__always)
-  @inlinable mutating package func percentile(of s: Double, at now: Instant, key: Int, storageIsUnique: Void) -> Double? {
+  @inlinable mutating package func percentile(
+    of s: Double, scoredAt date: Instant? = nil, at now: Instant, key: Int, storageIsUnique: Void
+  ) -> Double? {
     guard key >= 0, key < storage.count, !s.isNaN else { return nil }
     let bucket = storage.bucket(key)
     bucket.pointee.advance(to: now.milliseconds, windowMilliseconds: windowMilliseconds)
-    return bucket.pointee.percentile(of: s)
+    // The current score is part of its own population ("itself included"), also once
+    // its entry has left a `days` window (an open window older than the span).
+    var addingItself = false
+    if let date, let windowMilliseconds {
+      addingItself = date.milliseconds <= Bucket.limit(now.milliseconds, windowMilliseconds)
+    }
+    return bucket.pointee.percentile(of: s, addingItself: addingItself)
   }
 
   /// The number of scores in `key`'s population at the last `percentile` query for it.

@@ -120,7 +120,7 @@ extension TimelineFile {
         }
         let state = trackers[i].state(at: t)
         let percentile = state.windowScore.flatMap {
-          normaliser.percentile(of: $0, at: t, key: keys[i])
+          normaliser.percentile(of: $0, scoredAt: trackers[i].windowStart, at: t, key: keys[i])
         }
         try body(RelevanceGridRow(time: t, instance: i, state: state, percentile: percentile))
       }

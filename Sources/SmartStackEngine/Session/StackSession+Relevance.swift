@@ -75,10 +75,14 @@ extension StackSession {
     case .active(let score):
       active = true
       kind = .active
-      percentile = normaliser.percentile(of: score, at: now, key: slot.pointee.key, storageIsUnique: ()) ?? .nan
+      percentile = normaliser.percentile(
+        of: score, scoredAt: slot.pointee.tracker.windowStart, at: now, key: slot.pointee.key, storageIsUnique: ()
+      ) ?? .nan
     case .suppressed(let score):
       kind = .suppressed
-      percentile = normaliser.percentile(of: score, at: now, key: slot.pointee.key, storageIsUnique: ()) ?? .nan
+      percentile = normaliser.percentile(
+        of: score, scoredAt: slot.pointee.tracker.windowStart, at: now, key: slot.pointee.key, storageIsUnique: ()
+      ) ?? .nan
     case .none:
       kind = .none
     case .expired:

@@ -98,8 +98,9 @@ struct RelevanceGridTests: RelevanceFixtures {
       .init(id: "x", entries: [entry(0, 100), entry(12, 1)])
     ])
     let r = try rows(file, from: 12, to: 36, stepHours: 12, PercentileNormaliser(window: .days(1)))
-    // 12 h: {100, 1} -> 0.25; 24 h: the 0 h score left the window -> {1}; 36 h: empty window.
-    #expect(r.map(\.percentile) == [0.25, 0.5, nil])
+    // 12 h: {100, 1} -> 0.25; 24 h: the 0 h score left the window -> {1}; 36 h: the
+    // 12 h score left it too, but the current score counts itself -> {1} -> 0.5.
+    #expect(r.map(\.percentile) == [0.25, 0.5, 0.5])
     #expect(r.map(\.state) == [.active(score: 1), .active(score: 1), .active(score: 1)])
   }
 
