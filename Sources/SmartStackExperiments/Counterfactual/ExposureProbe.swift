@@ -1,0 +1,91 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+
+/// What a logging strategy knew just before ranking a visit, handed to the
+/// `ExposureRecorder` of the same run: its probabilities (computed before `rank`, in the
+/// state `rank` then uses), the rule its ranking named, and the revealed tap.
+///
+/// A reference shared by one run's strategy copies (`ExposureLogged`) and its recorder:
+/// the engine gives neither access to the other. One run's people are simulated one
+/// after another on one task, so the probe is never used concurrently; each run makes
+/// its own probe.
+public final class ExposureProbe: @unchecked Sendable {
+  /// The visit the values below belong to (epoch ms), or `Int64.min`.
+  public var rankedAt = Int64.min
+  /// Probability of each instance being the strategy's choice (empty for a deterministic
+  /// strategy: 1 on its choice).
+  public var probabilities: [Double] = []
+  /// Probability of each instance being the first *allowed* instance when suppression
+  /// binds (`StackRules`: allowed = not suppressed, or on top); empty when no candidate
+  /// was suppressed.
+  public var allowedProbabilities: [Double] = []
+  /// The rule the strategy's ranking named (the engine's outcome names a stack rule
+  /// instead when one decided).
+  public var rankRule: String = ""
+  /// The last revealed outcome: its visit time and whether the shown widget was tapped.
+  public var feedbackTime = Int64.min
+  public var tapped = false
+
+  public init() {}
+}
+
+/// A strategy that logs: `base`, unchanged in what it shows, which before each `rank`
+/// writes its probabilities into `probe`, and which receives every visit's outcome (so
+/// the recorder learns of taps), passing outcomes on to a learning base.
+public struct ExposureLogged<Base: RankingStrategy>: RankingStrategy {
+  public static var info: StrategyInfo { Base.info }
+  public var base: Base
+  public let probe: ExposureProbe
+
+  public init(base: Base, probe: ExposureProbe) {
+    self.base = base
+    self.probe = probe
+  }
+
+  /// Unused: an `ExposureLogged` is built around a base (`init(base:probe:)`).
+  public init(parameters: StrategyParameters) throws {
+    self.init(base: try Base(parameters: parameters), probe: ExposureProbe())
+  }
+
+  public mutating func begin(_ setup: StrategySetup) { base.begin(setup) }
+  public mutating func observe(_ event: ObservedEvent, context: StackContext) { base.observe(event, context: context) }
+
+  // Engine hooks (see `RankingStrategy`): every outcome comes here, for its tap; the
+  // base gets it only when it learns from outcomes. The target is seen when the base
+  // sees it (the oracle).
+  public static var _observesOutcomes: Bool { true }
+  public static var _seesTarget: Bool { Base._seesTarget }
+  public mutating func _observe(outcome: VisitFeedback, context: StackContext) {
+    probe.feedbackTime = outcome.visitTime
+    probe.tapped = outcome.tapped
+    if Base._observesOutcomes { base._observe(outcome: outcome, context: context) }
+  }
+
+  public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
+    probe.rankedAt = context.now
+    probe.probabilities = []
+    probe.allowedProbabilities = []
+    if let stochastic = base as? any AllowedChoiceProbabilities {
+      var p = [Double](repeating: 0, count: context.instanceCount)
+      stochastic.choiceProbabilities(context, into: &p)
+      probe.probabilities = p
+      let kinds = context.features.relevanceKind
+      var allowed = context.features.available
+      var suppressed = false
+      for i in allowed.indices where allowed[i] && kinds[i] == .suppressed && i != Int(context.shown) {
+        allowed[i] = false
+        suppressed = true
+      }
+      if suppressed && context.shown >= 0 && EngineOrder.count(allowed) > 0 {
+        stochastic.choiceProbabilities(context, allowed: allowed, into: &p)
+        probe.allowedProbabilities = p
+      }
+    } else if base is any StochasticRankingStrategy {
+      preconditionFailure("\(Base.name): a stochastic strategy must state AllowedChoiceProbabilities to be logged")
+    }
+    base.rank(context, into: &ranking)
+    probe.rankRule = "\(ranking.rule)"
+  }
+}
