@@ -59,10 +59,10 @@ struct EvaluateCommandTests {
     #expect(result.stderr.contains("bad.csv:2:36: propensity 0"), "\(result.stderr)")
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("ev/estimates.csv").path))
     let logger = try CLI.run(
-      ["simulate", "--scenario", root.appendingPathComponent("Datasets/scenarios/tiny.json").path, "--strategy", "bandit",
+      ["simulate", "--scenario", root.appendingPathComponent("Datasets/scenarios/tiny.json").path, "--strategy", "epsilon:base=bandit",
        "--emit-exposures", "x.csv"], in: folder)
     #expect(logger.status != 0)
-    #expect(logger.stderr.contains("without a stated probability"), "\(logger.stderr)")
+    #expect(logger.stderr.contains("base=bandit is not allowed"), "\(logger.stderr)")
   }
 
   @Test func validationWritesATableWhereIPSIsUnbiased() throws {

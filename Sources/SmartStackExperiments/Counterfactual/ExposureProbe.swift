@@ -21,6 +21,8 @@ public final class ExposureProbe: @unchecked Sendable {
   /// binds (`StackRules`: allowed = not suppressed, or on top); empty when no candidate
   /// was suppressed.
   public var allowedProbabilities: [Double] = []
+  /// True when the probabilities are estimates (`EstimatedChoiceProbabilities`).
+  public var estimated = false
   /// The rule the strategy's ranking named (the engine's outcome names a stack rule
   /// instead when one decided).
   public var rankRule: String = ""
@@ -38,6 +40,10 @@ public struct ExposureLogged<Base: RankingStrategy>: RankingStrategy {
   public static var info: StrategyInfo { Base.info }
   public var base: Base
   public let probe: ExposureProbe
+  /// The stream of an `EstimatedChoiceProbabilities` base's extra draws: seeded with
+  /// `StreamSeed.derive(setup.seed, StreamSeed.stableHash("propensity"))`, apart from the
+  /// base's own stream, so that logging never changes what the base shows.
+  var propensityStream = Xoshiro256StarStar(seed: 0)
 
   public init(base: Base, probe: ExposureProbe) {
     self.base = base
@@ -49,7 +55,10 @@ public struct ExposureLogged<Base: RankingStrategy>: RankingStrategy {
     self.init(base: try Base(parameters: parameters), probe: ExposureProbe())
   }
 
-  public mutating func begin(_ setup: StrategySetup) { base.begin(setup) }
+  public mutating func begin(_ setup: StrategySetup) {
+    base.begin(setup)
+    propensityStream = Xoshiro256StarStar(seed: StreamSeed.derive(setup.seed, StreamSeed.stableHash("propensity")))
+  }
   public mutating func observe(_ event: ObservedEvent, context: StackContext) { base.observe(event, context: context) }
 
   // Engine hooks (see `RankingStrategy`): every outcome comes here, for its tap; the
@@ -67,25 +76,40 @@ public struct ExposureLogged<Base: RankingStrategy>: RankingStrategy {
     probe.rankedAt = context.now
     probe.probabilities = []
     probe.allowedProbabilities = []
+    probe.estimated = false
     if let stochastic = base as? any AllowedChoiceProbabilities {
-      var p = [Double](repeating: 0, count: context.instanceCount)
-      stochastic.choiceProbabilities(context, into: &p)
-      probe.probabilities = p
-      let kinds = context.features.relevanceKind
-      var allowed = context.features.available
-      var suppressed = false
-      for i in allowed.indices where allowed[i] && kinds[i] == .suppressed && i != Int(context.shown) {
-        allowed[i] = false
-        suppressed = true
+      record(context) { allowed, p in stochastic.choiceProbabilities(context, allowed: allowed, into: &p) }
+    } else if let sampled = base as? any EstimatedChoiceProbabilities {
+      probe.estimated = true
+      var stream = propensityStream
+      record(context) { allowed, p in
+        sampled.estimatedChoiceProbabilities(context, allowed: allowed, stream: &stream, into: &p)
       }
-      if suppressed && context.shown >= 0 && EngineOrder.count(allowed) > 0 {
-        stochastic.choiceProbabilities(context, allowed: allowed, into: &p)
-        probe.allowedProbabilities = p
-      }
+      propensityStream = stream
     } else if base is any StochasticRankingStrategy {
       preconditionFailure("\(Base.name): a stochastic strategy must state AllowedChoiceProbabilities to be logged")
     }
     base.rank(context, into: &ranking)
     probe.rankRule = "\(ranking.rule)"
+  }
+
+  /// Writes into the probe the probabilities `probabilities(allowed, &p)` gives for every
+  /// candidate allowed, and, when some candidate other than the one on top is suppressed,
+  /// for those allowed when suppression binds (`StackRules`).
+  func record(_ context: StackContext, _ probabilities: ([Bool], inout [Double]) -> Void) {
+    var p = [Double](repeating: 0, count: context.instanceCount)
+    probabilities(context.features.available, &p)
+    probe.probabilities = p
+    let kinds = context.features.relevanceKind
+    var allowed = context.features.available
+    var suppressed = false
+    for i in allowed.indices where allowed[i] && kinds[i] == .suppressed && i != Int(context.shown) {
+      allowed[i] = false
+      suppressed = true
+    }
+    if suppressed && context.shown >= 0 && EngineOrder.count(allowed) > 0 {
+      probabilities(allowed, &p)
+      probe.allowedProbabilities = p
+    }
   }
 }

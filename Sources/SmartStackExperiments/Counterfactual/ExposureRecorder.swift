@@ -9,6 +9,8 @@ import SmartStackWorld
 ///
 /// The propensity is the probability of what was *shown*, stack rules included:
 /// - a deterministic strategy: 1 (what it shows is fixed by its state);
+/// - `bandit` (`EstimatedChoiceProbabilities`): estimated from extra draws, marked
+///   `estimated`; otherwise as a stochastic one;
 /// - a stochastic one, when no stack rule decided (the outcome's rule is the ranking's):
 ///   its probability of choosing the shown instance;
 /// - when suppression decided (`suppressed: not rotated to`): its probability of the
@@ -49,7 +51,7 @@ public struct ExposureRecorder: OutcomeObserver {
     }
     pending = Exposure(
       person: labels.person, time: o.time, candidates: candidates, candidateProbabilities: stated,
-      shown: shownID, propensity: p?[shown] ?? 1, forced: isForced(o), reward: false, hit: o.isHit,
+      shown: shownID, propensity: p?[shown] ?? 1, estimated: p != nil && probe.estimated, forced: isForced(o), reward: false, hit: o.isHit,
       targets: o.targets.compactMap(labels.id))
   }
 
@@ -87,16 +89,12 @@ public struct ExposureRecorder: OutcomeObserver {
 /// Simulates one replicate of a scenario under a logging strategy and returns its
 /// exposure log (`ExposureRecorder`), the same run `simulate` makes of that strategy.
 public enum ExposureRun {
-  /// Names of strategies that draw at random without stated probabilities: logging
-  /// them would write wrong propensities, so they are refused.
-  public static let unloggable = [BanditStrategy.name]
-
-  /// Refuses a logging strategy whose propensities are unknown.
+  /// Refuses a logging strategy whose propensities are unknown: a
+  /// `StochasticRankingStrategy` that is not an `AllowedChoiceProbabilities`. (`bandit`
+  /// is logged with estimated propensities, `EstimatedChoiceProbabilities`.)
   public static func check(_ choice: StrategyChoice) throws {
     let stochastic = choice.prototype is any StochasticRankingStrategy
-    if unloggable.contains(choice.descriptor.name)
-      || (stochastic && !(choice.prototype is any AllowedChoiceProbabilities))
-    {
+    if stochastic && !(choice.prototype is any AllowedChoiceProbabilities) {
       throw StrategyError(
         "strategy '\(choice.descriptor.label)' draws at random without a stated probability per "
           + "candidate, so its exposure log would have wrong propensities; log with random, "

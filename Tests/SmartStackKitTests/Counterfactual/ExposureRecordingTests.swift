@@ -42,10 +42,43 @@ struct ExposureRecordingTests {
     #expect(plain.counts.taps == log.exposures.filter(\.reward).count)
   }
 
+  /// A stochastic strategy that states no probability among allowed candidates.
+  struct Coin: StochasticRankingStrategy {
+    static let info = StrategyInfo(name: "coin", summary: "test")
+    init(parameters: StrategyParameters) {}
+    mutating func rank(_ context: StackContext, into ranking: inout Ranking) {}
+    func choiceProbabilities(_ context: StackContext, into probabilities: inout [Double]) {}
+  }
+
   @Test func aStrategyWithoutStatedProbabilitiesIsNotLogged() throws {
-    #expect(throws: StrategyError.self) { try ExposureRun.check(try StrategyRegistry.builtIn.parse("bandit")) }
-    try ExposureRun.check(try StrategyRegistry.builtIn.parse("mfu"))
-    try ExposureRun.check(try StrategyRegistry.builtIn.parse("softmax:base=mru"))
+    #expect(throws: StrategyError.self) { try ExposureRun.check(try StrategyChoice(type: Coin.self, parameters: .none)) }
+    for name in ["mfu", "softmax:base=mru", "bandit", "random"] {
+      try ExposureRun.check(try StrategyRegistry.builtIn.parse(name))
+    }
+  }
+
+  /// `bandit` is logged with propensities estimated from 1,000 extra draws on a stream of
+  /// their own: what it shows is the same as without logging.
+  @Test func banditIsLoggedWithEstimatedPropensitiesWithoutChangingItsRun() throws {
+    let scenario = try bundledScenario("tiny")
+    let choice = try StrategyRegistry.builtIn.parse("bandit")
+    let log = ExposureRun.run(scenario, choice: choice, cell: SimulationCell(replicate: 0, seed: 5, options: SimulationOptions()))
+    let unforced = log.exposures.filter { !$0.forced }
+    #expect(!unforced.isEmpty && unforced.allSatisfy(\.estimated))
+    #expect(log.exposures.filter(\.forced).allSatisfy { !$0.estimated && $0.propensity == 1 })
+    for e in log.exposures {
+      #expect(abs(try #require(e.candidateProbabilities).reduce(0, +) - 1) < 1e-9)
+    }
+    // At the first visit every arm has its prior: each of the n candidates is drawn first
+    // with probability 1/n; the estimate from 1,000 draws is within 5 standard errors.
+    let first = log.exposures[0]
+    let n = Double(first.candidates.count)
+    #expect(abs(first.propensity - 1 / n) <= 5 * (1 / n * (1 - 1 / n) / 1000).squareRoot())
+    var emitter: LogEmitter? = nil
+    let plain = Simulation.run(
+      scenario, choice: choice, replicate: 0, seed: 5, options: SimulationOptions(), observer: StandardMetrics(),
+      emitter: &emitter)
+    #expect(plain.counts.taps == log.exposures.filter(\.reward).count)
   }
 }
 
