@@ -111,3 +111,29 @@ struct EvaluateCommandTests {
     }
   }
 }
+
+/// `batch --emit-exposures` writes one exposure log per scenario source and strategy and
+/// leaves the experiment's own outputs as they are without it.
+@Suite("batch writes exposure logs on request")
+struct BatchExposureTests {
+  @Test func oneLogPerScenarioAndStrategyAndTheRunsUnchanged() throws {
+    let folder = try CLI.temporaryFolder()
+    let config = root.appendingPathComponent("Datasets/experiments/tiny.json").path
+    let plain = try CLI.run(["batch", config, "--out", "a", "--quiet"], in: folder)
+    #expect(plain.status == 0, "\(plain.stderr)")
+    let logged = try CLI.run(["batch", config, "--out", "b", "--emit-exposures", "x", "--quiet"], in: folder)
+    #expect(logged.status == 0, "\(logged.stderr)")
+    let a = try Data(contentsOf: folder.appendingPathComponent("a/runs.csv"))
+    #expect(a == (try Data(contentsOf: folder.appendingPathComponent("b/runs.csv"))))
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("x").path)
+      .filter { $0.hasSuffix(".csv") }.sorted()
+    #expect(names == [
+      "exposures-tiny-world-hour-of-week.csv", "exposures-tiny-world-hour-of-week_half-life-days_2.csv",
+      "exposures-tiny-world-mfu.csv", "exposures-tiny-world-mru.csv", "exposures-tiny-world-oracle.csv",
+      "exposures-tiny-world-random.csv",
+    ])
+    let evaluated = try CLI.run(
+      ["evaluate", "--exposures", "x/exposures-tiny-world-random.csv", "--strategy", "mfu", "--out", "ev"], in: folder)
+    #expect(evaluated.status == 0, "\(evaluated.stderr)")
+  }
+}
