@@ -41,6 +41,11 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
   @Option(parsing: .unconditional, help: "With --validate: days to simulate (default: the scenario's).")
   var days: Int?
 
+  @Flag(
+    name: .customLong("no-history-rules"),
+    help: "With --validate: turn off the stack rules that depend on what was shown before (the rotation limit, as in developer mode; swipe pins, by a 0-minute cooldown), so that one visit's display does not decide later ones (docs/counterfactual.md, \"Validation\").")
+  var noHistoryRules = false
+
   @Option(help: "The people's IANA time zone, for local-time features and the reward model (with --exposures).")
   var timezone: String = "UTC"
 
@@ -61,6 +66,7 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
     }
     guard (1...1000).contains(replicates) else { throw ValidationError("--replicates must be within 1...1000") }
     if let days, !(1...366).contains(days) { throw ValidationError("--days must be within 1...366") }
+    if noHistoryRules && scenario == nil { throw ValidationError("--no-history-rules goes with --validate") }
   }
 
   func run(registry: StrategyRegistry) async throws {
@@ -93,7 +99,11 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
             + "of \(log.people.count) people logged by '\(log.loggingStrategy)'; wrote \(out)/estimates.csv")
       }
     } else if let path = scenario {
-      let scenario = try reportingErrors { try Scenario.read(path: path) }
+      var scenario = try reportingErrors { try Scenario.read(path: path) }
+      if noHistoryRules {
+        scenario.stack.developerMode = true
+        scenario.stack.swipeCooldownMinutes = 0
+      }
       var options = SimulationOptions()
       options.days = days
       let rows = try reportingErrors {
@@ -101,12 +111,13 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
           scenario, logging: loggers, targets: targets, replicates: replicates, seed: seed ?? scenario.seed,
           options: options)
       }
-      try publish("validation.csv", EstimatorValidation.csv(rows, scenario: scenario.name))
+      let label = scenario.name + (noHistoryRules ? ":no-history-rules" : "")
+      try publish("validation.csv", EstimatorValidation.csv(rows, scenario: label))
       if !quiet {
         let ips = rows.filter { $0.estimator == .ips }
         StandardError.write(
           "validated 4 estimators × \(targets.count) target(s) × \(loggers.count) logging strateg\(loggers.count == 1 ? "y" : "ies") "
-            + "over \(replicates) replicate(s) of \(scenario.name); IPS unbiased within its interval in "
+            + "over \(replicates) replicate(s) of \(label); IPS unbiased within its interval in "
             + "\(ips.filter(\.unbiasedWithinInterval).count) of \(ips.count) rows; wrote \(out)/validation.csv")
       }
     }

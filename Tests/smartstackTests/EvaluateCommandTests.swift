@@ -74,6 +74,15 @@ struct EvaluateCommandTests {
     #expect(result.stderr.contains("IPS unbiased within its interval in 4 of 4 rows"), "\(result.stderr)")
     let csv = try String(contentsOf: folder.appendingPathComponent("val/validation.csv"), encoding: .utf8)
     #expect(csv.hasPrefix("scenario,logging_strategy,strategy,estimator,metric,replicates,truth,estimate,bias,"))
+    let oneStep = try CLI.run(
+      ["evaluate", "--validate", "Datasets/scenarios/tiny.json", "--strategy", "static", "--replicates", "3",
+       "--no-history-rules", "--out", "val2"], in: folder)
+    #expect(oneStep.status == 0, "\(oneStep.stderr)")
+    let rows = try String(contentsOf: folder.appendingPathComponent("val2/validation.csv"), encoding: .utf8)
+      .split(separator: "\n")
+    #expect(rows.count == 1 + 8 && rows.dropFirst().allSatisfy { $0.hasPrefix("tiny:no-history-rules,random,static,") })
+    let misplaced = try CLI.run(["evaluate", "--exposures", "x.csv", "--no-history-rules"], in: folder)
+    #expect(misplaced.status == 64)
   }
 
   /// Every `smartstack evaluate` and `--emit-exposures` example of `evaluate --help`,
