@@ -85,7 +85,7 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
     try OutputFolder.check(out, files: Self.files)
     if let exposures {
       let log = try reportingErrors { try ExposureLog.read(path: exposures) }
-      let rows = try reportingErrors {
+      let rows = try replayingErrors(exposures) {
         let plan = try TargetChoices.plan(log, zone: zone)
         let choices = try targets.map {
           (label: $0.descriptor.label, choices: try TargetChoices.choices($0, plan: plan, log: log))
@@ -106,7 +106,7 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
       }
       var options = SimulationOptions()
       options.days = days
-      let rows = try reportingErrors {
+      let rows = try replayingErrors(path) {
         try EstimatorValidation.run(
           scenario, logging: loggers, targets: targets, replicates: replicates, seed: seed ?? scenario.seed,
           options: options)
@@ -120,6 +120,17 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
             + "over \(replicates) replicate(s) of \(label); IPS unbiased within its interval in "
             + "\(ips.filter(\.unbiasedWithinInterval).count) of \(ips.count) rows; wrote \(out)/validation.csv")
       }
+    }
+  }
+
+  /// `body`, a replay of the targets over `file`'s visits failing as a data error (exit
+  /// 65, `FILE: message`) rather than a crash.
+  func replayingErrors<T>(_ file: String, _ body: () throws -> T) throws -> T {
+    do {
+      return try reportingErrors(body)
+    } catch let error as ReplayError {
+      StandardError.write("\(file): \(error.description)")
+      throw Exit.dataError
     }
   }
 
