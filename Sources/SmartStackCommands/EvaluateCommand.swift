@@ -49,6 +49,9 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
   @Option(help: "The people's IANA time zone, for local-time features and the reward model (with --exposures).")
   var timezone: String = "UTC"
 
+  @Option(help: "With --exposures: relevance timelines (JSON, as replay --timelines) of the log's instances, for targets that read relevance.")
+  var timelines: String?
+
   @Option(parsing: .unconditional, help: "Seed of the bootstrap (and, with --validate, of the simulation; default: the scenario's).")
   var seed: UInt64?
 
@@ -67,6 +70,7 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
     guard (1...1000).contains(replicates) else { throw ValidationError("--replicates must be within 1...1000") }
     if let days, !(1...366).contains(days) { throw ValidationError("--days must be within 1...366") }
     if noHistoryRules && scenario == nil { throw ValidationError("--no-history-rules goes with --validate") }
+    if timelines != nil && exposures == nil { throw ValidationError("--timelines goes with --exposures") }
   }
 
   func run(registry: StrategyRegistry) async throws {
@@ -85,8 +89,9 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
     try OutputFolder.check(out, files: Self.files)
     if let exposures {
       let log = try reportingErrors { try ExposureLog.read(path: exposures) }
+      let timelineFile = try timelines.map { path in try reportingErrors { try TimelineFile.read(path: path, timeZone: zone) } }
       let rows = try replayingErrors(exposures) {
-        let plan = try TargetChoices.plan(log, zone: zone)
+        let plan = try TargetChoices.plan(log, zone: zone, timelines: timelineFile)
         let choices = try targets.map {
           (label: $0.descriptor.label, choices: try TargetChoices.choices($0, plan: plan, log: log))
         }

@@ -39,7 +39,8 @@ public struct ValidationRow: Sendable {
 /// common random numbers): every target runs on-policy and its truth is its mean tap and
 /// hit per visit (`ExposureRun`); every logging strategy runs and writes an exposure log,
 /// from which each target is estimated (`TargetChoices`, `OffPolicyEvaluation`, with the
-/// scenario's zone and kinds, bootstrap seed `StreamSeed.derive(seed, r)`).
+/// scenario's zone and kinds and the relevance timelines the logging run delivered,
+/// bootstrap seed `StreamSeed.derive(seed, r)`).
 public enum EstimatorValidation {
   /// The rows, in order of logging strategy, target, estimator, metric.
   ///
@@ -64,8 +65,8 @@ public enum EstimatorValidation {
         return OffPolicyEvaluation.metrics.map { m in Double(log.exposures.filter(m.outcome).count) / n }
       }
       for (l, logger) in logging.enumerated() {
-        let log = ExposureRun.run(scenario, choice: logger, cell: cell)
-        let plan = try TargetChoices.plan(log, zone: scenario.zone, kinds: kinds)
+        let (log, timelines) = ExposureRun.runWithTimelines(scenario, choice: logger, cell: cell)
+        let plan = try TargetChoices.plan(log, zone: scenario.zone, kinds: kinds, timelines: timelines)
         let choices = try targets.map { (label: $0.descriptor.label, choices: try TargetChoices.choices($0, plan: plan, log: log)) }
         let rows = OffPolicyEvaluation.estimates(
           log, targets: choices, zone: scenario.zone, seed: StreamSeed.derive(seed, UInt64(r)), resamples: resamples)

@@ -104,23 +104,44 @@ public enum ExposureRun {
 
   /// The exposure log of `choice` on `scenario`'s replicate `cell`.
   public static func run(_ scenario: Scenario, choice: StrategyChoice, cell: SimulationCell) -> ExposureLog {
+    var emitter: LogEmitter? = nil
+    return run(scenario, choice: choice, cell: cell, emitter: &emitter)
+  }
+
+  /// The exposure log and the relevance timelines the run delivered to each person's
+  /// stack (`LogEmitter.timelines`: what a target reading relevance needs).
+  public static func runWithTimelines(_ scenario: Scenario, choice: StrategyChoice, cell: SimulationCell) -> (
+    ExposureLog, TimelineFile
+  ) {
+    var emitter: LogEmitter? = LogEmitter()
+    let log = run(scenario, choice: choice, cell: cell, emitter: &emitter)
+    return (log, emitter!.timelines)
+  }
+
+  static func run(
+    _ scenario: Scenario, choice: StrategyChoice, cell: SimulationCell, emitter: inout LogEmitter?
+  ) -> ExposureLog {
     struct Visit: StrategyTypeVisitor {
       var scenario: Scenario
       var descriptor: StrategyDescriptor
       var cell: SimulationCell
-      func visit<S: RankingStrategy>(_ prototype: S) -> [Exposure] {
+      var emitter: LogEmitter?
+      func visit<S: RankingStrategy>(_ prototype: S) -> ([Exposure], LogEmitter?) {
         let probe = ExposureProbe()
-        var emitter: LogEmitter? = nil
+        var emitter = emitter
         let recorder = ExposureRecorder(
           probe: probe, personNames: (0..<scenario.personCount).map(scenario.personName))
-        return Simulation.run(
+        let exposures = Simulation.run(
           scenario, strategy: ExposureLogged(base: prototype, probe: probe), descriptor: descriptor,
           replicate: cell.replicate, seed: cell.seed, options: cell.options, observer: recorder,
           emitter: &emitter
         ).observer.exposures
+        return (exposures, emitter)
       }
     }
-    let exposures = choice.open(Visit(scenario: scenario, descriptor: choice.descriptor, cell: cell))
+    let exposures: [Exposure]
+    (exposures, emitter) = choice.open(
+      Visit(scenario: scenario, descriptor: choice.descriptor, cell: cell, emitter: emitter))
     return ExposureLog(loggingStrategy: choice.descriptor.description, exposures: exposures)
   }
 }

@@ -30,8 +30,13 @@ public enum TargetChoices {
   /// - Parameter kinds: optional kind name per instance id (for a simulated log, the
   ///   scenario's kinds, so that ties break as they did on-policy); ids it lacks are
   ///   their own kind. Two ids of one kind are told apart by a `#id` suffix.
+  ///   - timelines: relevance timelines of the instances (ids as in the log), for targets
+  ///     that read relevance (`relevance`, `smart-rotate`); without them such a target
+  ///     sees none.
   /// - Throws: `ReplayError` from the replay's plan.
-  public static func plan(_ log: ExposureLog, zone: ZoneRules, kinds: [String: String] = [:]) throws -> ReplayPlan {
+  public static func plan(
+    _ log: ExposureLog, zone: ZoneRules, kinds: [String: String] = [:], timelines: TimelineFile? = nil
+  ) throws -> ReplayPlan {
     var ids: [String] = []
     var seen: [String: Bool] = [:]
     var donations: [Donation] = []
@@ -54,6 +59,7 @@ public enum TargetChoices {
     var options = ReplayOptions()
     options.horizonSeconds = 0
     options.zone = zone
+    options.timelines = timelines
     options.visits = .log(VisitLog(file: "exposures", users: log.exposures.map(\.person), times: log.exposures.map(\.time)))
     options.stack = .fixed(
       StackSpec(file: "exposures", instances: ids.map { WidgetInstance(id: $0, kind: kindName($0, kinds)) }))
