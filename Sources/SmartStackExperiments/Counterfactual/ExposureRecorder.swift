@@ -11,10 +11,11 @@ import SmartStackWorld
 /// - a deterministic strategy: 1 (what it shows is fixed by its state);
 /// - `bandit` (`EstimatedChoiceProbabilities`): estimated from extra draws, marked
 ///   `estimated`; otherwise as a stochastic one;
-/// - a stochastic one, when no stack rule decided (the outcome's rule is the ranking's):
-///   its probability of choosing the shown instance;
-/// - when suppression decided (`suppressed: not rotated to`): its probability of the
-///   shown instance being first among the allowed ones;
+/// - a stochastic one, when no candidate but the one on top is suppressed: its
+///   probability of choosing the shown instance;
+/// - when some other candidate is suppressed (whether or not suppression decided this
+///   visit): its probability of the shown instance being first among the allowed ones
+///   (`StackRules`: the stack shows the first allowed candidate of the strategy's order);
 /// - when a pin, Smart Rotate off or the rotation limit decided: 1 (the shown instance
 ///   did not depend on the draw).
 ///
@@ -61,11 +62,12 @@ public struct ExposureRecorder: OutcomeObserver {
     guard !probe.probabilities.isEmpty else { return nil }
     precondition(probe.rankedAt == o.time, "exposure probe: the strategy did not rank this visit")
     let rule = "\(o.rule)"
-    if rule == probe.rankRule { return probe.probabilities }
-    if rule == "suppressed: not rotated to" && !probe.allowedProbabilities.isEmpty {
-      return probe.allowedProbabilities
-    }
-    return nil
+    guard rule == probe.rankRule || rule == "suppressed: not rotated to" else { return nil }
+    // When some candidate other than the one on top is suppressed, the stack shows the
+    // first *allowed* candidate of the strategy's order whether or not the strategy's top
+    // was allowed (an allowed top is that first one): its probability is among the
+    // allowed, not the strategy's plain choice probability.
+    return probe.allowedProbabilities.isEmpty ? probe.probabilities : probe.allowedProbabilities
   }
 
   /// True when a stack rule other than suppression decided the visit (the outcome names
