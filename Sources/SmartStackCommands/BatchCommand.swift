@@ -71,6 +71,13 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     inversion: .prefixedNo, help: "Write trace.csv, one row per visit (overrides outputs.trace).")
   var trace: Bool?
 
+  @Option(
+    name: .customLong("emit-exposures"),
+    help: ArgumentHelp(
+      "Also write into this folder the exposure log (docs/counterfactual.md) of replicate 0 of every scenario source and strategy, exposures-SOURCE-STRATEGY.csv; log sources have none (replay reveals no taps).",
+      valueName: "folder"))
+  var emitExposures: String?
+
   @Flag(help: "Print nothing but errors (no progress, no table).")
   var quiet = false
 
@@ -152,10 +159,20 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       let options = BatchOptions(
         directory: out ?? design.outputDirectory ?? "reports", jobs: jobs, resume: resume,
         shard: shard, overwrite: overwrite)
+      if let emitExposures {
+        try OutputFolder.check(emitExposures, files: [])
+        do {
+          for choice in design.strategies { try ExposureRun.check(choice) }
+        } catch let error as StrategyError {
+          throw ValidationError("--emit-exposures: " + error.description)
+        }
+      }
       defer { progress.finish() }
-      return try await BatchSession.run(design, sources: sources, options: options) { done, total in
+      let report = try await BatchSession.run(design, sources: sources, options: options) { done, total in
         progress.update(done: done, total: total)
       }
+      if let emitExposures { try Self.emitExposures(design: design, sources: sources, into: emitExposures) }
+      return report
     }
     guard !quiet else { return }
     for note in report.notes { StandardError.write("note: \(note)") }
@@ -168,6 +185,31 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     StandardError.write(
       "wrote \(what)\(report.outline.name) to \(report.directory)/: \(report.files.joined(separator: ", ")) (\(cells), \(ProgressReporter.duration(progress.elapsed)))"
     )
+  }
+
+  /// Writes the exposure logs of `--emit-exposures`: per scenario source and strategy, the
+  /// run of replicate 0 with the experiment's seed (the same run the batch scored), as one
+  /// set of files (`OutputSet`), named `exposures-SOURCE-STRATEGY.csv` with every byte
+  /// outside `A-Z a-z 0-9 . _ -` of the strategy's label written as `_`.
+  static func emitExposures(design: ExperimentDesign, sources: [any ExperimentSource], into folder: String) throws {
+    func safe(_ text: String) -> String {
+      String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber || ".-_".contains($0)) ? $0 : "_" })
+    }
+    var files: [OutputSet.File] = []
+    for case let source as ScenarioSource in sources {
+      for choice in design.strategies {
+        let log = ExposureRun.run(
+          source.scenario, choice: choice, cell: SimulationCell(replicate: 0, seed: design.seed, options: source.options))
+        files.append(
+          OutputSet.File(name: "exposures-\(safe(source.name))-\(safe(choice.descriptor.label)).csv", text: log.csvText()))
+      }
+    }
+    let names = files.map(\.name)
+    let lock = try OutputFolder.lock(folder, files: names)
+    var published = false
+    defer { lock.release(kept: published) }
+    try reportingErrors { try OutputSet.publish(files, into: folder, known: names) }
+    published = true
   }
 
   /// Prints the report tables of an output folder, as `smartstack report` does, with

@@ -11,7 +11,7 @@ struct RootCommand: AsyncParsableCommand {
     abstract: "A laboratory for the iPhone Smart Stack: donation logs, relevance, ranking strategies.",
     version: SmartStackKit.version,
     subcommands: [
-      BatchCommand.self, ReplayCommand.self, SimulateCommand.self, ValidateCommand.self,
+      BatchCommand.self, ReplayCommand.self, SimulateCommand.self, EvaluateCommand.self, ValidateCommand.self,
       RelevanceCommand.self, ImportCommand.self, StrategiesCommand.self, ReportCommand.self,
       MergeCommand.self, BenchCommand.self,
     ]

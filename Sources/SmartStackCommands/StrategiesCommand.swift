@@ -12,16 +12,21 @@ struct StrategiesCommand: RegistryCommand {
   }
 
   /// What the command prints: every strategy of `registry` in registration order with
-  /// its summary and parameters, then how to spell a choice.
+  /// its summary and parameters, then the wrappers (`epsilon`, `softmax`), then how to
+  /// spell a choice.
   static func listing(_ registry: StrategyRegistry) -> String {
     var out = ""
-    for type in registry.types {
-      out += "\(type.name)\n    \(type.summary)\n"
-      for spec in type.parameterSpecs {
+    func list(_ info: StrategyInfo) {
+      out += "\(info.name)\n    \(info.summary)\n"
+      for spec in info.parameters {
         let range = "\(plain(spec.range.lowerBound))...\(plain(spec.range.upperBound))"
         out += "    \(spec.name)=\(plain(spec.defaultValue))  (\(range)\(spec.integer ? ", whole" : "")) \(spec.help)\n"
       }
     }
+    for type in registry.types { list(type.info) }
+    out += "\nAround a base strategy (NAME:base=BASE: any strategy but oracle, bandit, epsilon and softmax;\n"
+    out += "base.PARAM=VALUE sets the base's parameters; see docs/counterfactual.md):\n"
+    for info in StrategyRegistry.wrapperInfos { list(info) }
     out += "\nUse as NAME or NAME:PARAM=VALUE:PARAM=VALUE, several separated by commas.\n"
     out += "Exact definitions: the doc comment of each type in Sources/SmartStackKit/Strategies/BuiltIn/.\n"
     return out

@@ -1,7 +1,7 @@
 import SmartStackBase
 
 /// The header row of an importer's input: finds each expected column by name.
-enum ImportHeader {
+package enum ImportHeader {
   /// The index of each of `columns` among `names` (the header's fields), -1 when absent.
   ///
   /// Reports, into `problems`: a repeated non-empty name at its field
@@ -13,7 +13,7 @@ enum ImportHeader {
   ///
   /// - Parameter position: the line and column of field `i`, for the duplicate report.
   /// - Complexity: O(n²) in the number of header fields (headers are short).
-  static func indices(
+  package static func indices(
     names: [String], columns: [String], required: [Int], expectation: String,
     wrongSeparator: String, separatorHint: String, position: (Int) -> TextPosition,
     problems: inout DiagnosticCollector

@@ -29,35 +29,30 @@ public struct TraceRecorder: OutcomeObserver {
   ]
 
   public let runID: String
-  public let personNames: [String]
+  public var personNames: [String] { labels.personNames }
   /// The zone of `local_time`.
   public let zone: ZoneRules
   /// The rows so far, after a header row.
   public private(set) var csv = CSVWriter(header: TraceRecorder.header)
-  var instanceIDs: [String] = []
-  var person = ""
+  var labels: VisitLabels
 
   public init(runID: String, personNames: [String], zone: ZoneRules = .utc) {
     self.runID = runID
-    self.personNames = personNames
+    labels = VisitLabels(personNames: personNames)
     self.zone = zone
   }
 
   public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
-    instanceIDs = instances.map(\.id)
-    let i = Int(person)
-    self.person = i >= 0 && i < personNames.count ? personNames[i] : String(person)
+    labels.begin(person, instances: instances)
   }
 
   public mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
     csv.append(runID)
-    csv.append(person)
+    csv.append(labels.person)
     csv.append(ISO8601.format(Instant(milliseconds: o.time)))
-    csv.append(o.shown >= 0 && Int(o.shown) < instanceIDs.count ? instanceIDs[Int(o.shown)] : "")
+    csv.append(labels.id(o.shown) ?? "")
     csv.append(o.hasTarget ? 1 : 0)
-    csv.append(
-      o.targets.compactMap { Int($0) < instanceIDs.count ? instanceIDs[Int($0)] : nil }
-        .joined(separator: ";"))
+    csv.append(o.targets.compactMap(labels.id).joined(separator: ";"))
     if o.hasTarget { csv.append(o.targetRank) } else { csv.append("") }
     csv.append(o.rotated ? 1 : 0)
     csv.append("\(o.rule)")

@@ -89,8 +89,10 @@ public struct StrategyRegistry: Sendable {
   }
 
   /// Parses one strategy in the command-line form `name` or `name:key=value:key=value`
-  /// and validates its parameters.
+  /// (or a wrapper, `epsilon:rate=0.1:base=mfu`: `parseWrapper`) and validates its
+  /// parameters.
   public func parse(_ text: String) throws -> StrategyChoice {
+    if let wrapper = try parseWrapper(text) { return wrapper }  // epsilon, softmax
     let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
     let name = parts[0].trimmingSpaces()
     guard !name.isEmpty else { throw StrategyError("empty strategy name in '\(text)'") }

@@ -116,12 +116,22 @@ struct EngineCacheTests {
             #expect(visit.kinds[i] == state.kind)
             var expected = Double.nan
             if let score = state.windowScore {
-              let population = entries.filter { e in
+              var population = entries.filter { e in
                 let sameKey = scope == .instance ? e.instance == i : kindOf[e.instance] == kindOf[i]
                 guard sameKey, e.entry.date <= now, e.entry.relevance != nil else { return false }
                 if case .days(let n) = window { return e.entry.date.milliseconds > now.milliseconds - Int64(n) * 86_400_000 }
                 return true
               }.compactMap { $0.entry.relevance?.score }
+              // The current score is part of its own population, also once its entry
+              // has left the day window (the latest entry with relevance opened it).
+              let current = mine.enumerated().filter { $0.element.relevance != nil }.max {
+                ($0.element.date.milliseconds, $0.offset) < ($1.element.date.milliseconds, $1.offset)
+              }?.element.date
+              if case .days(let n) = window, let current,
+                current.milliseconds <= now.milliseconds - Int64(n) * 86_400_000
+              {
+                population.append(score)
+              }
               if !population.isEmpty {
                 let below = population.filter { $0 < score }.count
                 let equal = population.filter { $0 == score }.count

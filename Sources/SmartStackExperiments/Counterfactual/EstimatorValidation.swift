@@ -1,0 +1,135 @@
+import Foundation
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+import SmartStackWorld
+
+/// One row of `validation.csv`: how one estimator did against the truth over replicates.
+public struct ValidationRow: Sendable {
+  public var logging: String
+  public var strategy: String
+  public var estimator: OffPolicyEstimator
+  public var metric: String
+  /// Replicates with a defined estimate.
+  public var replicates: Int
+  /// Mean over replicates of the on-policy value (the truth) and of the estimate.
+  public var truth: Double
+  public var estimate: Double
+  /// Mean of (estimate − truth), and its 95 % normal interval
+  /// `bias ± 1.96 · sd / √replicates` (sd of the differences, n − 1 denominator).
+  public var bias: Double
+  public var biasLow: Double
+  public var biasHigh: Double
+  /// √ mean((estimate − truth)²).
+  public var rmse: Double
+  /// Share of replicates whose 95 % bootstrap interval contains that replicate's truth.
+  public var coverage: Double
+  /// Mean share of visits where the target's choice had logging probability 0.
+  public var zeroProbabilityShare: Double
+
+  /// True when the bias interval contains 0.
+  public var unbiasedWithinInterval: Bool { biasLow <= 0 && 0 <= biasHigh }
+}
+
+/// `evaluate --validate`: each estimator's bias, RMSE and coverage against the on-policy
+/// truth on simulated people (docs/counterfactual.md, "Validation").
+///
+/// For each replicate r (people drawn from `(seed, r)`, the same for every strategy:
+/// common random numbers): every target runs on-policy and its truth is its mean tap and
+/// hit per visit (`ExposureRun`); every logging strategy runs and writes an exposure log,
+/// from which each target is estimated (`TargetChoices`, `OffPolicyEvaluation`, with the
+/// scenario's zone and kinds and the relevance timelines the logging run delivered,
+/// bootstrap seed `StreamSeed.derive(seed, r)`).
+public enum EstimatorValidation {
+  /// The rows, in order of logging strategy, target, estimator, metric.
+  ///
+  /// - Throws: `ReplayError` from the targets' runs over a log.
+  public static func run(
+    _ scenario: Scenario, logging: [StrategyChoice], targets: [StrategyChoice], replicates: Int, seed: UInt64,
+    options: SimulationOptions, resamples: Int = Bootstrap.resamples
+  ) throws -> [ValidationRow] {
+    var kinds: [String: String] = [:]
+    for instance in scenario.stackInstances { kinds[instance.id] = instance.kind }
+    // samples[logging][target][estimator·metric]: (estimate, interval, truth, zero share)
+    typealias Sample = (estimate: Double, low: Double?, high: Double?, truth: Double, zero: Double)
+    let cellsPerTarget = OffPolicyEstimator.allCases.count * OffPolicyEvaluation.metrics.count
+    var samples = [[[[Sample]]]](
+      repeating: [[[Sample]]](repeating: [[Sample]](repeating: [], count: cellsPerTarget), count: targets.count),
+      count: logging.count)
+    for r in 0..<replicates {
+      let cell = SimulationCell(replicate: r, seed: seed, options: options)
+      let truths = targets.map { target -> [Double] in
+        let log = ExposureRun.run(scenario, choice: target, cell: cell)
+        let n = Double(max(log.exposures.count, 1))
+        return OffPolicyEvaluation.metrics.map { m in Double(log.exposures.filter(m.outcome).count) / n }
+      }
+      for (l, logger) in logging.enumerated() {
+        let (log, timelines) = ExposureRun.runWithTimelines(scenario, choice: logger, cell: cell)
+        let plan = try TargetChoices.plan(log, zone: scenario.zone, kinds: kinds, timelines: timelines)
+        let choices = try targets.map { (label: $0.descriptor.label, choices: try TargetChoices.choices($0, plan: plan, log: log)) }
+        let rows = OffPolicyEvaluation.estimates(
+          log, targets: choices, zone: scenario.zone, seed: StreamSeed.derive(seed, UInt64(r)), resamples: resamples)
+        for (k, row) in rows.enumerated() {
+          let t = k / cellsPerTarget
+          let m = OffPolicyEvaluation.metrics.firstIndex { $0.name == row.metric }!
+          guard let estimate = row.estimate else { continue }
+          samples[l][t][k % cellsPerTarget].append(
+            (estimate, row.interval?.low, row.interval?.high, truths[t][m], row.zeroProbabilityShare ?? .nan))
+        }
+      }
+    }
+    var result: [ValidationRow] = []
+    for (l, logger) in logging.enumerated() {
+      for (t, target) in targets.enumerated() {
+        var k = 0
+        for estimator in OffPolicyEstimator.allCases {
+          for metric in OffPolicyEvaluation.metrics {
+            let s = samples[l][t][k]
+            k += 1
+            guard !s.isEmpty else { continue }
+            let n = Double(s.count)
+            let differences = s.map { $0.estimate - $0.truth }
+            let bias = differences.reduce(0, +) / n
+            let variance = s.count > 1 ? differences.map { ($0 - bias) * ($0 - bias) }.reduce(0, +) / (n - 1) : 0
+            let half = 1.96 * (variance / n).squareRoot()
+            let covered = s.filter { x in x.low.map { $0 <= x.truth } == true && x.high.map { x.truth <= $0 } == true }
+            result.append(
+              ValidationRow(
+                logging: logger.descriptor.label, strategy: target.descriptor.label, estimator: estimator,
+                metric: metric.name, replicates: s.count, truth: s.map(\.truth).reduce(0, +) / n,
+                estimate: s.map(\.estimate).reduce(0, +) / n, bias: bias, biasLow: bias - half, biasHigh: bias + half,
+                rmse: (differences.map { $0 * $0 }.reduce(0, +) / n).squareRoot(),
+                coverage: Double(covered.count) / n, zeroProbabilityShare: s.map(\.zero).reduce(0, +) / n))
+          }
+        }
+      }
+    }
+    return result
+  }
+
+  /// `validation.csv`: header `scenario,logging_strategy,strategy,estimator,metric,
+  /// replicates,truth,estimate,bias,bias_ci_low,bias_ci_high,rmse,coverage,
+  /// zero_probability_share,unbiased`; numbers rounded to 6 decimals; `unbiased` 1 when
+  /// the bias interval contains 0.
+  public static func csv(_ rows: [ValidationRow], scenario: String) -> String {
+    var csv = CSVWriter(header: [
+      "scenario", "logging_strategy", "strategy", "estimator", "metric", "replicates", "truth", "estimate", "bias",
+      "bias_ci_low", "bias_ci_high", "rmse", "coverage", "zero_probability_share", "unbiased",
+    ])
+    for r in rows {
+      csv.append(scenario)
+      csv.append(r.logging)
+      csv.append(r.strategy)
+      csv.append(r.estimator.rawValue)
+      csv.append(r.metric)
+      csv.append(r.replicates)
+      for x in [r.truth, r.estimate, r.bias, r.biasLow, r.biasHigh, r.rmse, r.coverage, r.zeroProbabilityShare] {
+        csv.append(x, decimals: 6)
+      }
+      csv.append(r.unbiasedWithinInterval ? 1 : 0)
+      csv.endRow()
+    }
+    return csv.text
+  }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+/// The repository's root folder.
+private let root = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// A temporary folder with `Datasets` linked to the repository's, so that examples run as
+/// written without writing into the repository.
+private func exampleFolder() throws -> URL {
+  let folder = try CLI.temporaryFolder()
+  try FileManager.default.createSymbolicLink(
+    at: folder.appendingPathComponent("Datasets"), withDestinationURL: root.appendingPathComponent("Datasets"))
+  return folder
+}
+
+/// `smartstack evaluate` end to end: on a log `simulate` wrote, on the bundled
+/// hand-written log, refusing a wrong log, and validating on a scenario.
+@Suite("evaluate estimates strategies from exposure logs")
+struct EvaluateCommandTests {
+  @Test func aSimulatedLogIsEstimatedForEachTarget() throws {
+    let folder = try exampleFolder()
+    let sim = try CLI.run(
+      ["simulate", "--scenario", "Datasets/scenarios/tiny.json", "--strategy", "softmax:base=mfu",
+       "--emit-exposures", "ex.csv", "--quiet"], in: folder)
+    #expect(sim.status == 0, "\(sim.stderr)")
+    let log = try String(contentsOf: folder.appendingPathComponent("ex.csv"), encoding: .utf8)
+    #expect(log.hasPrefix("logging_strategy,person,time,epoch_ms,candidates,shown,propensity,estimated,forced,reward,hit,target\nsoftmax:base=mfu:temperature=1,"))
+    let result = try CLI.run(["evaluate", "--exposures", "ex.csv", "--strategy", "mfu,static", "--out", "ev"], in: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    let csv = try String(contentsOf: folder.appendingPathComponent("ev/estimates.csv"), encoding: .utf8)
+    let lines = csv.split(separator: "\n")
+    #expect(lines.count == 1 + 2 * 4 * 2)
+    #expect(lines[1].hasPrefix("softmax:base=mfu:temperature=1,mfu,dm,tap_rate,"))
+    // Run to run, byte for byte.
+    let again = try CLI.run(["evaluate", "--exposures", "ex.csv", "--strategy", "mfu,static", "--out", "ev2"], in: folder)
+    #expect(again.status == 0)
+    #expect(try String(contentsOf: folder.appendingPathComponent("ev2/estimates.csv"), encoding: .utf8) == csv)
+  }
+
+  @Test func theExposureOptionLeavesSimulateOutputsUnchanged() throws {
+    let folder = try exampleFolder()
+    let args = ["simulate", "--scenario", "Datasets/scenarios/tiny.json", "--strategy", "random,mfu", "--quiet"]
+    #expect(try CLI.run(args + ["--out", "a"], in: folder).status == 0)
+    #expect(try CLI.run(args + ["--out", "b", "--emit-exposures", "ex.csv"], in: folder).status == 0)
+    for file in ["runs.csv", "daily.csv"] {
+      let a = try Data(contentsOf: folder.appendingPathComponent("a/\(file)"))
+      let b = try Data(contentsOf: folder.appendingPathComponent("b/\(file)"))
+      #expect(a == b, "\(file)")
+    }
+  }
+
+  @Test func aWrongLogIsRefusedAtItsPlaceAndNothingIsWritten() throws {
+    let folder = try CLI.temporaryFolder()
+    let bad = "logging_strategy,person,time,candidates,shown,propensity,reward,hit\napp,ann,2026-03-02T08:00:00Z,a;b,a,0,1,1\n"
+    try bad.write(to: folder.appendingPathComponent("bad.csv"), atomically: true, encoding: .utf8)
+    let result = try CLI.run(["evaluate", "--exposures", "bad.csv", "--strategy", "mfu", "--out", "ev"], in: folder)
+    #expect(result.status != 0)
+    #expect(result.stderr.contains("bad.csv:2:36: propensity 0"), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("ev/estimates.csv").path))
+    let logger = try CLI.run(
+      ["simulate", "--scenario", root.appendingPathComponent("Datasets/scenarios/tiny.json").path, "--strategy", "epsilon:base=bandit",
+       "--emit-exposures", "x.csv"], in: folder)
+    #expect(logger.status != 0)
+    #expect(logger.stderr.contains("base=bandit is not allowed"), "\(logger.stderr)")
+  }
+
+  @Test func validationWritesATableWhereIPSIsUnbiased() throws {
+    let folder = try exampleFolder()
+    let result = try CLI.run(
+      ["evaluate", "--validate", "Datasets/scenarios/tiny.json", "--strategy", "static,round-robin", "--replicates", "6",
+       "--out", "val"], in: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.contains("IPS unbiased within its interval in 4 of 4 rows"), "\(result.stderr)")
+    let csv = try String(contentsOf: folder.appendingPathComponent("val/validation.csv"), encoding: .utf8)
+    #expect(csv.hasPrefix("scenario,logging_strategy,strategy,estimator,metric,replicates,truth,estimate,bias,"))
+    let oneStep = try CLI.run(
+      ["evaluate", "--validate", "Datasets/scenarios/tiny.json", "--strategy", "static", "--replicates", "3",
+       "--no-history-rules", "--out", "val2"], in: folder)
+    #expect(oneStep.status == 0, "\(oneStep.stderr)")
+    let rows = try String(contentsOf: folder.appendingPathComponent("val2/validation.csv"), encoding: .utf8)
+      .split(separator: "\n")
+    #expect(rows.count == 1 + 8 && rows.dropFirst().allSatisfy { $0.hasPrefix("tiny:no-history-rules,random,static,") })
+    let misplaced = try CLI.run(["evaluate", "--exposures", "x.csv", "--no-history-rules"], in: folder)
+    #expect(misplaced.status == 64)
+  }
+
+  /// Every `smartstack evaluate` and `--emit-exposures` example of `evaluate --help`,
+  /// `simulate --help`, README.md, docs/counterfactual.md and Datasets/README.md runs as
+  /// written, in order.
+  @Test func everyCounterfactualExampleRuns() throws {
+    var examples: [String] = []
+    for command in ["evaluate", "simulate"] {
+      // Help wraps long examples: a wrapped part starts at column 0, up to a blank line.
+      var continuing = false
+      for line in try CLI.run([command, "--help"]).stdout.split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.hasPrefix("  smartstack ") {
+          examples.append(line.trimmingCharacters(in: .whitespaces))
+          continuing = true
+        } else if continuing && !line.isEmpty && !line.hasPrefix(" ") {
+          examples[examples.count - 1] += " " + line
+        } else {
+          continuing = false
+        }
+      }
+    }
+    for doc in ["README.md", "docs/counterfactual.md", "Datasets/README.md"] {
+      examples += try String(contentsOf: root.appendingPathComponent(doc), encoding: .utf8).split(separator: "\n")
+        .map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+    examples = examples.filter {
+      $0.hasPrefix("smartstack evaluate ") || ($0.hasPrefix("smartstack simulate ") && $0.contains("--emit-exposures"))
+    }
+    #expect(examples.count >= 6)
+    let folder = try exampleFolder()
+    for example in examples {
+      let args = example.split(separator: " ").dropFirst().map(String.init)
+      let result = try CLI.run(args, in: folder)
+      #expect(result.status == 0, "\(example): \(result.stderr)")
+    }
+  }
+}
+
+/// `batch --emit-exposures` writes one exposure log per scenario source and strategy and
+/// leaves the experiment's own outputs as they are without it.
+@Suite("batch writes exposure logs on request")
+struct BatchExposureTests {
+  @Test func oneLogPerScenarioAndStrategyAndTheRunsUnchanged() throws {
+    let folder = try CLI.temporaryFolder()
+    let config = root.appendingPathComponent("Datasets/experiments/tiny.json").path
+    let plain = try CLI.run(["batch", config, "--out", "a", "--quiet"], in: folder)
+    #expect(plain.status == 0, "\(plain.stderr)")
+    let logged = try CLI.run(["batch", config, "--out", "b", "--emit-exposures", "x", "--quiet"], in: folder)
+    #expect(logged.status == 0, "\(logged.stderr)")
+    let a = try Data(contentsOf: folder.appendingPathComponent("a/runs.csv"))
+    #expect(a == (try Data(contentsOf: folder.appendingPathComponent("b/runs.csv"))))
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("x").path)
+      .filter { $0.hasSuffix(".csv") }.sorted()
+    #expect(names == [
+      "exposures-tiny-world-hour-of-week.csv", "exposures-tiny-world-hour-of-week_half-life-days_2.csv",
+      "exposures-tiny-world-mfu.csv", "exposures-tiny-world-mru.csv", "exposures-tiny-world-oracle.csv",
+      "exposures-tiny-world-random.csv",
+    ])
+    let evaluated = try CLI.run(
+      ["evaluate", "--exposures", "x/exposures-tiny-world-random.csv", "--strategy", "mfu", "--out", "ev"], in: folder)
+    #expect(evaluated.status == 0, "\(evaluated.stderr)")
+  }
+}
