@@ -58,7 +58,7 @@ struct ImportBiomeCommand: ParsableCommand {
     let stream = self.stream.flatMap { BiomeStream(rawValue: $0) }
     let input = options.input
     try ImportRun(format: "biome", options: options) {
-      let source = try ImportSource.segb(path: options.input)
+      let source = ImportSource.segb(path: options.input)
       let output = try importer.read(BiomeStreamFiles(path: input, stream: stream), name: input)
       var text = output.warnings.map { "\($0) (warning: record skipped)\n" }.joined()
       if output.warningsTruncated {
