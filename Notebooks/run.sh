@@ -13,6 +13,8 @@
 # 3. executes each notebook with Notebooks/execute.py, which sets the parameters (REPORTS,
 #    OUT, and the NAME=VALUE given) and saves NAME.ipynb with its outputs and NAME.html
 #    next to the figures, in DIR/notebooks/ ($NOTEBOOKS_OUT to choose another folder).
+# estimator-validation runs on a folder of `smartstack evaluate --validate` (validation.csv in it
+# or in its subfolders), compare-strategies and learning-curves on one with runs.csv;
 # relevance-explorer runs only where it can: on a folder with trace.csv whose source has
 # timelines (without DIR: reports/relevance-explorer). A failing notebook fails the script.
 set -euo pipefail
@@ -52,6 +54,13 @@ else
   shift
   explorer="$reports"
 fi
+validation=0
+if [ -s "$reports/validation.csv" ] || compgen -G "$reports/*/validation.csv" > /dev/null; then
+  validation=1
+elif [ ! -s "$reports/runs.csv" ]; then
+  echo "Notebooks/run.sh: $reports has no runs.csv (a batch, replay or simulate folder) and no validation.csv (evaluate --validate)"
+  exit 1
+fi
 out="${NOTEBOOKS_OUT:-$reports/notebooks}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
@@ -70,8 +79,15 @@ run_notebook() {  # NAME FOLDER NAME=VALUE...
   grep -v "Kernel is running over TCP without encryption" "$log" || true
   rm -f "$log"
 }
-run_notebook compare-strategies "$reports" "$@"
-run_notebook learning-curves "$reports" "$@"
+if [ "$validation" = 1 ]; then
+  run_notebook estimator-validation "$reports" "$@"
+fi
+if [ -s "$reports/runs.csv" ]; then
+  run_notebook compare-strategies "$reports" "$@"
+  run_notebook learning-curves "$reports" "$@"
+else
+  echo "== compare-strategies.ipynb and learning-curves.ipynb skipped: $reports has no runs.csv"
+fi
 if [ -s "$explorer/trace.csv" ] && grep -q '"timelines"' "$explorer/manifest.json" 2>/dev/null; then
   run_notebook relevance-explorer "$explorer" "${explorer_args[@]}" "$@"
 else
