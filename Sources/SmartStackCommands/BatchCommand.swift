@@ -159,19 +159,36 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       let options = BatchOptions(
         directory: out ?? design.outputDirectory ?? "reports", jobs: jobs, resume: resume,
         shard: shard, overwrite: overwrite)
+      // The exposure logs are made and their folder locked before the batch runs, and
+      // published after it succeeds: a failure of either before that writes nothing there,
+      // and another run holding the folder is refused before the batch starts.
+      var exposures: [OutputSet.File] = []
+      var exposureFolder: OutputFolder.Held?
+      var published = false
+      defer { exposureFolder?.release(kept: published) }
       if let emitExposures {
+        if Self.sameFolder(emitExposures, options.directory) {
+          throw ValidationError(
+            "--emit-exposures \(emitExposures) is the batch's own output folder, whose reports are one set; name another folder (a subfolder such as \(options.directory)/exposures works)")
+        }
         try OutputFolder.check(emitExposures, files: [])
         do {
           for choice in design.strategies { try ExposureRun.check(choice) }
         } catch let error as StrategyError {
           throw ValidationError("--emit-exposures: " + error.description)
         }
+        exposures = Self.exposureLogs(design: design, sources: sources)
+        exposureFolder = try OutputFolder.lock(emitExposures, files: exposures.map(\.name))
       }
       defer { progress.finish() }
       let report = try await BatchSession.run(design, sources: sources, options: options) { done, total in
         progress.update(done: done, total: total)
       }
-      if let emitExposures { try Self.emitExposures(design: design, sources: sources, into: emitExposures) }
+      if let exposureFolder {
+        let names = exposures.map(\.name)
+        try reportingErrors { try OutputSet.publish(exposures, into: exposureFolder.path, known: names) }
+        published = true
+      }
       return report
     }
     guard !quiet else { return }
@@ -187,11 +204,11 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     )
   }
 
-  /// Writes the exposure logs of `--emit-exposures`: per scenario source and strategy, the
-  /// run of replicate 0 with the experiment's seed (the same run the batch scored), as one
-  /// set of files (`OutputSet`), named `exposures-SOURCE-STRATEGY.csv` with every byte
-  /// outside `A-Z a-z 0-9 . _ -` of the strategy's label written as `_`.
-  static func emitExposures(design: ExperimentDesign, sources: [any ExperimentSource], into folder: String) throws {
+  /// The exposure logs of `--emit-exposures`: per scenario source and strategy, the run of
+  /// replicate 0 with the experiment's seed (the same run the batch scored), named
+  /// `exposures-SOURCE-STRATEGY.csv` with every byte outside `A-Z a-z 0-9 . _ -` of the
+  /// strategy's label written as `_`.
+  static func exposureLogs(design: ExperimentDesign, sources: [any ExperimentSource]) -> [OutputSet.File] {
     func safe(_ text: String) -> String {
       String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber || ".-_".contains($0)) ? $0 : "_" })
     }
@@ -204,12 +221,16 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
           OutputSet.File(name: "exposures-\(safe(source.name))-\(safe(choice.descriptor.label)).csv", text: log.csvText()))
       }
     }
-    let names = files.map(\.name)
-    let lock = try OutputFolder.lock(folder, files: names)
-    var published = false
-    defer { lock.release(kept: published) }
-    try reportingErrors { try OutputSet.publish(files, into: folder, known: names) }
-    published = true
+    return files
+  }
+
+  /// Whether `a` and `b` name the same folder (after `.`, `..` and symbolic links in the
+  /// part that exists).
+  static func sameFolder(_ a: String, _ b: String) -> Bool {
+    func resolved(_ path: String) -> String {
+      URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+    return resolved(a) == resolved(b)
   }
 
   /// Prints the report tables of an output folder, as `smartstack report` does, with

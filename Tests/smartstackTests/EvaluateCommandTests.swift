@@ -1,4 +1,5 @@
 import Foundation
+import SmartStackKit
 import Testing
 
 /// The repository's root folder.
@@ -144,5 +145,43 @@ struct BatchExposureTests {
     let evaluated = try CLI.run(
       ["evaluate", "--exposures", "x/exposures-tiny-world-random.csv", "--strategy", "mfu", "--out", "ev"], in: folder)
     #expect(evaluated.status == 0, "\(evaluated.stderr)")
+  }
+
+  /// The batch's own folder holds its reports as one set: exposure logs beside them would
+  /// outlive an `--overwrite`, so that folder is refused before anything runs.
+  @Test func theBatchsOwnFolderIsRefusedForExposures() throws {
+    let folder = try CLI.temporaryFolder()
+    let config = root.appendingPathComponent("Datasets/experiments/tiny.json").path
+    let r = try CLI.run(["batch", config, "--out", "b", "--emit-exposures", "./b", "--quiet"], in: folder)
+    #expect(r.status == 64, "\(r.stderr)")
+    #expect(r.stderr.contains("is the batch's own output folder"))
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("b").path))
+    let sub = try CLI.run(["batch", config, "--out", "b", "--emit-exposures", "b/exposures", "--quiet"], in: folder)
+    #expect(sub.status == 0, "\(sub.stderr)")
+  }
+
+  /// A batch that fails (here: its folder holds another run's reports) writes no exposure
+  /// log, and the exposure folder it would have created is gone again.
+  @Test func aFailedBatchWritesNoExposures() throws {
+    let folder = try CLI.temporaryFolder()
+    let config = root.appendingPathComponent("Datasets/experiments/tiny.json").path
+    #expect(try CLI.run(["batch", config, "--out", "b", "--seed", "1", "--quiet"], in: folder).status == 0)
+    let r = try CLI.run(["batch", config, "--out", "b", "--seed", "2", "--emit-exposures", "x", "--quiet"], in: folder)
+    #expect(r.status == 73, "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("x").path))
+  }
+
+  /// An exposure folder that another run holds is refused before the batch runs, so the
+  /// batch's reports are not written without their exposure logs.
+  @Test func aHeldExposureFolderIsRefusedBeforeTheBatch() throws {
+    let folder = try CLI.temporaryFolder()
+    let config = root.appendingPathComponent("Datasets/experiments/tiny.json").path
+    let exposures = folder.appendingPathComponent("x")
+    try FileManager.default.createDirectory(at: exposures, withIntermediateDirectories: true)
+    let held = try FolderLock(folder: exposures.path)
+    defer { held.release() }
+    let r = try CLI.run(["batch", config, "--out", "b", "--emit-exposures", "x", "--quiet"], in: folder)
+    #expect(r.status == 75, "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("b/runs.csv").path))
   }
 }
