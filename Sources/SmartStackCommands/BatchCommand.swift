@@ -245,6 +245,12 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
           return try CSVTable.read(bytes: file.bytes, file: directory + "/" + name)
         }
         guard let runs = try table("runs.csv") else {
+          for evaluation in EvaluationTable.all {
+            if let found = try table(evaluation.file) {
+              StandardOutput.write(try evaluation.markdown(found))
+              return
+            }
+          }
           throw InputFileError(path: directory + "/runs.csv", reason: "not listed in manifest.json")
         }
         StandardOutput.write(

@@ -14,13 +14,13 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
       the share of visits where the target chose a widget the logging policy could not show. \
       With --validate, simulates the scenario under each logging strategy and each target \
       (the same people), and writes validation.csv: each estimator's bias, RMSE and interval \
-      coverage against the targets' on-policy truth. See docs/counterfactual.md.
+      coverage against the targets' on-policy truth. The folder gets a manifest.json; one       holding another run's reports is refused unless --overwrite. `smartstack report DIR`       prints the table. See docs/counterfactual.md.
 
       Examples:
         smartstack simulate --scenario Datasets/scenarios/tiny.json --strategy random --out reports/logging --emit-exposures exposures.csv
         smartstack evaluate --exposures exposures.csv --strategy mfu,mru --out reports/evaluate
-        smartstack evaluate --exposures Datasets/exposures/field-study.csv --strategy mfu,static --timezone Europe/Berlin
-        smartstack evaluate --validate Datasets/scenarios/tiny.json --strategy mfu,static --replicates 5
+        smartstack evaluate --exposures Datasets/exposures/field-study.csv --strategy mfu,static --timezone Europe/Berlin --out reports/field-study
+        smartstack evaluate --validate Datasets/scenarios/tiny.json --strategy static,mfu,mru --replicates 10 --out reports/validation-tiny
       """)
 
   @Option(help: "The exposure log (CSV) to estimate from.")
@@ -61,7 +61,14 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
   @Flag(help: "Print nothing but errors.")
   var quiet = false
 
-  static let files = ["estimates.csv", "validation.csv"]
+  @Flag(help: "Replace the reports of another run in --out (only the files its manifest.json lists are removed). Without it such a folder is refused; the same command run again replaces its own reports.")
+  var overwrite = false
+
+  static let files = ["estimates.csv", "validation.csv", "manifest.json"]
+
+  /// The input files named on the command line (refused inside --out, listed with their
+  /// hashes in manifest.json).
+  var inputs: [String] { [exposures, timelines, scenario].compactMap { $0 } }
 
   func validate() throws {
     guard (exposures == nil) != (scenario == nil) else {
@@ -86,7 +93,22 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
     guard let zone = ZoneRules(identifier: timezone) else {
       throw ValidationError("unknown time zone '\(timezone)' (use an IANA name such as Europe/Berlin or UTC)")
     }
-    try OutputFolder.check(out, files: Self.files)
+    try OutputFolder.check(out, files: Self.files, inputs: inputs)
+    let (claim, manifest) = try OutputFolder.claim(out, run: "evaluate", inputs: inputs, overwrite: overwrite)
+    /// Publishes one file and the manifest into `out` under the folder's lock, as one set
+    /// (`OutputSet`: all or nothing), replacing the previous set of the same run or, with
+    /// --overwrite, another run's.
+    func publish(_ name: String, _ text: String) throws {
+      let held = try OutputFolder.lock(out, files: Self.files)
+      var published = false
+      defer { held.release(kept: published) }
+      try reportingErrors {
+        try OutputFolder.publish(
+          [OutputSet.File(name: name, text: text)], into: held, claim: claim, manifest: manifest, jobs: 1,
+          files: Self.files)
+      }
+      published = true
+    }
     if let exposures {
       let log = try reportingErrors { try ExposureLog.read(path: exposures) }
       let timelineFile = try timelines.map { path in try reportingErrors { try TimelineFile.read(path: path, timeZone: zone) } }
@@ -139,12 +161,4 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
     }
   }
 
-  /// Publishes one file into `out` under the folder's lock (`OutputSet`: all or nothing).
-  func publish(_ name: String, _ text: String) throws {
-    let lock = try OutputFolder.lock(out, files: Self.files)
-    var published = false
-    defer { lock.release(kept: published) }
-    try reportingErrors { try OutputSet.publish([OutputSet.File(name: name, text: text)], into: out, known: Self.files) }
-    published = true
-  }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import SmartStackKit
 
-/// Output folders of `replay` and `simulate`: checked before any work (`OutputClaim`:
+/// Output folders of `replay`, `simulate` and `evaluate`: checked before any work (`OutputClaim`:
 /// the path, the inputs, another run's reports), locked for the run, their files put in
 /// place as one set (`OutputSet`) with a `manifest.json`; a folder the run created is
 /// removed again when the run fails.
@@ -85,7 +85,7 @@ enum OutputFolder {
   /// The command line after the command's name, for the manifest.
   static var arguments: [String] {
     let all = CommandLine.arguments.dropFirst()
-    guard let command = all.firstIndex(where: { $0 == "replay" || $0 == "simulate" }) else { return Array(all) }
+    guard let command = all.firstIndex(where: { ["replay", "simulate", "evaluate"].contains($0) }) else { return Array(all) }
     return Array(all[(command + 1)...])
   }
 }

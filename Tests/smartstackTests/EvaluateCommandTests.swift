@@ -86,6 +86,31 @@ struct EvaluateCommandTests {
     #expect(misplaced.status == 64)
   }
 
+  /// The folder is claimed like replay's: another evaluation is refused unless
+  /// --overwrite, the same one replaces its own set, and `report` prints the table.
+  @Test func theOutputFolderIsClaimedAndReportPrintsIt() throws {
+    let folder = try exampleFolder()
+    let validate = ["evaluate", "--validate", "Datasets/scenarios/tiny.json", "--strategy", "static", "--replicates", "2", "--out", "ev"]
+    #expect(try CLI.run(validate, in: folder).status == 0)
+    let manifest = try String(contentsOf: folder.appendingPathComponent("ev/manifest.json"), encoding: .utf8)
+    #expect(manifest.contains("\"run\": \"evaluate\"") && manifest.contains("\"name\": \"validation.csv\""))
+    #expect(try CLI.run(validate, in: folder).status == 0)
+    let estimate = [
+      "evaluate", "--exposures", "Datasets/exposures/field-study.csv", "--strategy", "mfu", "--timezone", "Europe/Berlin",
+      "--out", "ev",
+    ]
+    let refused = try CLI.run(estimate, in: folder)
+    #expect(refused.status == 73, "\(refused.stderr)")
+    #expect(refused.stderr.contains("holds the reports of another run (smartstack evaluate"))
+    let report = try CLI.run(["report", "ev"], in: folder)
+    #expect(report.status == 0, "\(report.stderr)")
+    #expect(report.stdout.hasPrefix("Estimator validation (validation.csv)"))
+    #expect(try CLI.run(estimate + ["--overwrite"], in: folder).status == 0)
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("ev").path).sorted()
+    #expect(names == [".lock", "estimates.csv", "manifest.json"] || names == ["estimates.csv", "manifest.json"])
+    #expect(try CLI.run(["report", "ev"], in: folder).stdout.contains("| mfu      | ips       | hit_rate |"))
+  }
+
   /// Every `smartstack evaluate` and `--emit-exposures` example of `evaluate --help`,
   /// `simulate --help`, README.md, docs/counterfactual.md and Datasets/README.md runs as
   /// written, in order.
