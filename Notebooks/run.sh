@@ -70,6 +70,9 @@ run_notebook() {  # NAME FOLDER NAME=VALUE...
   grep -v "Kernel is running over TCP without encryption" "$log" || true
   rm -f "$log"
 }
+# A report set a killed run left half moved into place is finished first (smartstack.load
+# would read it anyway; the shell test below reads the folder's own files).
+for folder in "$reports" "$explorer"; do smartstack report "$folder" > /dev/null 2>&1 || true; done
 run_notebook compare-strategies "$reports" "$@"
 run_notebook learning-curves "$reports" "$@"
 if [ -s "$explorer/trace.csv" ] && grep -q '"timelines"' "$explorer/manifest.json" 2>/dev/null; then
