@@ -54,6 +54,9 @@ else
   shift
   explorer="$reports"
 fi
+# A report set a killed run left half moved into place is finished first (smartstack.load
+# would read it anyway; the shell tests below read the folder's own files).
+for folder in "$reports" "$explorer"; do smartstack report "$folder" > /dev/null 2>&1 || true; done
 validation=0
 if [ -s "$reports/validation.csv" ] || compgen -G "$reports/*/validation.csv" > /dev/null; then
   validation=1

@@ -273,6 +273,10 @@ struct ImportRun {
       try reportingErrors {
         try OutputPath.checkFile(options.out)
         if let visitsOut = options.visitsOut { try OutputPath.checkFile(visitsOut) }
+        // Before anything else (even an import that fails on its input): finish or
+        // discard the set an interrupted import left at these outputs.
+        let targets = [options.out] + (options.visitsOut.map { [$0] } ?? [])
+        for note in try FileSet.recover(targets) { StandardError.write("note: \(note)") }
         let kindMap = try options.kinds.map { try KindMap.read(path: $0) }
         var loaded = try load()
         if let kindMap { loaded.result = kindMap.apply(to: loaded.result) }
@@ -382,44 +386,11 @@ struct ImportRun {
   }
 }
 
-/// Writes several files so that either all of them are replaced or, as far as the file
-/// system allows, none: each is first written to a temporary file beside its target, and
-/// only when all are written are they renamed into place.
+/// Writes an import's outputs as one set (`FileSet`: staged beside each target,
+/// committed by one record, moved in; an interrupted set is finished or discarded by the
+/// next import with the same outputs, and refused by every reader meanwhile).
 enum OutputFiles {
   static func writeAll(_ files: [(path: String, bytes: [UInt8])]) throws {
-    var temporaries: [(temporary: String, target: String)] = []
-    func removeTemporaries() {
-      for t in temporaries { try? FileManager.default.removeItem(atPath: t.temporary) }
-    }
-    for file in files { try OutputPath.checkFile(file.path) }
-    for file in files {
-      var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory),
-        isDirectory.boolValue
-      {
-        removeTemporaries()
-        throw OutputFileError(path: file.path, reason: "is a folder, not a file")
-      }
-      let url = URL(fileURLWithPath: file.path)
-      let temporary = url.deletingLastPathComponent()
-        .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
-      guard FileManager.default.createFile(atPath: temporary, contents: Data(file.bytes)) else {
-        removeTemporaries()
-        let folder = url.deletingLastPathComponent().path
-        let reason =
-          FileManager.default.fileExists(atPath: folder)
-          ? "cannot create a file in the folder \(folder) (permission denied or disk full)"
-          : "the folder \(folder) does not exist"
-        throw OutputFileError(path: file.path, reason: reason)
-      }
-      temporaries.append((temporary, file.path))
-    }
-    for (index, t) in temporaries.enumerated() where rename(t.temporary, t.target) != 0 {
-      let reason = String(cString: strerror(errno))
-      for later in temporaries[index...] {
-        try? FileManager.default.removeItem(atPath: later.temporary)
-      }
-      throw OutputFileError(path: t.target, reason: reason)
-    }
+    try FileSet.publish(files)
   }
 }

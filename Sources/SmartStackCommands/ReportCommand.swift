@@ -13,7 +13,9 @@ struct ReportCommand: RegistryCommand {
       the main metrics per source and strategy (means over replicates, from runs.csv), \
       per-unit means with 95% bootstrap CIs and the paired differences from the baseline, \
       each table with a caption. A replay or simulate folder (runs.csv only) gets the \
-      runs table. Every \
+      runs table. A report set \
+      that a killed run left half moved into place is first moved in (when no run holds \
+      the folder). Every \
       file is first checked against the size and hash manifest.json gives it: a folder \
       whose files do not match (a mix of two runs, a changed file) is refused with exit \
       65, naming the file.

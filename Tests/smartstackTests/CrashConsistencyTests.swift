@@ -5,8 +5,10 @@ import Testing
 /// `kill -9` at seeded points of a batch that replaces an earlier report set: during the
 /// cells, while the reports are written, committed and moved, and during `--resume`.
 /// After every kill the folder must hold the previous complete set or the new complete
-/// set (as `smartstack report` reads it), and after `--resume` exactly the new set of an
-/// uninterrupted run, with no lock, staging folder or temporary file left. (Runs skip
+/// set (as `smartstack report` reads it); the next command of another kind (`report`, or a
+/// `replay` or `simulate` that is then refused) must leave that set as the folder's own
+/// files, with no staging or committed folder; and after `--resume` exactly the new set
+/// of an uninterrupted run, with no lock, staging folder or temporary file left. (Runs skip
 /// `fsync`, `SMARTSTACK_NO_FSYNC=1`: a kill does not lose written pages, only a power cut
 /// would, and fsyncs made this test twice as slow on a busy disk.)
 @Suite("Reliability: crash consistency")
@@ -25,6 +27,28 @@ struct CrashConsistencyTests {
   /// The report set as a reader sees it: each CSV where `OutputSet.currentPath` finds it.
   static func currentSet(_ folder: URL) -> [Data?] {
     csvs.map { FileManager.default.contents(atPath: OutputSet.currentPath($0, in: folder.path)) }
+  }
+
+  /// The report set as it is on disk, each CSV read from the folder itself.
+  static func diskSet(_ folder: URL) -> [Data?] {
+    csvs.map { FileManager.default.contents(atPath: folder.appendingPathComponent($0).path) }
+  }
+
+  /// The next command a person may run on the folder after a kill, other than `--resume`:
+  /// each must finish (or discard) the interrupted publish, even when it then refuses to
+  /// run (a replay or simulate over a batch's set, without `--overwrite`).
+  static func nextCommand(_ choice: Int, out: String) -> (arguments: [String], status: Int32) {
+    let scenario = InterruptedBatchTests.scenarioPath
+    switch choice {
+    case 0: return (["report", out], 0)
+    case 1: return (["replay", "--log", tinyLog, "--strategy", "mfu", "--out", out, "--quiet"], 73)
+    default: return (["simulate", "--scenario", scenario, "--strategy", "mfu", "--out", out, "--quiet"], 73)
+    }
+  }
+
+  static var tinyLog: String {
+    URL(fileURLWithPath: InterruptedBatchTests.scenarioPath).deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("logs/tiny.csv").path
   }
 
   /// The points a run can be killed at after its cells: 4 staged files and the manifest,
@@ -49,6 +73,7 @@ struct CrashConsistencyTests {
     var killed = 0
     var seenPrevious = 0
     var seenNew = 0
+    var nextCommands: [String: Int] = [:]
     for k in 0..<50 {
       let name = "run-\(k)"
       let out = work.appendingPathComponent(name)
@@ -73,6 +98,15 @@ struct CrashConsistencyTests {
         let seen = Self.currentSet(out)
         #expect(seen == previous || seen == new, "case \(k) after \(step.point): a mixed set")
         if seen == previous { seenPrevious += 1 } else if seen == new { seenNew += 1 }
+        // The next command of another kind finishes the publish: the folder's own files
+        // are then the set seen, and nothing of the killed run's publish is left.
+        let next = Self.nextCommand(rng.nextInt(below: 3), out: name)
+        let ran = try CLI.run(next.arguments, in: work, environment: ["SMARTSTACK_NO_FSYNC": "1"])
+        #expect(ran.status == next.status, "case \(k) \(step.point) \(next.arguments[0]): \(ran.stderr)")
+        nextCommands[next.arguments[0], default: 0] += 1
+        #expect(Self.diskSet(out) == seen, "case \(k) after \(step.point) and \(next.arguments[0]): the files on disk are not the set seen")
+        let leftovers = try fm.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix(".reports-") }
+        #expect(leftovers.isEmpty, "case \(k) after \(step.point) and \(next.arguments[0]): \(leftovers)")
         #expect(try CLI.run(["report", name], in: work).status == 0, "case \(k) \(step.point)")
       }
       let resumed = try CLI.run(batch + ["--resume"], in: work, environment: ["SMARTSTACK_NO_FSYNC": "1"])
@@ -84,6 +118,7 @@ struct CrashConsistencyTests {
     }
     #expect(killed >= 50)
     #expect(seenPrevious > 0 && seenNew > 0)
-    print("crash consistency: \(killed) kills in 50 cases; previous set seen \(seenPrevious) times, new set \(seenNew) times; 50 resumes identical")
+    let next = nextCommands.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+    print("crash consistency: \(killed) kills in 50 cases; previous set seen \(seenPrevious) times, new set \(seenNew) times; next commands (\(next)) each left the set seen on disk; 50 resumes identical")
   }
 }

@@ -123,3 +123,55 @@ def test_simulate_with_explanations_loads(tmp_path):
     assert first.utcoffset() is not None and first.utcoffset().total_seconds() in (3600, 7200)
     assert first.tz_convert("UTC") == explain["time"].iloc[0]
     assert report.manifest["run"] == "simulate"
+
+
+REPORT_CSVS = ("runs.csv", "daily.csv", "summary.csv", "paired.csv")
+
+
+def _batch(binary, folder, seed, crash=None, extra=()):
+    import os
+    import subprocess
+    env = dict(os.environ, SMARTSTACK_NO_FSYNC="1")
+    if crash:
+        env["SMARTSTACK_CRASH_AT"] = crash
+    return subprocess.run([str(binary), "batch", str(TINY_EXPERIMENT), "--out", str(folder), "--seed", str(seed),
+                           "--replicates", "1", "--quiet", *extra], env=env, capture_output=True).returncode
+
+
+def _frames(report):
+    return {name: report[name[:-4]] for name in REPORT_CSVS}
+
+
+@pytest.mark.parametrize("point", ["report:3", "commit:1", "move:1", "move:2", "move:3", "move:4", "move:5"])
+def test_load_reads_a_whole_set_when_a_publish_was_killed(tmp_path, point):
+    """A batch killed while its new set is staged, committed or moved in (between two
+    renames, the folder itself then holding new files beside old ones): load() gives the
+    previous set (before the commit) or the new one (after), never the mix; the next
+    `smartstack report` finishes the move, leaving the new set's bytes on disk."""
+    import shutil
+    binary = smartstack.find_binary()
+    previous, new, out = tmp_path / "previous", tmp_path / "new", tmp_path / "out"
+    assert _batch(binary, previous, 1) == 0 and _batch(binary, new, 2) == 0
+    shutil.copytree(previous, out)
+    assert _batch(binary, out, 2, crash=point, extra=["--overwrite"]) == -9
+    on_disk = [(out / n).read_bytes() for n in REPORT_CSVS]
+    if point in ("move:1", "move:2", "move:3"):
+        # The folder's own files are a mix: the loader must not read them as they are.
+        assert on_disk != [(new / n).read_bytes() for n in REPORT_CSVS]
+        assert on_disk != [(previous / n).read_bytes() for n in REPORT_CSVS]
+    loaded = _frames(smartstack.load(out))
+    expected = previous if point.startswith("report:") else new
+    for name, frame in _frames(smartstack.load(expected)).items():
+        pd.testing.assert_frame_equal(loaded[name], frame)
+    smartstack.run("report", out)
+    assert [(out / n).read_bytes() for n in REPORT_CSVS] == [(expected / n).read_bytes() for n in REPORT_CSVS]
+    assert not (out / ".reports-committed").exists() and not (out / ".reports-staging").exists()
+
+
+def test_load_refuses_a_folder_of_two_runs(tmp_path):
+    binary = smartstack.find_binary()
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert _batch(binary, a, 1) == 0 and _batch(binary, b, 2) == 0
+    (a / "daily.csv").write_bytes((b / "daily.csv").read_bytes())
+    with pytest.raises(smartstack.MixedReportError, match="daily.csv does not match manifest.json"):
+        smartstack.load(a)

@@ -36,13 +36,15 @@ public enum FileIO {
   ///
   /// - Throws: `InputFileError` when the path is missing (`no such file`), a folder, a
   ///   symbolic link loop (`too many levels of symbolic links`), not a regular file (a
-  ///   FIFO, a device, a socket), unreadable, or larger than
+  ///   FIFO, a device, a socket), unreadable, larger than
   ///   `InputLimits.maximumFileBytes` (refused before reading, not after running out of
-  ///   memory).
+  ///   memory), or one of the files of an import interrupted while putting them in
+  ///   place (`FileSet.pendingError`: they may be of two imports).
   public static func readBytes(_ path: String) throws -> [UInt8] {
     var info = stat()
     guard stat(path, &info) == 0 else { throw InputFileError(path: path, reason: openFailure(errno)) }
     try requireRegular(path, info)
+    if let pending = FileSet.pendingError(path) { throw pending }
     let unreadable = InputFileError(path: path, reason: "permission denied or unreadable")
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else { throw InputFileError(path: path, reason: openFailure(errno)) }

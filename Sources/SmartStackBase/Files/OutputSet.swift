@@ -6,25 +6,32 @@ import Foundation
 /// complete set or the new complete set, never a mix, wherever the process is killed:
 ///
 /// 1. **Stage**: every file is written (and `fsync`ed) into `FOLDER/.reports-staging/`,
-///    then the list of the set's names into `.reports-staging/.names`. A kill or a failed
+///    then the names of the files the new set removes (the previous set's names among
+///    `known` that the new set lacks) into `.reports-staging/.removes`, then the list of
+///    the set's names into `.reports-staging/.names`. A kill or a failed
 ///    write (a full disk) here leaves the previous set untouched; the staging folder is
 ///    removed (at once on an error, by the next run on the folder after a kill).
 /// 2. **Commit**: one `rename` of `.reports-staging` to `.reports-committed` (then the
 ///    folder is `fsync`ed). This is the moment the new set replaces the previous one.
-/// 3. **Move**: the files of the previous set that the new one lacks (among the command's
-///    `known` names) are removed, every committed file is renamed into `FOLDER` (in the
-///    set's order, so a `manifest.json` listed last arrives last), and the committed
-///    folder is removed.
+/// 3. **Move**: the files `.removes` names are removed, every committed file is renamed
+///    into `FOLDER` (in the set's order, so a `manifest.json` listed last arrives last),
+///    and the committed folder is removed.
 ///
-/// While step 3 is unfinished, the committed folder holds the rest of the set, and
-/// `currentPath(_:in:)` (used by `smartstack report`) reads each file from there first:
-/// the set seen is the new one. `recover(_:known:)`, which every command writing into the
-/// folder calls under the folder's lock before its work, finishes a move a killed run
-/// left (step 3 is idempotent) and removes a staging folder and temporary files.
+/// Step 3 is one `rename` per file: POSIX has no rename of several files at once, so
+/// while it is unfinished `FOLDER` itself holds new files beside old ones. The committed
+/// folder then holds the rest of the set, and a reader that follows this protocol reads
+/// each file from there first (`currentPath(_:in:)`, used by `smartstack report` and by
+/// the Python package's `load`): the set seen is the new one. `recover(_:known:)`, which
+/// every command writing into the folder calls under the folder's lock before its work,
+/// finishes a move a killed run left (step 3 is idempotent, and uses the recorded
+/// `.removes`, not the recovering command's names) and removes a staging folder and
+/// temporary files; `settle(_:known:)` does the same for a command that only reads the
+/// folder or checks it before locking it, when the lock is free.
 public enum OutputSet {
   public static let stagingName = ".reports-staging"
   public static let committedName = ".reports-committed"
   static let namesFile = ".names"
+  static let removesFile = ".removes"
 
   /// One file of a set.
   public struct File: Sendable {
@@ -57,7 +64,10 @@ public enum OutputSet {
         try stage(file.bytes, name: file.name, in: staging)
         FaultInjection.reached("report")
       }
-      let names = files.map(\.name).joined(separator: "\n") + "\n"
+      let setNames = files.map(\.name)
+      let removes = known.filter { !setNames.contains($0) }.map { $0 + "\n" }.joined()
+      try stage(Array(removes.utf8), name: removesFile, in: staging)
+      let names = setNames.joined(separator: "\n") + "\n"
       try stage(Array(names.utf8), name: namesFile, in: staging)
       syncFolder(staging)
     } catch {
@@ -99,6 +109,29 @@ public enum OutputSet {
     return notes
   }
 
+  /// True when a killed run left a staging or committed folder in `folder`.
+  public static func isInterrupted(_ folder: String) -> Bool {
+    PathKind(folder + "/" + stagingName) != .missing || PathKind(folder + "/" + committedName) != .missing
+  }
+
+  /// `recover(_:known:)` for a command that does not hold the folder's lock (`smartstack
+  /// report`, or a writing command checking the folder before it locks it): when a killed
+  /// run left a staging or committed folder, takes the lock if it is free, recovers, and
+  /// releases it. Does nothing (and returns no note) when nothing was left, when another
+  /// run holds the lock (that run recovers), or when the folder cannot be written (a
+  /// reader then still reads the committed set through `currentPath(_:in:)`).
+  ///
+  /// - Parameter known: used only for a committed folder without `.removes` (left by a
+  ///   version before that file).
+  @discardableResult
+  public static func settle(_ folder: String, known: [String]) -> [String] {
+    guard isInterrupted(folder), access(folder, W_OK) == 0,
+      let lock = try? FolderLock(folder: folder)
+    else { return [] }
+    defer { lock.release() }
+    return (try? recover(folder, known: known)) ?? []
+  }
+
   /// Where the current set's file `name` is: in the committed folder while a move is
   /// unfinished and the file has not moved yet, else in `folder`.
   public static func currentPath(_ name: String, in folder: String) -> String {
@@ -119,9 +152,15 @@ public enum OutputSet {
       removeTree(committed)  // killed after the move finished
       return
     }
-    let listed = try FileIO.readBytes(namesPath)
-    let names = String(decoding: listed, as: UTF8.self).split(separator: "\n").map(String.init)
-    for name in known where !names.contains(name) {
+    func lines(_ path: String) throws -> [String] {
+      String(decoding: try FileIO.readBytes(path), as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+    let names = try lines(namesPath)
+    let removesPath = committed + "/" + removesFile
+    let removes =
+      PathKind(removesPath) == .regularFile
+      ? try lines(removesPath) : known.filter { !names.contains($0) }
+    for name in removes where !names.contains(name) && !name.contains("/") {
       if PathKind(folder + "/" + name) == .regularFile { unlink(folder + "/" + name) }
     }
     for name in names where PathKind(committed + "/" + name) == .regularFile {

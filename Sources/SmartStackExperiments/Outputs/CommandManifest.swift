@@ -84,7 +84,7 @@ public struct CommandManifest: Sendable {
       JSONMember("finished", .string(ISO8601.format(finished))),
       JSONMember("duration_s", .number(NumberFormat.rounded(durationSeconds, decimals: 3))),
       JSONMember(
-        "files", ExperimentManifest.filesJSON(files.map { ($0.name, $0.bytes.count, FNV1a.hexHash($0.bytes)) })),
+        "files", ExperimentManifest.filesJSON(ExperimentManifest.fileEntries(files))),
     ]
     return JSONValue.object(members).serialized(pretty: true) + "\n"
   }

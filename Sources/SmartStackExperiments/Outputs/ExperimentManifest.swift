@@ -14,8 +14,10 @@ import SmartStackWorld
 /// hashes), `cells` (`total`, `in_outputs`, `run`, `from_journal`), `shard`, `jobs`,
 /// `started`, `finished` (ISO 8601 UTC), `duration_s`, `files`, and for a merge
 /// `merged_from`. `files` lists the set's other files in the order written, each as
-/// `{"name": …, "bytes": size, "fnv1a64": FNV-1a 64 of its bytes (16 hex digits)}`:
-/// `smartstack report` refuses a folder whose files do not match (`ManifestCheck`).
+/// `{"name": …, "bytes": size, "fnv1a64": FNV-1a 64 of its bytes (16 hex digits),
+/// "crc32": zlib's CRC-32 of its bytes (8 hex digits)}`: `smartstack report` refuses a
+/// folder whose files do not match (`ManifestCheck`), and the Python package's `load`
+/// checks size and CRC-32 (which Python's `zlib.crc32` computes at C speed).
 public struct ExperimentManifest: Sendable {
   public enum Kind: String, Sendable {
     case batch, shard, merge
@@ -34,8 +36,8 @@ public struct ExperimentManifest: Sendable {
   public var started: Instant
   public var finished: Instant
   public var durationSeconds: Double
-  /// The set's other files: name, size in bytes, FNV-1a 64 (hex).
-  public var files: [(name: String, bytes: Int, hash: String)]
+  /// The set's other files: name, size in bytes, FNV-1a 64 (hex), CRC-32 (hex).
+  public var files: [(name: String, bytes: Int, hash: String, crc32: String)]
   public var mergedFrom: [String]
 
   public init(
@@ -53,7 +55,7 @@ public struct ExperimentManifest: Sendable {
     self.started = started
     self.finished = finished
     self.durationSeconds = durationSeconds
-    self.files = files.map { ($0.name, $0.bytes.count, FNV1a.hexHash($0.bytes)) }
+    self.files = Self.fileEntries(files)
     self.mergedFrom = mergedFrom
   }
 
@@ -89,12 +91,25 @@ public struct ExperimentManifest: Sendable {
     return JSONValue.object(members).serialized(pretty: true) + "\n"
   }
 
-  /// The `files` list of a manifest: `{"name", "bytes", "fnv1a64"}` per file.
-  public static func filesJSON(_ files: [(name: String, bytes: Int, hash: String)]) -> JSONValue {
+  /// Name, size, FNV-1a 64 and CRC-32 (lower-case hex, 16 and 8 digits) of each file.
+  ///
+  /// - Complexity: O(total bytes).
+  public static func fileEntries(
+    _ files: [OutputSet.File]
+  ) -> [(name: String, bytes: Int, hash: String, crc32: String)] {
+    files.map {
+      let crc = String(CRC32.checksum($0.bytes), radix: 16)
+      return ($0.name, $0.bytes.count, FNV1a.hexHash($0.bytes), String(repeating: "0", count: 8 - crc.count) + crc)
+    }
+  }
+
+  /// The `files` list of a manifest: `{"name", "bytes", "fnv1a64", "crc32"}` per file.
+  public static func filesJSON(_ files: [(name: String, bytes: Int, hash: String, crc32: String)]) -> JSONValue {
     .array(
       files.map {
         JSONNode([
           "name": .string($0.name), "bytes": .number(Double($0.bytes)), "fnv1a64": .string($0.hash),
+          "crc32": .string($0.crc32),
         ])
       })
   }

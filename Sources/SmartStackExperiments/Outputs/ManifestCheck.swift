@@ -6,7 +6,9 @@ public enum ManifestCheck {
   /// The files `manifest.json` lists in `directory`, each checked against the manifest's
   /// size and FNV-1a 64. Each file is read where the current set has it
   /// (`OutputSet.currentPath`: a set whose move into place a killed run left unfinished
-  /// is read from the committed folder).
+  /// is read from the committed folder). First, when a killed run left its set half
+  /// moved and no run holds the folder's lock, the move is finished (`OutputSet.settle`),
+  /// so that the folder's own files are the set again.
   ///
   /// - Returns: the files in the manifest's order, `manifest.json` not included.
   /// - Throws: `InputFileError` when the folder or its manifest is missing or unreadable;
@@ -16,6 +18,29 @@ public enum ManifestCheck {
     guard PathKind(directory) == .folder || PathKind(directory) == .symbolicLink else {
       throw InputFileError(path: directory, reason: "no such folder")
     }
+    OutputSet.settle(directory, known: OutputClaim.reportNames)
+    // A run that publishes while this reads changes the manifest: read again (a set is
+    // the one its manifest describes only if the manifest is the same before and after).
+    for attempt in 1...3 {
+      let before = currentManifest(directory)
+      do {
+        let (manifest, files) = try readOnce(directory)
+        if attempt == 3 || (manifest == before && currentManifest(directory) == manifest) { return files }
+      } catch {
+        // Another attempt only when the manifest changed while reading.
+        if attempt == 3 || before == nil || currentManifest(directory) == before { throw error }
+      }
+    }
+    preconditionFailure("the third attempt returns or throws")
+  }
+
+  /// The bytes of the current set's manifest, nil when it cannot be read.
+  static func currentManifest(_ directory: String) -> [UInt8]? {
+    try? FileIO.readBytes(OutputSet.currentPath("manifest.json", in: directory))
+  }
+
+  /// One read of the manifest and its files; returns the manifest's bytes too.
+  static func readOnce(_ directory: String) throws -> ([UInt8], [OutputSet.File]) {
     let manifestPath = OutputSet.currentPath("manifest.json", in: directory)
     guard PathKind(manifestPath) != .missing else {
       throw InputFileError(
@@ -48,6 +73,6 @@ public enum ManifestCheck {
       }
       files.append(OutputSet.File(name: name, bytes: bytes))
     }
-    return files
+    return (manifest, files)
   }
 }

@@ -59,6 +59,9 @@ public struct OutputClaim: Sendable, Equatable {
     try checkPath(folder)
     try checkInputs(inputs, outside: folder)
     guard PathKind(folder) == .folder else { return OutputClaim(previousFiles: []) }
+    // A set a killed run left half moved is finished first (unless a run holds the lock),
+    // so that even a run refused below leaves the folder's own files a whole set.
+    OutputSet.settle(folder, known: reportNames)
     let previous = try PreviousRun(folder)
     for name in reportNames where !(previous?.files.contains(name) ?? false) {
       if PathKind(folder + "/" + name) != .missing {

@@ -6,11 +6,11 @@
     report["runs"][["strategy", "hit_rate"]]
 """
 
-from ._load import MARKERS, Report, load, point_labels, read_csv, styles
+from ._load import MARKERS, MixedReportError, Report, load, point_labels, read_csv, styles
 from ._run import BinaryNotFound, Run, SmartStackError, batch, find_binary, options, replay, run, simulate
 
 __version__ = "0.1.0"
 __all__ = [
-    "BinaryNotFound", "MARKERS", "Report", "Run", "SmartStackError", "batch", "find_binary",
+    "BinaryNotFound", "MARKERS", "MixedReportError", "Report", "Run", "SmartStackError", "batch", "find_binary",
     "load", "options", "point_labels", "read_csv", "replay", "run", "simulate", "styles",
 ]

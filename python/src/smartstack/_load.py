@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
 import warnings
 import os
+import zlib
 from pathlib import Path
 from typing import Optional
 
@@ -115,19 +117,113 @@ def read_csv(path: os.PathLike | str) -> pd.DataFrame:
     return pd.DataFrame({name: _typed(name, raw[name]) for name in raw.columns}, index=raw.index)
 
 
+# The report files a toolkit command writes as one set (OutputClaim.reportNames).
+REPORT_NAMES = ("runs.csv", "daily.csv", "summary.csv", "paired.csv", "trace.csv", "explain.csv")
+# Where a set committed by a run killed while moving it into place waits (OutputSet).
+_COMMITTED = ".reports-committed"
+
+
+class MixedReportError(ValueError):
+    """A report folder whose files do not match its manifest.json: files of two runs, or a
+    file changed or cut short. `smartstack report DIR` gives the same verdict; running the
+    batch again with --resume rebuilds the reports from the journal."""
+
+
+def _current_path(folder: Path, name: str) -> Path:
+    """Where the current set's file `name` is: in `.reports-committed/` while a killed run's
+    move into place is unfinished and the file has not moved yet, else in the folder (as
+    `OutputSet.currentPath`, which `smartstack report` uses)."""
+    committed = folder / _COMMITTED
+    if (committed / ".names").is_file() and (committed / name).is_file():
+        return committed / name
+    return folder / name
+
+
+def _read_current(folder: Path, name: str) -> Optional[bytes]:
+    """The bytes of the current set's file `name`, None when it has none. A file moved into
+    the folder between finding and opening it is read from its new place."""
+    for _ in range(3):
+        path = _current_path(folder, name)
+        try:
+            return path.read_bytes()
+        except FileNotFoundError:
+            if path.parent == folder:
+                return None
+    return None
+
+
+def _read_set(folder: Path, manifest_bytes: bytes) -> tuple[dict, Optional[dict]]:
+    """The manifest and `{name: bytes}` of the files it lists, each checked against the
+    manifest's size and CRC-32 (when it gives one: older manifests give FNV-1a 64 only,
+    too slow in pure Python, so only sizes are checked). `contents` is None for a manifest
+    written before manifests listed their files with sizes (nothing to check)."""
+    manifest = json.loads(manifest_bytes.decode("utf-8"))
+    if not any(isinstance(e, dict) for e in manifest.get("files", [])):
+        return manifest, None
+    contents = {}
+    for entry in manifest.get("files", []):
+        if not isinstance(entry, dict):   # a manifest written before file hashes
+            continue
+        name = entry.get("name")
+        if name not in REPORT_NAMES:
+            continue
+        data = _read_current(folder, name)
+        if data is None:
+            raise MixedReportError(
+                f"{folder / name}: no such file, though manifest.json lists it: the folder does not "
+                "hold the set its manifest describes. Run the batch again with --resume to rebuild it")
+        crc = entry.get("crc32")
+        if len(data) != entry.get("bytes") or (crc is not None and f"{zlib.crc32(data):08x}" != crc):
+            raise MixedReportError(
+                f"{folder / name} does not match manifest.json (the manifest says {entry.get('bytes')} "
+                f"bytes with CRC-32 {crc}, the file has {len(data)} bytes with CRC-32 "
+                f"{zlib.crc32(data):08x}): the folder holds files of different runs, or the file was "
+                "changed. Run the batch again with --resume to rebuild the reports from the journal")
+        contents[name] = data
+    return manifest, contents
+
+
 def load(folder: os.PathLike | str) -> Report:
     """Every report file in `folder`: runs, daily, summary, paired, trace, explain, grid...
-    (each `*.csv` directly in it) as DataFrames keyed by file stem, and `manifest.json` as
-    `report.manifest`."""
+    as DataFrames keyed by file stem, and `manifest.json` as `report.manifest`.
+
+    With a manifest.json that lists its files (every smartstack batch, merge, replay and
+    simulate folder), the report files are exactly those it lists, read as one set: from
+    `.reports-committed/` first when a run was killed while moving its new set into place
+    (as `smartstack report` reads them), each checked against the manifest's size and
+    CRC-32, and read again when a run replaces the set while they are being read (the
+    manifest changed); a folder whose files do not match raises `MixedReportError`. Other
+    `*.csv` files directly in the folder (not report names, e.g. an emitted log) are
+    loaded too. Without a manifest, every `*.csv` directly in the folder is loaded."""
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"{folder}: no such report folder")
-    frames = {p.stem: read_csv(p) for p in sorted(folder.glob("*.csv")) if p.is_file()}
-    manifest_path = folder / "manifest.json"
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else None
-    if not frames and manifest is None:
-        raise FileNotFoundError(f"{folder}: no report files (*.csv, manifest.json)")
-    return Report(folder, frames, manifest)
+    for attempt in range(3):
+        manifest_bytes = _read_current(folder, "manifest.json")
+        if manifest_bytes is None:
+            frames = {p.stem: read_csv(p) for p in sorted(folder.glob("*.csv")) if p.is_file()}
+            if not frames:
+                raise FileNotFoundError(f"{folder}: no report files (*.csv, manifest.json)")
+            return Report(folder, frames, None)
+        try:
+            manifest, contents = _read_set(folder, manifest_bytes)
+        except MixedReportError:
+            if attempt == 2 or _read_current(folder, "manifest.json") == manifest_bytes:
+                raise
+            continue
+        if _read_current(folder, "manifest.json") != manifest_bytes and attempt < 2:
+            continue   # a run published a new set while this one was read
+        on_disk = {p.name for p in folder.glob("*.csv") if p.is_file()}
+        if contents is None:
+            contents = {}
+            others = on_disk
+        else:
+            others = on_disk - set(REPORT_NAMES)
+        names = sorted(set(contents) | others)
+        frames = {Path(n).stem: (read_csv(io.BytesIO(contents[n])) if n in contents else read_csv(folder / n))
+                  for n in names}
+        return Report(folder, frames, manifest)
+    raise MixedReportError(f"{folder}: its report set kept changing while it was read")
 
 
 def _points(frame: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
