@@ -128,6 +128,30 @@ struct DailyLocalDayTests {
   }
 }
 
+@Suite("Journal version 3: days carry their offsets, older journals are refused")
+struct JournalVersionTests {
+  /// A journal written before daily rows had offsets (version 2) cannot rebuild them:
+  /// `--resume` refuses it by name instead of writing wrong offsets.
+  @Test func aVersionTwoJournalIsRefusedOnResume() async throws {
+    let folder = try Trip.folder()
+    _ = try await run(folder, into: "out", jobs: 1)
+    let path = Journal.path(directory: folder + "/out", shard: nil)
+    var lines = String(decoding: try FileIO.readBytes(path), as: UTF8.self).split(separator: "\n").map(String.init)
+    let header = try #require(lines.first?.range(of: #","checksum":""#))
+    let body = lines[0][..<header.lowerBound]
+    #expect(body.contains(#""version":3,"#))
+    let old = body.replacingOccurrences(of: #""version":3,"#, with: #""version":2,"#)
+    lines[0] = old + #","checksum":""# + FNV1a.hexHash(old.utf8) + #""}"#
+    try FileIO.writeAtomically(Array((lines.joined(separator: "\n") + "\n").utf8), to: path)
+    do {
+      _ = try await run(folder, into: "out", resume: true)
+      Issue.record("a version 2 journal was resumed")
+    } catch {
+      #expect("\(error)".contains("journal version 2 is not supported (expected 3)"), "\(error)")
+    }
+  }
+}
+
 @Suite("trace.csv local_time: each visit in its own UTC offset")
 struct TraceLocalTimeTests {
   @Test func aTravellersVisitsKeepTheirOwnOffsets() throws {
