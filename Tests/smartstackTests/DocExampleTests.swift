@@ -39,7 +39,8 @@ struct DocExampleTests {
     #expect(result.status == 0, "\(result.stderr)")
   }
 
-  /// README's "Local time" example: the traveller log and the busiest hours it quotes.
+  /// README's "Local time" example: the traveller log, the busiest hours it quotes and
+  /// the daily.csv row of its replay.
   @Test func theLocalTimeExampleCountsEachRowInItsOwnOffset() throws {
     let doc = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
     let section = try #require(doc.range(of: "### Local time"))
@@ -57,5 +58,15 @@ struct DocExampleTests {
     let result = try CLI.run(["validate", "traveller.csv", "--timezone", "Europe/Berlin"], in: folder)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.split(separator: "\n").contains(quoted))
+    // The replay that follows, and the daily.csv row it quotes.
+    let replay = "smartstack replay --log traveller.csv --timezone Europe/Berlin --strategy mfu --out trip"
+    let replayStart = try #require(body.range(of: "`" + replay + "`"))
+    let rowStart = try #require(body[replayStart.upperBound...].range(of: "```text\n"))
+    let rowEnd = try #require(body[rowStart.upperBound...].range(of: "\n```"))
+    let row = body[rowStart.upperBound..<rowEnd.lowerBound]
+    let replayed = try CLI.run(Array(replay.split(separator: " ").dropFirst().map(String.init)), in: folder)
+    #expect(replayed.status == 0, "\(replayed.stderr)")
+    let daily = try String(contentsOf: folder.appendingPathComponent("trip/daily.csv"), encoding: .utf8)
+    #expect(daily.split(separator: "\n").last == row)
   }
 }

@@ -46,9 +46,9 @@ struct ReplayCommandTests {
     #expect(column(lines[3], "hits") == "0")
     #expect(column(lines[4], "regret") == "0")
     let daily = try String(contentsOf: dir.appendingPathComponent("out/daily.csv"), encoding: .utf8)
-    #expect(daily.hasPrefix("source,strategy,parameters,replicate,day,date,visits,target_visits,hits,hit_rate,rotations\n"))
-    #expect(daily.contains("hand.csv,mfu,,0,0,2026-03-02,5,5,0,0,2\n"))
-    #expect(daily.contains("hand.csv,mfu,,0,1,2026-03-03,3,3,1,0.3333333333333333,3\n"))
+    #expect(daily.hasPrefix("source,strategy,parameters,replicate,day,date,utc_offset,utc_offset_end,start_utc,end_utc,visits,target_visits,hits,hit_rate,rotations\n"))
+    #expect(daily.contains("hand.csv,mfu,,0,0,2026-03-02,0,0,2026-03-02T00:00:00Z,2026-03-03T00:00:00Z,5,5,0,0,2\n"))
+    #expect(daily.contains("hand.csv,mfu,,0,1,2026-03-03,0,0,2026-03-03T00:00:00Z,2026-03-04T00:00:00Z,3,3,1,0.3333333333333333,3\n"))
     // The Markdown table on stdout.
     #expect(r.stdout.contains("| hand.csv | mfu "))
   }

@@ -49,6 +49,22 @@ def test_replay_columns_are_typed(replayed):
     assert list(daily["strategy"].cat.categories) == ["mfu", "hour-of-week", "oracle"]
 
 
+def test_daily_local_days_load_typed(tmp_path):
+    # A zone with an offset: each local date with its offsets (int, seconds east of UTC)
+    # and its span as UTC datetimes, consistent with each other.
+    smartstack.replay(log=TINY_LOG, strategy=["mfu"], timezone="Europe/Berlin", out=tmp_path)
+    daily = smartstack.load(tmp_path)["daily"]
+    assert daily["utc_offset"].dtype == "int64" and daily["utc_offset_end"].dtype == "int64"
+    assert set(daily["utc_offset"]) <= {3600, 7200}
+    for column in ("start_utc", "end_utc"):
+        assert isinstance(daily[column].dtype, pd.DatetimeTZDtype)
+        assert str(daily[column].dt.tz) == "UTC"
+    start = daily["start_utc"].dt.tz_localize(None) + pd.to_timedelta(daily["utc_offset"], unit="s")
+    end = daily["end_utc"].dt.tz_localize(None) + pd.to_timedelta(daily["utc_offset_end"], unit="s")
+    assert (start == daily["date"]).all()
+    assert (end == daily["date"] + pd.Timedelta(days=1)).all()
+
+
 def test_batch_sweep_loads_every_file(swept):
     assert {"runs", "daily", "summary", "paired", "trace"} <= set(swept)
     assert swept.manifest["run"] == "batch"

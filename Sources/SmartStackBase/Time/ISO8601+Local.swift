@@ -11,6 +11,16 @@ extension ISO8601 {
     return text + offsetText(offset)
   }
 
+  /// The local time of `instant` at a fixed UTC offset (`offsetSeconds` east of UTC, a
+  /// row's own `UTCOffset`) with that offset: `formatLocal(_:zone:)` for one offset.
+  ///
+  /// - Complexity: O(1).
+  public static func formatLocal(_ instant: Instant, offsetSeconds: Int) -> String {
+    var text = format(instant + Int64(offsetSeconds) * Instant.millisecondsPerSecond)
+    text.removeLast()  // the "Z"
+    return text + offsetText(offsetSeconds)
+  }
+
   /// `+01:00`, `-04:00`, `+05:45`, `+00:00` for an offset in seconds (seconds dropped).
   public static func offsetText(_ seconds: Int) -> String {
     let sign = seconds < 0 ? "-" : "+"

@@ -44,16 +44,19 @@ public struct RunMetrics: Sendable {
   /// Time from each surfaced window's start to its first surfacing visit, milliseconds,
   /// ascending.
   public var timesToSurface: [Int64]
-  /// Pooled counts per local day index, ascending by day.
-  public var daily: [(day: Int64, counts: MetricCounts)]
+  /// Pooled counts per local day index, ascending by day, with the UTC offsets at the
+  /// day's start and end (`LocalDays`).
+  public var daily: [(day: Int64, counts: MetricCounts, offsets: DayOffsets)]
   /// What a simulation adds (reactions, reloads, suggestions); nil for replays.
   public var simulation: SimulationCounts? = nil
 
-  @inlinable public init(_ m: StandardMetrics) {
+  /// The metrics of a finished run whose local days lie in UTC as `days` says (the
+  /// run's source: `LocalDays(plan:)` for a replay, `LocalDays(zone:)` for a simulation).
+  @inlinable public init(_ m: StandardMetrics, days: LocalDays) {
     self.init(
       perPerson: m.perPerson, perPersonGini: m.exposureGini,
       timesToSurface: m.timesToSurface,
-      daily: m.days.keys.sorted().map { ($0, m.days[$0]!) })
+      daily: m.days.keys.sorted().map { ($0, m.days[$0]!, days.offsets(of: $0)) })
   }
 
   /// Rebuilds the metrics from their parts (e.g. read back from a batch journal):
@@ -64,10 +67,10 @@ public struct RunMetrics: Sendable {
   ///   - perPerson: counts in person order.
   ///   - perPersonGini: one value per person (NaN for none).
   ///   - timesToSurface: milliseconds, in any order (sorted here).
-  ///   - daily: counts per local day index, ascending by day.
+  ///   - daily: counts per local day index, ascending by day, with the day's offsets.
   @inlinable public init(
     perPerson: [MetricCounts], perPersonGini: [Double], timesToSurface: [Int64],
-    daily: [(day: Int64, counts: MetricCounts)]
+    daily: [(day: Int64, counts: MetricCounts, offsets: DayOffsets)]
   ) {
     self.perPerson = perPerson
     self.perPersonGini = perPersonGini

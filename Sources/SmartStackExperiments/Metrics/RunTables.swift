@@ -53,25 +53,45 @@ public enum RunTables {
     return csv.text
   }
 
-  /// `daily.csv`: per run and local day: `source,strategy,parameters,replicate,day,date,
-  /// visits,target_visits,hits,hit_rate,rotations`, where `day` counts from 0 at the
-  /// source's first day with a scored visit and `date` is that local date (YYYY-MM-DD).
+  /// `daily.csv`: per run and local day: `source,strategy,parameters,replicate`, then
+  /// `dayColumns` (`day` counts from 0 at the source's first day with a scored visit),
+  /// then `visits,target_visits,hits,hit_rate,rotations`.
   public static func daily(_ records: [RunRecord]) -> String {
-    var csv = CSVWriter(header: [
-      "source", "strategy", "parameters", "replicate", "day", "date", "visits", "target_visits",
-      "hits", "hit_rate", "rotations",
-    ])
+    var csv = CSVWriter(
+      header: ["source", "strategy", "parameters", "replicate"] + dayColumns + [
+        "visits", "target_visits", "hits", "hit_rate", "rotations",
+      ])
     for r in records {
       let firstDay = r.metrics.daily.first?.day ?? 0
-      for (day, c) in r.metrics.daily {
-        csv.appendRow([
-          r.source, r.strategy.name, r.strategy.parameters.canonical, String(r.replicate),
-          String(day - firstDay), dateText(day), String(c.visits), String(c.targetVisits),
-          String(c.hits), cell(c.hitRate), String(c.rotations),
-        ])
+      for (day, c, offsets) in r.metrics.daily {
+        csv.appendRow(
+          [r.source, r.strategy.name, r.strategy.parameters.canonical, String(r.replicate)]
+            + dayCells(day - firstDay, day: day, offsets: offsets)
+            + [String(c.visits), String(c.targetVisits), String(c.hits), cell(c.hitRate), String(c.rotations)])
       }
     }
     return csv.text
+  }
+
+  /// The columns that say which local day a `daily.csv` row is and where it lies in UTC:
+  /// - `day`: days since the run's first day with a scored visit;
+  /// - `date`: the local date, `YYYY-MM-DD`;
+  /// - `utc_offset`, `utc_offset_end`: the UTC offsets in effect at the day's start and at
+  ///   its end, in seconds east of UTC (as a log's `utc_offset` column; `DayOffsets`,
+  ///   `LocalDays`): equal except on a day the offset changes (daylight saving time,
+  ///   travel);
+  /// - `start_utc`, `end_utc`: the instants the local day starts and ends (exclusive),
+  ///   ISO 8601 UTC: `date` 00:00 read in `utc_offset`, the next day's 00:00 read in
+  ///   `utc_offset_end`.
+  public static let dayColumns = ["day", "date", "utc_offset", "utc_offset_end", "start_utc", "end_utc"]
+
+  /// The `dayColumns` cells of local day `day`, numbered `number` in its run.
+  public static func dayCells(_ number: Int64, day: Int64, offsets: DayOffsets) -> [String] {
+    [
+      String(number), dateText(day), String(offsets.start), String(offsets.end),
+      ISO8601.format(Instant(milliseconds: offsets.startInstant(day: day))),
+      ISO8601.format(Instant(milliseconds: offsets.endInstant(day: day))),
+    ]
   }
 
   /// A metric cell: empty for NaN, `NumberFormat.format` otherwise.

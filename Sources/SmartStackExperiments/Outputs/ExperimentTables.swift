@@ -18,10 +18,10 @@ public enum ExperimentTables {
     ]
 
   /// `daily.csv`: one row per cell and local day with scored visits.
-  public static let dailyHeader = [
-    "run_id", "source", "strategy", "parameters", "replicate", "day", "date", "visits",
-    "target_visits", "hits", "hit_rate", "rotations",
-  ]
+  public static let dailyHeader =
+    ["run_id", "source", "strategy", "parameters", "replicate"] + RunTables.dayColumns + [
+      "visits", "target_visits", "hits", "hit_rate", "rotations",
+    ]
 
   /// `runs.csv` of `results` (sorted here by cell index). `regret` = the hit rate of the
   /// oracle run of the same source and replicate minus this run's, empty when that oracle
@@ -63,8 +63,9 @@ public enum ExperimentTables {
     return csv.bytes
   }
 
-  /// `daily.csv` of `results`: per run and local day, `day` counting from 0 at the run's
-  /// first day with a scored visit and `date` that local date (YYYY-MM-DD).
+  /// `daily.csv` of `results`: per run and local day, the day's `RunTables.dayColumns`
+  /// (`day` counting from 0 at the run's first day with a scored visit, `date` that local
+  /// date, its UTC offsets and its start and end in UTC), then its counts.
   public static func daily(_ outline: ExperimentOutline, _ results: [CellResult]) -> [UInt8] {
     var csv = CSVWriter(header: dailyHeader)
     for r in results.sorted(by: { $0.cell < $1.cell }) {
@@ -72,14 +73,13 @@ public enum ExperimentTables {
       let runID = outline.runID(r.cell)
       let source = outline.sources[r.cell.source].name
       let firstDay = r.metrics.daily.first?.day ?? 0
-      for (day, c) in r.metrics.daily {
+      for (day, c, offsets) in r.metrics.daily {
         csv.append(runID)
         csv.append(source)
         csv.append(strategy.name)
         csv.append(strategy.parameters)
         csv.append(r.cell.replicate)
-        csv.append(String(day - firstDay))
-        csv.append(RunTables.dateText(day))
+        for text in RunTables.dayCells(day - firstDay, day: day, offsets: offsets) { csv.append(text) }
         csv.append(c.visits)
         csv.append(c.targetVisits)
         csv.append(c.hits)

@@ -19,12 +19,13 @@ extension Replay {
     _ plan: ReplayPlan, choices: [StrategyChoice], source: String, jobs: Int
   ) async -> [RunRecord] {
     let options = plan.options
+    let days = LocalDays(plan: plan)
     var results = [RunMetrics?](repeating: nil, count: choices.count)
     await withTaskGroup(of: (Int, RunMetrics).self) { group in
       var next = 0
       func launch(_ i: Int) {
         let choice = choices[i]
-        group.addTask { (i, RunMetrics(Replay.run(plan, choice: choice))) }
+        group.addTask { (i, RunMetrics(Replay.run(plan, choice: choice), days: days)) }
       }
       while next < min(max(jobs, 1), choices.count) {
         launch(next)

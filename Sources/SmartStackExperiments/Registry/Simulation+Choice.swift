@@ -27,7 +27,7 @@ extension Simulation {
     var emitter: LogEmitter? = nil
     let (metrics, counts, _) = choice.simulate(
       scenario, SimulationCell(replicate: replicate, seed: seed, options: options), emitter: &emitter)
-    var result = RunMetrics(metrics)
+    var result = RunMetrics(metrics, days: LocalDays(zone: scenario.zone))
     result.simulation = counts
     return result
   }

@@ -10,11 +10,12 @@ import SmartStackWorld
 // reads itself through the decoding layer (`JSONDecodable`), the keys in one place.
 //
 // Header (first line):
-//   {"journal":"smartstack-batch","version":2,"config_hash":"…","shard":"2/3" or null,
+//   {"journal":"smartstack-batch","version":3,"config_hash":"…","shard":"2/3" or null,
 //    "cells":N,"outline":{…},"checksum":"…"}
 // Cell (one line per finished cell):
 //   {"experiment":"…","cell":12,"run_id":"sample|mfu|0","people":[[13 counts],…],
-//    "gini":[x or null,…],"tts":[ms,…],"daily":[[day,13 counts],…],"checksum":"…"}
+//    "gini":[x or null,…],"tts":[ms,…],"daily":[[day,13 counts,offset,offset_end],…],
+//    "checksum":"…"}
 // `experiment` is the experiment's identity: its config hash, the FNV-1a 64 of the
 // compact JSON of the resolved config, which holds the seed, the replicates, every source
 // point with its options and input files' hashes, the strategy points and the baseline.
@@ -22,7 +23,8 @@ import SmartStackWorld
 // line's bytes before `,"checksum":"` (see `JournalCodec.sealed` and `verified`).
 // The 13 counts are `MetricCounts` in declaration order (visits, targetVisits,
 // targetsInStack, hits, hitsAt3, reciprocalRankSum, rotations, activeDays,
-// relevanceVisits, relevanceHonoured, suppressionViolations, windows, windowsSurfaced).
+// relevanceVisits, relevanceHonoured, suppressionViolations, windows, windowsSurfaced);
+// `offset` and `offset_end` are the day's `DayOffsets` (seconds east of UTC).
 // Numbers are written in shortest round-trip form, so values read back bit-identical.
 
 extension MetricCounts {
@@ -90,9 +92,10 @@ extension SimulationCounts {
 
 enum JournalCodec {
   static let format = "smartstack-batch"
-  /// 2 since lines carry the experiment's identity and a checksum (version 1 journals
-  /// are refused: run without --resume).
-  static let version = 2
+  /// 2 since lines carry the experiment's identity and a checksum; 3 since each day of
+  /// `daily` carries its UTC offsets (`DayOffsets`). Other versions are refused: run
+  /// without --resume.
+  static let version = 3
 
   /// Numbers, NaN written as `null`.
   static func numbers(_ values: [Double]) -> JSONValue {
@@ -221,7 +224,11 @@ struct JournalCell: JSONObjectDecodable {
       JSONMember(
         "daily",
         .array(
-          m.daily.map { JSONNode(JournalCodec.numbers([Double($0.day)] + $0.counts.journalValues)) }
+          m.daily.map {
+            JSONNode(
+              JournalCodec.numbers(
+                [Double($0.day)] + $0.counts.journalValues + [Double($0.offsets.start), Double($0.offsets.end)]))
+          }
         )),
     ]
     // Simulated runs also carry `SimulationCounts` in `SimulationCounts.names` order.
@@ -263,16 +270,22 @@ struct JournalCell: JSONObjectDecodable {
     return JournalCell(experiment: experiment, index: index, runID: runID, metrics: metrics)
   }
 
-  /// `[day, 13 counts]`.
+  /// `[day, 13 counts, offset, offset_end]`.
   private static func day(_ item: JSONItem, _ json: inout JSONDecoding) -> (
-    day: Int64, counts: MetricCounts
+    day: Int64, counts: MetricCounts, offsets: DayOffsets
   )? {
     guard let values = JournalCodec.numbers(item, &json) else { return nil }
-    guard let day = values.first, day.rounded() == day, abs(day) < 1e15 else {
-      json.report("expected [day, 13 counts]", at: item)
+    let limit = Double(UTCOffset.limit)
+    guard values.count == 16, let day = values.first, day.rounded() == day, abs(day) < 1e15,
+      values.suffix(2).allSatisfy({ $0.rounded() == $0 && abs($0) <= limit })
+    else {
+      json.report("expected [day, 13 counts, utc_offset, utc_offset_end]", at: item)
       return nil
     }
-    return JournalCodec.counts(values.dropFirst(), at: item, &json).map { (Int64(day), $0) }
+    let offsets = DayOffsets(start: Int32(values[14]), end: Int32(values[15]))
+    return JournalCodec.counts(values.dropFirst().dropLast(2), at: item, &json).map {
+      (Int64(day), $0, offsets)
+    }
   }
 }
 

@@ -14,6 +14,8 @@ public struct LogSource: ExperimentSource {
   public let name: String
   public let plan: ReplayPlan
   public let statistics: SourceStatistics
+  /// Where the plan's local days lie in UTC, the same for every cell.
+  public let days: LocalDays
 
   public var kind: String { "log" }
   public var unitsArePeoplePerReplicate: Bool { false }
@@ -22,6 +24,7 @@ public struct LogSource: ExperimentSource {
     self.name = name
     self.plan = plan
     self.statistics = statistics
+    days = LocalDays(plan: plan)
   }
 
   func plan(replicate: Int, seed: UInt64) -> ReplayPlan {
@@ -32,15 +35,15 @@ public struct LogSource: ExperimentSource {
   }
 
   public func run(_ choice: StrategyChoice, replicate: Int, seed: UInt64) -> RunMetrics {
-    RunMetrics(Replay.run(plan(replicate: replicate, seed: seed), choice: choice))
+    RunMetrics(Replay.run(plan(replicate: replicate, seed: seed), choice: choice), days: days)
   }
 
   public func runTraced(
     _ choice: StrategyChoice, replicate: Int, seed: UInt64, runID: String
   ) -> (metrics: RunMetrics, trace: TraceRecorder?) {
     let plan = plan(replicate: replicate, seed: seed)
-    let recorder = TraceRecorder(runID: runID, personNames: plan.people.map(\.name), zone: plan.options.zone)
+    let recorder = TraceRecorder(runID: runID, plan: plan)
     let (metrics, extra) = choice.replay(plan, extra: DynamicObserver(recorder))
-    return (RunMetrics(metrics), extra?.base as? TraceRecorder)
+    return (RunMetrics(metrics, days: days), extra?.base as? TraceRecorder)
   }
 }

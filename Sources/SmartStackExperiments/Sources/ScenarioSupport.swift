@@ -37,7 +37,7 @@ public struct ScenarioSource: ExperimentSource {
     let (standard, counts, extra) = choice.simulate(
       scenario, SimulationCell(replicate: replicate, seed: seed, options: options),
       extra: DynamicObserver(recorder), emitter: &emitter)
-    var metrics = RunMetrics(standard)
+    var metrics = RunMetrics(standard, days: LocalDays(zone: scenario.zone))
     metrics.simulation = counts
     return (metrics, extra?.base as? TraceRecorder)
   }

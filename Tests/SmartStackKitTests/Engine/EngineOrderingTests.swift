@@ -70,7 +70,7 @@ struct EngineOrderingTests {
     var options = ReplayOptions()
     options.stack = .fixed(StackSpec(file: "s", instances: [WidgetInstance(id: "A", kind: "A"), WidgetInstance(id: "B", kind: "B"), WidgetInstance(id: "C", kind: "C")]))
     let plan = try ReplayPlan(log: HandLog.log(), options: options)
-    let m = RunMetrics(Replay.run(plan, choice: choice))
+    let m = RunMetrics(Replay.run(plan, choice: choice), days: LocalDays(plan: plan))
     // Always shows C (highest index): hits are the visits whose target is C (one).
     #expect(m.total.hits == 1)
     #expect(m.total.visits == 8)

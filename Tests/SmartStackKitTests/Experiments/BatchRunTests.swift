@@ -22,7 +22,7 @@ private let config = #"""
 private let allFiles = ExperimentOutputs.completeFiles + ["trace.csv"]
 
 /// Reads the config in `folder` and runs it into `folder/name`.
-private func run(
+func run(
   _ folder: String, into name: String, jobs: Int = 2, resume: Bool = false, shard: Shard? = nil,
   overwrite: Bool = false, overrides: ExperimentOverrides = ExperimentOverrides(),
   wrap: ((any ExperimentSource) -> any ExperimentSource)? = nil
@@ -43,7 +43,7 @@ private func fixtureFolder() throws -> String {
 }
 
 /// A source that fails on one cell, to interrupt a run as a crash would.
-private struct FailingSource: ExperimentSource {
+struct FailingSource: ExperimentSource {
   struct Failure: Error {}
   let base: any ExperimentSource
   let failStrategy: String
@@ -212,6 +212,7 @@ struct BatchRunTests {
         back.metrics.perPersonGini.map(\.bitPattern) == metrics.perPersonGini.map(\.bitPattern))
       #expect(back.metrics.daily.map(\.day) == metrics.daily.map(\.day))
       #expect(back.metrics.daily.map(\.counts) == metrics.daily.map(\.counts))
+      #expect(back.metrics.daily.map(\.offsets) == metrics.daily.map(\.offsets))
     }
   }
 

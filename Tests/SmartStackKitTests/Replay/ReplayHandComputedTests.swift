@@ -39,7 +39,7 @@ enum HandLog {
   static func run(_ strategy: String) throws -> RunMetrics {
     let plan = try ReplayPlan(log: log(), options: ReplayOptions())
     let choice = try StrategyRegistry.builtIn.parse(strategy)
-    return RunMetrics(Replay.run(plan, choice: choice))
+    return RunMetrics(Replay.run(plan, choice: choice), days: LocalDays(plan: plan))
   }
 }
 
@@ -111,7 +111,7 @@ struct ReplayHandComputedTests {
         times: ["2026-03-02T08:06:00Z", "2026-03-02T08:54:00Z", "2026-03-04T00:00:00Z"].map(ms)))
     let plan = try ReplayPlan(log: HandLog.log(), options: options)
     #expect(plan.people[0].visitTarget == [1, -1, -1])
-    let m = RunMetrics(Replay.run(plan, choice: try StrategyRegistry.builtIn.parse("mfu")))
+    let m = RunMetrics(Replay.run(plan, choice: try StrategyRegistry.builtIn.parse("mfu")), days: LocalDays(plan: plan))
     #expect(m.total.visits == 3)
     #expect(m.total.targetVisits == 1)
   }
@@ -121,7 +121,7 @@ struct ReplayHandComputedTests {
     var options = ReplayOptions()
     options.warmupDays = 1
     let plan = try ReplayPlan(log: HandLog.log(), options: options)
-    let m = RunMetrics(Replay.run(plan, choice: try StrategyRegistry.builtIn.parse("mfu")))
+    let m = RunMetrics(Replay.run(plan, choice: try StrategyRegistry.builtIn.parse("mfu")), days: LocalDays(plan: plan))
     #expect(m.total.visits == 3)
     // v6 rank 2, v7 rank 2, v8 hit, as in the full run: learning continued in warm-up.
     #expect(m.total.hits == 1)

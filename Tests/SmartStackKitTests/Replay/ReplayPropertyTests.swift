@@ -85,7 +85,7 @@ struct ReplayPropertyTests {
       var options = ReplayOptions()
       options.seed = seed
       let plan = try ReplayPlan(log: log, options: options)
-      return RunMetrics(Replay.run(plan, choice: try StrategyRegistry.builtIn.parse("random"))).total.hits
+      return RunMetrics(Replay.run(plan, choice: try StrategyRegistry.builtIn.parse("random")), days: LocalDays(plan: plan)).total.hits
     }
     #expect(try hits(1) == hits(1))
     #expect(try [hits(1), hits(2), hits(3)] != [hits(1), hits(1), hits(1)])

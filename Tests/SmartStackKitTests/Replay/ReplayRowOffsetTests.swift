@@ -41,7 +41,7 @@ enum Traveller {
   }
 
   static func hits(_ plan: ReplayPlan) throws -> Int {
-    RunMetrics(Replay.run(plan, choice: try StrategyRegistry.builtIn.parse("hour-of-day"))).total.hits
+    RunMetrics(Replay.run(plan, choice: try StrategyRegistry.builtIn.parse("hour-of-day")), days: LocalDays(plan: plan)).total.hits
   }
 
   /// The outcomes and the hour-of-day counts (`[instance * 24 + hour]`) after a replay.

@@ -22,6 +22,10 @@ TEXT_COLUMNS = frozenset({
 TIME_COLUMNS = frozenset({"time", "timestamp", "started", "finished"})
 # Local times with their offset (trace.csv, explain.csv, relevance output): wall time kept.
 LOCAL_TIME_COLUMNS = frozenset({"local_time"})
+# UTC offsets in seconds east of UTC (daily.csv's offsets at a local day's start and end, a
+# log's utc_offset): integers, nullable Int64 when some are empty. daily.csv's start_utc
+# and end_utc are instants (`*_utc`), so `start_utc + utc_offset` is `date` at 00:00.
+OFFSET_COLUMNS = frozenset({"utc_offset", "utc_offset_end"})
 _INTEGER = r"-?[0-9]+"
 
 
@@ -90,6 +94,9 @@ def _typed(name: str, column: pd.Series) -> pd.Series:
             return pd.to_datetime(column, utc=True, format="ISO8601")
         except (ValueError, TypeError):
             pass
+    if name in OFFSET_COLUMNS and len(values) and values.str.fullmatch(_INTEGER).all():
+        numbers = pd.to_numeric(column)
+        return numbers.astype("Int64") if column.isna().any() else numbers.astype("int64")
     if name == "date" and len(values):
         try:
             return pd.to_datetime(column, format="%Y-%m-%d")

@@ -1,0 +1,146 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+
+/// Where one local day of a run lies in UTC: the UTC offsets, in seconds east of UTC, in
+/// effect at its start and at its end (`daily.csv`'s `utc_offset` and `utc_offset_end`).
+///
+/// Day `d` (days since 1970-01-01 on the wall clock) starts at the instant
+/// `d × 86 400 s − start` and ends, exclusive, at `(d + 1) × 86 400 s − end`: the local
+/// day's 00:00 read in each offset. The two differ on a day the offset changes (daylight
+/// saving time, travel), which is then not 24 hours long.
+public struct DayOffsets: Sendable, Hashable {
+  /// Seconds east of UTC at the day's start.
+  public var start: Int32
+  /// Seconds east of UTC at the day's end.
+  public var end: Int32
+
+  @inlinable public init(start: Int32, end: Int32) {
+    self.start = start
+    self.end = end
+  }
+
+  /// The instant (epoch ms) local day `day` starts at.
+  @inlinable public func startInstant(day: Int64) -> Int64 {
+    day &* Instant.millisecondsPerDay &- Int64(start) &* Instant.millisecondsPerSecond
+  }
+
+  /// The instant (epoch ms) local day `day` ends at (exclusive): the next day's start.
+  @inlinable public func endInstant(day: Int64) -> Int64 {
+    (day &+ 1) &* Instant.millisecondsPerDay &- Int64(end) &* Instant.millisecondsPerSecond
+  }
+
+  /// The offsets whose start and end instants are `start` and `end` for day `day`.
+  @inlinable init(day: Int64, startInstant: Int64, endInstant: Int64) {
+    self.init(
+      start: Int32(truncatingIfNeeded: (day &* Instant.millisecondsPerDay &- startInstant) / 1000),
+      end: Int32(truncatingIfNeeded: ((day &+ 1) &* Instant.millisecondsPerDay &- endInstant) / 1000))
+  }
+}
+
+/// How the local days of a source lie in UTC: the `DayOffsets` of each day index, as the
+/// engine reads visits' local days (README, "Local time").
+///
+/// - A visit read in the run's zone (`--timezone`, a scenario's `timezone`; a log row
+///   without an offset of its own) belongs to the zone's local day: that day starts at the
+///   zone's local midnight (`ZoneRules.startOfLocalDay(dayIndex:)`, the end of a gap when
+///   midnight falls in one) and ends at the next day's.
+/// - A visit with its own offset (`UTCOffset`) belongs to the day its offset gives; a
+///   person's day then starts at 00:00 in the offset of that person's first visit of the
+///   day and ends at the next 00:00 in the offset of the last one (read in the zone when
+///   that visit has none). A flight from Berlin to New York gives 3600 then -18000.
+/// - A day pooled over several people (the rows of `daily.csv` are) spans from the earliest
+///   of their starts to the latest of their ends, so every visit counted on it lies inside.
+///
+/// Which days a source has depends only on its visits (the same for every strategy), so
+/// the offsets are computed once per source, not per run.
+public struct LocalDays: Sendable {
+  /// The zone visits without their own offset are read in.
+  public let zone: ZoneRules
+  /// Days that some visit with its own offset decides, ascending, and their offsets;
+  /// empty when no visit has one (every day is then the zone's).
+  @usableFromInline let rowDays: [Int64]
+  @usableFromInline let rowOffsets: [DayOffsets]
+
+  /// Days read in `zone` alone (simulations; logs without offsets).
+  public init(zone: ZoneRules) {
+    self.zone = zone
+    rowDays = []
+    rowOffsets = []
+  }
+
+  /// The days of a replay plan's scored visits, each read in its own offset when it has
+  /// one (`ReplayPlan.Person.visitOffsets`), else in the plan's zone.
+  ///
+  /// - Complexity: O(V log t + D log D) for V scored visits, t zone transitions and D
+  ///   distinct person-days.
+  public init(plan: ReplayPlan) {
+    zone = plan.options.zone
+    guard plan.people.contains(where: { !$0.visitOffsets.isEmpty }) else {
+      rowDays = []
+      rowOffsets = []
+      return
+    }
+    // Per day, the earliest start and latest end over the people's days. A dictionary
+    // only looked up; its keys are sorted below.
+    var spans: [Int64: (start: Int64, end: Int64)] = [:]
+    for person in plan.people {
+      var day = Int64.min
+      var start = Int64.max
+      var end = Int64.min
+      func close() {
+        guard day != .min else { return }
+        let old = spans[day] ?? (start, end)
+        spans[day] = (min(old.start, start), max(old.end, end))
+      }
+      for (v, time) in person.visitTimes.enumerated() {
+        let own = person.visitOffsets.isEmpty ? UTCOffset.none : person.visitOffsets[v]
+        let offset =
+          own == UTCOffset.none
+          ? Int64(zone.offsetSeconds(at: Instant(milliseconds: time))) * Instant.millisecondsPerSecond
+          : Int64(own) * Instant.millisecondsPerSecond
+        let visitDay = WallClock.dayIndex(time &+ offset)
+        // The visit's day starts or ends where its own reading puts 00:00.
+        let dayStart =
+          own == UTCOffset.none
+          ? zone.startOfLocalDay(dayIndex: visitDay).milliseconds
+          : visitDay &* Instant.millisecondsPerDay &- offset
+        let dayEnd =
+          own == UTCOffset.none
+          ? zone.startOfLocalDay(dayIndex: visitDay &+ 1).milliseconds
+          : (visitDay &+ 1) &* Instant.millisecondsPerDay &- offset
+        if visitDay != day {
+          close()
+          day = visitDay
+          start = dayStart
+        }
+        end = dayEnd
+      }
+      close()
+    }
+    let days = spans.keys.sorted()
+    rowDays = days
+    rowOffsets = days.map { d in
+      let span = spans[d]!
+      return DayOffsets(day: d, startInstant: span.start, endInstant: span.end)
+    }
+  }
+
+  /// The offsets of local day `day`.
+  ///
+  /// - Complexity: O(log D + log t).
+  public func offsets(of day: Int64) -> DayOffsets {
+    if !rowDays.isEmpty {
+      var low = 0
+      var high = rowDays.count
+      while low < high {
+        let mid = (low + high) / 2
+        if rowDays[mid] < day { low = mid + 1 } else { high = mid }
+      }
+      if low < rowDays.count && rowDays[low] == day { return rowOffsets[low] }
+    }
+    return DayOffsets(
+      day: day, startInstant: zone.startOfLocalDay(dayIndex: day).milliseconds,
+      endInstant: zone.startOfLocalDay(dayIndex: day &+ 1).milliseconds)
+  }
+}
