@@ -34,7 +34,12 @@ public struct HourOfWeekStrategy: InstanceScoringStrategy {
       self.weight = weight
       self.updated = updated
     }
+    @inlinable static func == (a: Decay, b: Decay) -> Bool { a.weight == b.weight && a.updated == b.updated }
   }
+
+  /// Memberwise, as the synthesised `==` would be, but inlinable: the engine compares
+  /// the strategy around each event (`InstanceScoringStrategy`), from another module.
+  @inlinable public static func == (a: Self, b: Self) -> Bool { a.halfLife == b.halfLife && a.decay == b.decay }
 
   @inlinable public init(parameters: StrategyParameters) {
     halfLife = parameters["half-life-days"] * 86_400_000

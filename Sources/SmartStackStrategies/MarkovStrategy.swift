@@ -29,6 +29,12 @@ public struct MarkovStrategy: PureRankingStrategy {
     countSelf = parameters["self-transitions"] == 1
   }
 
+  /// Memberwise, as the synthesised `==` would be, but inlinable: the engine compares
+  /// the strategy around each relevance entry (`PureRankingStrategy`), from another module.
+  @inlinable public static func == (a: Self, b: Self) -> Bool {
+    a.countSelf == b.countSelf && a.n == b.n && a.last == b.last && a.transitions == b.transitions
+  }
+
   /// The scores are the strategy's own transitions, learnt from donations. Declaring
   /// `.donations` (wider than what `scores` reads, which is allowed) ends the decision
   /// at each donation before the engine would compare the transition tables (`==`).

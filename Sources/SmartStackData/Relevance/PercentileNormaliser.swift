@@ -124,8 +124,12 @@ public struct PercentileNormaliser: Sendable {
 
   /// `percentile(of:at:key:)` for a caller that knows this value's storage is not shared
   /// (`makeStorageUnique()` since the value was last copied): no uniqueness check.
-  @inline(__always)
-  @inlinable mutating package func percentile(
+  ///
+  /// Transparent: inlined where it is called even into a large caller in another
+  /// layer (the engine's relevance refresh), where `@inline(__always)` is not honoured
+  /// past the optimiser's size limits.
+  @_transparent @usableFromInline
+  mutating package func percentile(
     of s: Double, scoredAt date: Instant? = nil, at now: Instant, key: Int, storageIsUnique: Void
   ) -> Double? {
     guard key >= 0, key < storage.count, !s.isNaN else { return nil }

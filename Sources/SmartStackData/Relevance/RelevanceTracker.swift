@@ -48,6 +48,7 @@ public struct RelevanceTracker: Sendable, Hashable {
   /// current window had already begun.
   ///
   /// - Complexity: O(1).
+  @inline(__always)
   @inlinable public func state(at now: Instant) -> RelevanceState {
     guard let relevance else { return .none }
     if let end = relevance.windowEnd(start: start), now.milliseconds >= end { return .expired }

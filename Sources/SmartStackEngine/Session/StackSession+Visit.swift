@@ -108,8 +108,12 @@ extension StackSession {
   ///
   /// Candidate `i`'s key in the strategy's order is `orderKey` of its current score and
   /// tie rank, read through buffers: a closure over the session itself would copy it.
+  ///
+  /// `mutating` although it changes nothing: the session then goes in by address. A
+  /// non-mutating call out of line on the driver's `inout` session copied all of it
+  /// (816 bytes, `memcpy`) at every visit where the rules may bind.
   @inline(never)
-  @inlinable package func applyStackRules(
+  @inlinable mutating package func applyStackRules(
     strategyTop: Int, rule: StaticString, targetRank: Int, policy: VisitPolicy, targets: UnsafeBufferPointer<Int32>
   ) -> (shown: Int, rule: StaticString, targetRank: Int) {
     let tieRank = slots.view.tieRank

@@ -104,6 +104,40 @@ struct DecisionReuseTests {
     #expect("\(report)".contains("first difference: world 1"))
   }
 
+  /// `hour-of-week` and `markov` write `==` out (inlinable, for the engine's compare
+  /// around each event): it must still see every stored property, as the synthesised
+  /// one did. A donation changes what each learns; a parameter is part of the state.
+  @Test func theWrittenOutEqualitiesSeeEveryStoredProperty() throws {
+    func make<S: RankingStrategy>(_: S.Type, _ given: [(String, Double)] = []) throws -> S {
+      try S(parameters: StrategyParameters(specs: S.info.parameters, given: given, strategy: S.info.name))
+    }
+    let instances = (0..<3).map { WidgetInstance(id: "i\($0)", kind: "K\($0)") }
+    let context = StackContext(
+      now: 3_600_000, hourOfDay: 1, hourOfWeek: 1, dayIndex: 0, features: StackFeatures(instances: instances),
+      shown: -1, shownSince: 0, target: [])
+    let setup = StrategySetup(instances: instances, seed: 1)
+    let donation = ObservedEvent.donation(kind: 0, instances: [1])
+
+    var decayed = try make(HourOfWeekStrategy.self, [("half-life-days", 7)])
+    decayed.begin(setup)
+    let before = decayed
+    #expect(decayed == before)
+    decayed.observe(donation, context: context)
+    #expect(decayed != before)
+    #expect(try make(HourOfWeekStrategy.self) != make(HourOfWeekStrategy.self, [("half-life-days", 7)]))
+    #expect(try make(HourOfWeekStrategy.self) == make(HourOfWeekStrategy.self))
+
+    var markov = try make(MarkovStrategy.self)
+    markov.begin(setup)
+    var last = markov
+    markov.observe(donation, context: context)  // `last` moves
+    #expect(markov != last)
+    last = markov
+    markov.observe(.donation(kind: 0, instances: [2]), context: context)  // a transition is counted
+    #expect(markov != last)
+    #expect(try make(MarkovStrategy.self) != make(MarkovStrategy.self, [("self-transitions", 0)]))
+  }
+
   /// An instance-scoring strategy whose scores ignore donations keeps its decision
   /// across a donation and only moves the order; the same definition as a pure strategy
   /// that also reads the donations ranks afresh after each: fewer visits are decided
