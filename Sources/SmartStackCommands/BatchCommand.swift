@@ -30,13 +30,14 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
         smartstack batch
         smartstack batch --log Datasets/logs/tiny.csv --visits sessions:5 --strategy mfu,hour-of-week,oracle
         smartstack batch --scenario Datasets/scenarios/commuter.json --days 14 --strategy mfu,smart-rotate,oracle
-        smartstack batch --init my-study.json
-        smartstack batch my-experiment.json --replicates 10 --out results/run1
-        smartstack batch exp.json --strategy mfu,mru,hour-of-week:half-life-days=14
-        smartstack batch exp.json --resume                # after an interruption
-        smartstack batch exp.json --out results/run1 --overwrite   # replace another run's reports
-        smartstack batch exp.json --shard 2/8 --out results/shard-2
-        smartstack merge results/shard-* --out results/all
+        smartstack batch --init my-study.json             # a commented config to start from
+        smartstack batch my-study.json --replicates 10 --out results/run1
+        smartstack batch my-study.json --replicates 10 --out results/run1 --resume   # after an interruption
+        smartstack batch my-study.json --strategy mfu,mru,hour-of-week:half-life-days=14 --out results/run2
+        smartstack batch my-study.json --out results/run1 --overwrite   # replace another run's reports
+        smartstack batch my-study.json --shard 1/2 --out results/shard-1
+        smartstack batch my-study.json --shard 2/2 --out results/shard-2
+        smartstack merge results/shard-1 results/shard-2 --out results/all
 
       Config format, outputs and statistics: docs/batch.md.
       """)

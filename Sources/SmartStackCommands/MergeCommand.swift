@@ -14,8 +14,10 @@ struct MergeCommand: AsyncParsableCommand, RegistryCommand {
       experiment traces) into --out: byte for byte the CSVs a single run writes. The input \
       files are not needed.
 
-      Example:
-        for k in 1 2 3; do smartstack batch exp.json --shard $k/3 --out out/shard-$k; done
+      Examples:
+        smartstack batch Datasets/experiments/tiny.json --shard 1/3 --out out/shard-1
+        smartstack batch Datasets/experiments/tiny.json --shard 2/3 --out out/shard-2
+        smartstack batch Datasets/experiments/tiny.json --shard 3/3 --out out/shard-3
         smartstack merge out/shard-1 out/shard-2 out/shard-3 --out out/all
       """)
 

@@ -16,8 +16,10 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
       Examples:
         smartstack replay --log Datasets/logs/commuter/donations.csv --visits Datasets/logs/commuter/visits.csv \\
           --stack Datasets/logs/commuter/stack.json --strategy mfu,mru,hour-of-day,oracle
-        smartstack replay --log my.jsonl --visits sessions:5 --stack top:6 --warmup-days 7
-        smartstack replay --log log.csv --visits visits.csv --stack stack.json --timelines t.json
+        smartstack replay --log Datasets/logs/credit-card/donations.jsonl --visits sessions:5 --stack top:6 \\
+          --warmup-days 7 --out reports/credit-card
+        smartstack replay --log Datasets/logs/commuter/donations.csv --visits Datasets/logs/commuter/visits.csv \\
+          --stack Datasets/logs/commuter/stack.json --timelines Datasets/timelines/commuter.json --out reports/timelines
       """)
 
   @OptionGroup var input: ReplayInputOptions
