@@ -10,8 +10,10 @@ import SmartStackWorld
 // reads itself through the decoding layer (`JSONDecodable`), the keys in one place.
 //
 // Header (first line):
-//   {"journal":"smartstack-batch","version":2,"config_hash":"…","shard":"2/3" or null,
+//   {"journal":"smartstack-batch","version":3,"config_hash":"…","shard":"2/3" or null,
 //    "cells":N,"outline":{…},"checksum":"…"}
+// The outline's strategy points carry "target_aware" (version 3): which one is the
+// oracle `regret` is measured against, which `merge` cannot ask a registry.
 // Cell (one line per finished cell):
 //   {"experiment":"…","cell":12,"run_id":"sample|mfu|0","people":[[13 counts],…],
 //    "gini":[x or null,…],"tts":[ms,…],"daily":[[day,13 counts],…],"checksum":"…"}
@@ -91,8 +93,12 @@ extension SimulationCounts {
 enum JournalCodec {
   static let format = "smartstack-batch"
   /// 2 since lines carry the experiment's identity and a checksum (version 1 journals
-  /// are refused: run without --resume).
-  static let version = 2
+  /// are refused: run without --resume); 3 since strategy points carry `target_aware`.
+  static let version = 3
+  /// Versions read: a version 2 journal's strategy points have no `target_aware`, and
+  /// the one named `oracle` is taken for the oracle, as version 2 did (so its outputs
+  /// are rebuilt as they were written).
+  static let readableVersions: [Int] = [2, 3]
 
   /// Numbers, NaN written as `null`.
   static func numbers(_ values: [Double]) -> JSONValue {
@@ -166,7 +172,7 @@ struct JournalHeader: JSONObjectDecodable {
       return nil
     }
     let written = o.member("version")?.value.doubleValue
-    guard written == Double(version) else {
+    guard let written, JournalCodec.readableVersions.contains(where: { Double($0) == written }) else {
       o.json.report(
         "journal version \(written.map(NumberFormat.format) ?? "?") is not supported (expected \(version)); run without --resume to start over",
         at: o.item)
@@ -181,6 +187,7 @@ struct JournalHeader: JSONObjectDecodable {
     }
     let cells = o.require("cells", in: 0...Int.max)
     let outline = o.require("outline", as: ExperimentOutline.self)
+    let marksTargetAware = written >= 3
     _ = o.member("checksum")  // verified on the bytes before decoding
     guard let hash, let cells, let outline, o.isClean else { return nil }
     guard hash == outline.configHash, cells == outline.cellCount else {
@@ -189,7 +196,22 @@ struct JournalHeader: JSONObjectDecodable {
         at: o.item)
       return nil
     }
-    return JournalHeader(outline: outline, shard: shard)
+    // Every strategy point states `target_aware` from version 3 on, none before.
+    let points = o.item.value["outline"]?["strategies"]?.value.arrayValue ?? []
+    let stated = points.filter { $0["target_aware"] != nil }.count
+    guard stated == (marksTargetAware ? points.count : 0) else {
+      o.json.report(
+        marksTargetAware
+          ? "a strategy point of the outline has no \"target_aware\" (required since journal version 3)"
+          : "journal version \(NumberFormat.format(written)) has no \"target_aware\"; found one in the outline",
+        at: o.item)
+      return nil
+    }
+    var read = outline
+    if !marksTargetAware {
+      for k in read.strategies.indices { read.strategies[k].targetAware = read.strategies[k].name == OracleStrategy.name }
+    }
+    return JournalHeader(outline: read, shard: shard)
   }
 }
 
@@ -384,14 +406,20 @@ extension SourceInput: JSONObjectDecodable {
 
 extension ExperimentOutline.Strategy: JSONObjectDecodable {
   var jsonValue: JSONValue {
-    ["descriptor": .string(descriptor), "name": .string(name), "parameters": .string(parameters)]
+    [
+      "descriptor": .string(descriptor), "name": .string(name), "parameters": .string(parameters),
+      "target_aware": .bool(targetAware),
+    ]
   }
 
+  /// Reads `jsonValue`'s form; `target_aware` may be missing (a version 2 journal, which
+  /// `JournalHeader.read` checks and completes).
   public static func read(_ o: inout JSONObjectReader) -> Self? {
     let descriptor = o.require("descriptor", as: String.self)
     let name = o.require("name", as: String.self)
     let parameters = o.require("parameters", as: String.self)
+    let targetAware = o.optional("target_aware", as: Bool.self)
     guard let descriptor, let name, let parameters else { return nil }
-    return Self(descriptor: descriptor, name: name, parameters: parameters)
+    return Self(descriptor: descriptor, name: name, parameters: parameters, targetAware: targetAware ?? false)
   }
 }
