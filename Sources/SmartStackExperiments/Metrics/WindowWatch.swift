@@ -62,6 +62,9 @@ public struct WindowWatch: Sendable {
   }
 
   @usableFromInline package var slots: [Slot] = []
+  /// Per instance, the watched window's start while it has not surfaced, else
+  /// `Int64.min`: all a visit reads (one load).
+  @usableFromInline package var unsurfaced: [Int64] = []
   /// The person's scored visits so far.
   @usableFromInline package var visits = 0
   /// How many windows are watched: visits skip the surfacing check while none is.
@@ -72,6 +75,7 @@ public struct WindowWatch: Sendable {
   /// Starts a person with `instanceCount` instances, none a candidate, nothing watched.
   @inlinable public mutating func beginPerson(instanceCount: Int) {
     slots = Array(repeating: Slot(), count: instanceCount)
+    unsurfaced = Array(repeating: Int64.min, count: instanceCount)
     visits = 0
     watching = 0
   }
@@ -102,6 +106,7 @@ public struct WindowWatch: Sendable {
     slots[i].start = start
     slots[i].base = candidateVisits(i)
     slots[i].surfacedAfter = -1
+    unsurfaced[i] = start
     watching &+= 1
   }
 
@@ -110,7 +115,11 @@ public struct WindowWatch: Sendable {
   @inlinable public mutating func visit(shown: Int32, time: Int64) {
     if watching > 0 && shown >= 0 {
       let i = Int(shown)
-      if slots[i].start != Int64.min && slots[i].surfacedAfter < 0 { slots[i].surfacedAfter = time &- slots[i].start }
+      let start = unsurfaced[i]
+      if start != Int64.min {
+        slots[i].surfacedAfter = time &- start
+        unsurfaced[i] = Int64.min
+      }
     }
     visits &+= 1
   }
@@ -122,6 +131,7 @@ public struct WindowWatch: Sendable {
     let slot = slots[i]
     guard slot.start != Int64.min else { return nil }
     slots[i].start = Int64.min
+    unsurfaced[i] = Int64.min
     watching &-= 1
     return WatchedWindow(
       instance: instance, start: slot.start, visits: candidateVisits(i) &- slot.base,
