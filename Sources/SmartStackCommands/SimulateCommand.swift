@@ -138,7 +138,7 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
     let records = cells.indices.map { k in
       RunRecord(
         source: source, strategy: choices[cells[k].choice].descriptor, replicate: cells[k].replicate,
-        seed: seed, metrics: results[k]!)
+        seed: seed, metrics: results[k]!, targetAware: choices[cells[k].choice].isTargetAware)
     }
 
     // The exposure log is made before anything is published, and written first: a

@@ -148,18 +148,28 @@ public struct StrategyConformanceReport: Sendable, CustomStringConvertible {
   }
 }
 
-/// Every visit and window as text, for comparison.
+/// Every visit and watched window (`WindowWatch`) as text, for comparison.
 struct Transcript: OutcomeObserver {
   var visits: [(time: Int64, decision: String)] = []
-  var windows: [String] = []
+  var windows: [String] { recorder.windows.map(\.window.description) }
+  var recorder = WindowRecorder()
+  mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
+    recorder.beginPerson(person, instances: instances)
+  }
+  mutating func availabilityChanged(instance: Int32, available: Bool) {
+    recorder.availabilityChanged(instance: instance, available: available)
+  }
+  mutating func windowReachedThreshold(instance: Int32, start: Int64) {
+    recorder.windowReachedThreshold(instance: instance, start: start)
+  }
+  mutating func windowEnded(instance: Int32) { recorder.windowEnded(instance: instance) }
+  mutating func endPerson(_ person: Int32) { recorder.endPerson(person) }
   mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
+    recorder.observe(o, scores: scores, features: features)
     visits.append(
       (o.time,
        "shown \(o.shown) previous \(o.previous) target rank \(o.targetRank) of \(o.candidateCount) "
         + "critical \(o.relevanceCritical) honoured \(o.relevanceHonoured) state \(o.shownState.name) "
         + "rule \(o.rule) scores \(scores.map { String($0.bitPattern, radix: 16) })"))
-  }
-  mutating func windowClosed(instance: Int32, start: Int64, visits: Int, surfacedAfter: Int64?) {
-    windows.append("\(instance) \(start) \(visits) \(surfacedAfter.map(String.init) ?? "-")")
   }
 }

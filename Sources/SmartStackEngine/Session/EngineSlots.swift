@@ -12,28 +12,15 @@ import SmartStackData
   @usableFromInline package var validUntil = Int64.min
   /// Active with a normalised percentile at or above the run's threshold.
   @usableFromInline package var isHigh = false
-  /// Start (epoch ms) of the watched top-percentile window, `Int64.min` when none is.
-  @usableFromInline package var watchStart = Int64.min
-  /// `candidateVisits` when the watched window opened: the window's visits are the
-  /// difference at its close.
-  @usableFromInline package var watchVisitsBase = 0
-  /// Scored visits at which this instance was a candidate, up to the last time it
-  /// stopped being one (see `StackSession.candidateVisits(_:)`).
-  @usableFromInline package var candidateVisitsBefore = 0
-  /// The session's visit count when the instance last became a candidate.
-  @usableFromInline package var candidateSince = 0
-  /// Milliseconds from the watched window's start to the first visit that showed it,
-  /// or -1 while it has not been shown.
-  @usableFromInline package var surfacedAfter: Int64 = -1
   /// The instance's key in the percentile normaliser (itself, or its kind's group).
   @usableFromInline package var key = 0
   /// A slot with every field at its default.
   @inlinable package init() {}
 }
 
-/// Raw pointers into an `EngineSlots`' memory: every instance's `InstanceSlot`, the two
-/// short lists a visit walks (instances with a top-percentile window, instances with a
-/// watched window), the tie-break order and the last decision's order keys.
+/// Raw pointers into an `EngineSlots`' memory: every instance's `InstanceSlot`, the short
+/// list a visit walks (instances with a top-percentile window), the tie-break order and
+/// the last decision's order keys.
 ///
 /// A trivial value: passing it costs no reference counting.
 ///
@@ -44,13 +31,11 @@ import SmartStackData
 /// - indices are instance indices `0..<count`, checked by the callers' preconditions
 ///   (the pointers are not: an index outside is undefined behaviour);
 /// - `slots[0..<count]`, `tieRank[0..<count]`, `tieOrder[0..<count]`,
-///   `orderKeys[0..<max(1, count)]` and `listCounts[0...1]` are initialised;
+///   `orderKeys[0..<max(1, count)]` and `listCounts[0]` are initialised;
 /// - `tieRank` and `tieOrder` are inverse permutations of `0..<count`:
 ///   `tieOrder[Int(tieRank[i])] == i`;
 /// - `high[0..<highCount]` are distinct instances, exactly those whose slot `isHigh`;
-///   `watched[0..<watchedCount]` are distinct instances, exactly those whose
-///   `watchStart != Int64.min`; so both counts stay at most `count`, the buffers'
-///   capacity;
+///   so the count stays at most `count`, the buffer's capacity;
 /// - `orderKeys` hold the last remembered decision's keys (`DecisionCache`); they mean
 ///   nothing while it is not reusable.
 @usableFromInline package struct SlotsView {
@@ -60,10 +45,7 @@ import SmartStackData
   @usableFromInline package let slots: UnsafeMutablePointer<InstanceSlot>
   /// The instances whose slot `isHigh`, in the order they became so (`highCount`).
   @usableFromInline package let high: UnsafeMutablePointer<Int32>
-  /// The instances with a watched window (`watchStart != Int64.min`), in opening order
-  /// (`watchedCount`).
-  @usableFromInline package let watched: UnsafeMutablePointer<Int32>
-  /// `[highCount, watchedCount]`.
+  /// `[highCount]`.
   @usableFromInline package let listCounts: UnsafeMutablePointer<Int>
   /// `tieRank[i]`: position of instance `i` in the order of
   /// `StackFeatures.tieBreakPrecedes` (0 = first), so that
@@ -76,11 +58,10 @@ import SmartStackData
   /// that were not candidates: what a reused decision ranks targets by.
   @usableFromInline package let orderKeys: UnsafeMutablePointer<UInt128>
   /// The memberwise initialiser, for the engine's inlinable code.
-  @inlinable package init(count: Int, slots: UnsafeMutablePointer<InstanceSlot>, high: UnsafeMutablePointer<Int32>, watched: UnsafeMutablePointer<Int32>, listCounts: UnsafeMutablePointer<Int>, tieRank: UnsafeMutablePointer<Int32>, tieOrder: UnsafeMutablePointer<Int32>, orderKeys: UnsafeMutablePointer<UInt128>) {
+  @inlinable package init(count: Int, slots: UnsafeMutablePointer<InstanceSlot>, high: UnsafeMutablePointer<Int32>, listCounts: UnsafeMutablePointer<Int>, tieRank: UnsafeMutablePointer<Int32>, tieOrder: UnsafeMutablePointer<Int32>, orderKeys: UnsafeMutablePointer<UInt128>) {
     self.count = count
     self.slots = slots
     self.high = high
-    self.watched = watched
     self.listCounts = listCounts
     self.tieRank = tieRank
     self.tieOrder = tieOrder
@@ -91,12 +72,6 @@ import SmartStackData
   @inlinable package var highCount: Int {
     @inline(__always) get { listCounts[0] }
     @inline(__always) nonmutating set { listCounts[0] = newValue }
-  }
-
-  /// How many entries of `watched` are in use.
-  @inlinable package var watchedCount: Int {
-    @inline(__always) get { listCounts[1] }
-    @inline(__always) nonmutating set { listCounts[1] = newValue }
   }
 
   /// Appends `i` to `high`. O(1).
@@ -110,19 +85,6 @@ import SmartStackData
   @inline(__always)
   @inlinable package func removeHigh(_ i: Int) {
     highCount = Self.remove(Int32(truncatingIfNeeded: i), from: high, count: highCount)
-  }
-
-  /// Appends `i` to `watched`. O(1).
-  @inline(__always)
-  @inlinable package func addWatched(_ i: Int) {
-    watched[watchedCount] = Int32(truncatingIfNeeded: i)
-    watchedCount &+= 1
-  }
-
-  /// Removes `i` from `watched`, keeping the others' order. O(watchedCount).
-  @inline(__always)
-  @inlinable package func removeWatched(_ i: Int) {
-    watchedCount = Self.remove(Int32(truncatingIfNeeded: i), from: watched, count: watchedCount)
   }
 
   /// Removes the first `value` of `list[0..<count]`; returns the new count.
@@ -180,7 +142,7 @@ import SmartStackData
 ///
 /// Invariants: only `StackSession` (and its copies) hold a reference, so "uniquely
 /// referenced" means "not shared with a copied session"; `view`'s buffers are allocated
-/// with capacity `max(1, count)` (`listCounts`: 2) in `init` and freed in `deinit`,
+/// with capacity `max(1, count)` (`listCounts`: 1) in `init` and freed in `deinit`,
 /// and hold what `SlotsView` states.
 @usableFromInline final package class EngineSlots: @unchecked Sendable {
   /// Pointers to this object's memory.
@@ -199,7 +161,7 @@ import SmartStackData
       view.tieRank[i] = kindOrder[i]
       view.tieOrder[Int(kindOrder[i])] = Int32(truncatingIfNeeded: i)
     }
-    view.listCounts.initialize(repeating: 0, count: 2)
+    view.listCounts.initialize(repeating: 0, count: 1)
     view.orderKeys.initialize(repeating: 0, count: max(1, count))
   }
 
@@ -209,10 +171,9 @@ import SmartStackData
     view = Self.allocate(o.count)
     view.slots.initialize(from: o.slots, count: o.count)
     view.high.initialize(from: o.high, count: o.highCount)
-    view.watched.initialize(from: o.watched, count: o.watchedCount)
     view.tieRank.initialize(from: o.tieRank, count: o.count)
     view.tieOrder.initialize(from: o.tieOrder, count: o.count)
-    view.listCounts.initialize(from: o.listCounts, count: 2)
+    view.listCounts.initialize(from: o.listCounts, count: 1)
     view.orderKeys.initialize(from: o.orderKeys, count: max(1, o.count))
   }
 
@@ -220,7 +181,7 @@ import SmartStackData
     let capacity = max(1, count)
     return SlotsView(
       count: count, slots: .allocate(capacity: capacity), high: .allocate(capacity: capacity),
-      watched: .allocate(capacity: capacity), listCounts: .allocate(capacity: 2),
+      listCounts: .allocate(capacity: 1),
       tieRank: .allocate(capacity: capacity), tieOrder: .allocate(capacity: capacity),
       orderKeys: .allocate(capacity: capacity))
   }
@@ -231,7 +192,6 @@ import SmartStackData
     view.slots.deinitialize(count: view.count)
     view.slots.deallocate()
     view.high.deallocate()
-    view.watched.deallocate()
     view.listCounts.deallocate()
     view.tieRank.deallocate()
     view.tieOrder.deallocate()

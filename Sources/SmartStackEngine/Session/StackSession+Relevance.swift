@@ -3,8 +3,9 @@ import SmartStackData
 
 // Relevance bookkeeping: each instance's relevance state and normalised percentile at
 // `context.now`, refreshed only when it may have changed (`InstanceSlot.validUntil`),
-// and the watch of top-percentile windows (how long until a window is shown, over how
-// many visits) that the observer is told of when a window closes.
+// which instances have a top-percentile window (what makes a visit relevance-critical),
+// and the window events the observer is told of (`OutcomeObserver.windowEnded`,
+// `windowReachedThreshold`); what a metric makes of them (`WindowWatch`) is not here.
 extension StackSession {
   /// The slots, copied first if this session value shares them with another (the
   /// session was copied): call before writing to them, and before changing the
@@ -20,16 +21,6 @@ extension StackSession {
       normaliser.makeStorageUnique()
     }
     return slots.view
-  }
-
-  /// Scored visits so far at which instance `i` was a candidate: what a watched
-  /// window's visit count is made of, without counting at every visit.
-  @inline(__always)
-  @inlinable package func candidateVisits(_ i: Int, _ s: SlotsView) -> Int {
-    let slot = s.slots + i
-    return _context.features._available[i]
-      ? slot.pointee.candidateVisitsBefore &+ (visitCount &- slot.pointee.candidateSince)
-      : slot.pointee.candidateVisitsBefore
   }
 
   /// Refreshes every instance whose cached relevance may have changed by `context.now`.
@@ -59,11 +50,11 @@ extension StackSession {
     nextRelevanceRefresh = Int64.min
   }
 
-  /// Updates state and percentile of instance `i` at `context.now`, and the window
-  /// watch: a window is watched from the moment it is active with a percentile at or
-  /// above the threshold until it stops being active or is replaced. `s` is `slots`,
-  /// already unique.
-  @inlinable mutating package func refreshRelevance(_ i: Int, _ s: SlotsView) {
+  /// Updates state and percentile of instance `i` at `context.now`, and tells the
+  /// observer when its active window ended (`replaced`: a new entry with relevance just
+  /// replaced it) and when a window reached the threshold (`isHigh` became true, or
+  /// the window is new and at once top-percentile). `s` is `slots`, already unique.
+  @inlinable mutating package func refreshRelevance(_ i: Int, _ s: SlotsView, replaced: Bool = false) {
     let nowMs = _context.now
     let now = Instant(milliseconds: nowMs)
     let slot = s.slots + i
@@ -88,24 +79,21 @@ extension StackSession {
     case .expired:
       kind = .expired
     }
+    let wasActive = _context.features._relevanceKind[i] == .active
     _context.features._relevance[i] = state
     _context.features._relevanceKind[i] = kind
     decisions.inputChanged(.relevance, instance: i)
     _context.features._percentile[i] = percentile
     let high = active && percentile >= options.relevanceThreshold
-    if high != slot.pointee.isHigh {
+    let wasHigh = slot.pointee.isHigh
+    if high != wasHigh {
       slot.pointee.isHigh = high
       if high { s.addHigh(i) } else { s.removeHigh(i) }
     }
-    if active {
-      if high && slot.pointee.watchStart == Int64.min {
-        slot.pointee.watchStart = slot.pointee.tracker.windowStart?.milliseconds ?? nowMs
-        slot.pointee.watchVisitsBase = candidateVisits(i, s)
-        slot.pointee.surfacedAfter = -1
-        s.addWatched(i)
-      }
-    } else {
-      closeWindow(i, s)
+    if wasActive && (replaced || !active) { _observer.windowEnded(instance: Int32(truncatingIfNeeded: i)) }
+    if high && (replaced || !wasHigh) {
+      _observer.windowReachedThreshold(
+        instance: Int32(truncatingIfNeeded: i), start: slot.pointee.tracker.windowStart?.milliseconds ?? nowMs)
     }
     // Valid until the state can change by itself (the window's end) or, with a `days`
     // window, until the clock moves (scores leave the population).
@@ -123,14 +111,13 @@ extension StackSession {
     if validUntil < nextRelevanceRefresh { nextRelevanceRefresh = validUntil }
   }
 
-  /// The relevance situation at a visit at `time` that shows `top` (-1: nothing):
-  /// `critical` when some candidate has an active window at or above the threshold
-  /// (`isHigh`), `honoured` when `top` is such a candidate. Records the first surfacing
-  /// of `top`'s watched window, if any.
+  /// The relevance situation at a visit that shows `top` (-1: nothing): `critical` when
+  /// some candidate has an active window at or above the threshold (`isHigh`),
+  /// `honoured` when `top` is such a candidate.
   ///
   /// - Complexity: O(h) for h instances with a top-percentile window.
   @inline(__always)
-  @inlinable mutating package func relevanceAtVisit(top: Int, time: Int64) -> (critical: Bool, honoured: Bool) {
+  @inlinable package func relevanceAtVisit(top: Int) -> (critical: Bool, honoured: Bool) {
     var critical = false
     var honoured = false
     if hasRelevance {
@@ -144,27 +131,7 @@ extension StackSession {
           k &+= 1
         }
       }
-      // A watched window counts this visit through `visitCount` (see
-      // `candidateVisits`); only its first surfacing is recorded here. The top is a
-      // candidate, so it suffices to look at it.
-      if top >= 0 && view.slots[top].watchStart != Int64.min && view.slots[top].surfacedAfter < 0 {
-        let s = uniqueSlots()
-        s.slots[top].surfacedAfter = time &- s.slots[top].watchStart
-      }
     }
     return (critical, honoured)
-  }
-
-  /// Ends instance `i`'s watched window, if any, and tells the observer. `s` is
-  /// `slots`, already unique.
-  @inlinable mutating package func closeWindow(_ i: Int, _ s: SlotsView) {
-    let slot = s.slots + i
-    guard slot.pointee.watchStart != Int64.min else { return }
-    _observer.windowClosed(
-      instance: Int32(i), start: slot.pointee.watchStart,
-      visits: candidateVisits(i, s) &- slot.pointee.watchVisitsBase,
-      surfacedAfter: slot.pointee.surfacedAfter >= 0 ? slot.pointee.surfacedAfter : nil)
-    slot.pointee.watchStart = Int64.min
-    s.removeWatched(i)
   }
 }

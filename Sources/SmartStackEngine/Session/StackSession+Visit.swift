@@ -74,8 +74,7 @@ extension StackSession {
     let top = shownIndex
     let targetRank = presentedTargetRank
 
-    let (critical, honoured) = relevanceAtVisit(top: top, time: time)
-    visitCount &+= 1
+    let (critical, honoured) = relevanceAtVisit(top: top)
 
     let previous = _context.shown
     let shown = Int32(top)

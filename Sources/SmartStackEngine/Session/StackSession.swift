@@ -26,7 +26,8 @@ public struct EngineOptions: Sendable, Hashable {
 ///   donations, swipes, outcomes) and the end of the run;
 /// - `StackSession+Clock.swift`: `context.now` and the local calendar fields;
 /// - `StackSession+Relevance.swift`: each instance's relevance state and percentile,
-///   kept fresh lazily, and the watch of top-percentile windows;
+///   kept fresh lazily, the instances with a top-percentile window, and the window
+///   events the observer is told of;
 /// - `StackSession+Visit.swift`: a visit: the strategy's decision, the stack's rules,
 ///   the outcome;
 /// - `StackSession+Decision.swift`: ranking the candidates, and reusing the last
@@ -51,13 +52,11 @@ public struct EngineOptions: Sendable, Hashable {
   @usableFromInline package var ranking: Ranking
   @usableFromInline package var normaliser: PercentileNormaliser
   @usableFromInline package var hasRelevance = false
-  /// Per-instance relevance trackers, refresh cache, top-percentile flags and watched
-  /// windows (see `EngineSlots`); written only through `uniqueSlots()`.
+  /// Per-instance relevance trackers, refresh cache and top-percentile flags (see
+  /// `EngineSlots`); written only through `uniqueSlots()`.
   @usableFromInline package var slots: EngineSlots
   /// The minimum of the slots' `validUntil`: visits before it skip the relevance refresh.
   @usableFromInline package var nextRelevanceRefresh = Int64.min
-  /// Scored visits so far.
-  @usableFromInline package var visitCount = 0
   /// True when instances share normaliser keys (scope `kind`): a score recorded for one
   /// changes the others' percentiles.
   @usableFromInline package let sharedNormaliserKeys: Bool
@@ -151,12 +150,7 @@ public struct EngineOptions: Sendable, Hashable {
     guard _context.features._available[i] != available else { return }
     _context.features._available[i] = available
     decisions.invalidate()
-    let s = uniqueSlots()
-    if available {
-      s.slots[i].candidateSince = visitCount
-    } else {
-      s.slots[i].candidateVisitsBefore &+= visitCount &- s.slots[i].candidateSince
-    }
+    _observer.availabilityChanged(instance: Int32(truncatingIfNeeded: i), available: available)
   }
 
   /// The person swiped the stack to instance `i` by hand at `time`: it is on top from now
@@ -182,15 +176,14 @@ public struct EngineOptions: Sendable, Hashable {
     if let relevance = entry.relevance {
       let key = s.slots[i].key
       normaliser.record(score: relevance.score, at: entry.date, key: key, storageIsUnique: ())
-      // A new non-nil entry ends the window it replaces and may open a new one.
-      closeWindow(i, s)
       if sharedNormaliserKeys {
         // The others of this key have a new score in their population.
         for j in 0..<s.count where s.slots[j].key == key { s.slots[j].validUntil = Int64.min }
         nextRelevanceRefresh = Int64.min
       }
     }
-    refreshRelevance(i, s)
+    // A new entry with relevance ends the window it replaces and may open a new one.
+    refreshRelevance(i, s, replaced: entry.relevance != nil)
     let before = stateBeforeEvent()
     _path.strategy.observe(.relevance(instance: Int32(i)), context: _context)
     endDecisionIfStateChanged(before)
@@ -233,10 +226,8 @@ public struct EngineOptions: Sendable, Hashable {
     endDecisionIfStateChanged(before)
   }
 
-  /// Ends the person's run at `time`: open windows are closed and the observer told.
+  /// Ends the person's run at `time`: the observer is told.
   @inlinable package mutating func finish(at time: Int64) {
-    let s = uniqueSlots()
-    for i in 0..<s.count { closeWindow(i, s) }
     _observer.endPerson(person)
   }
 

@@ -59,31 +59,45 @@ public struct VisitOutcome: Sendable {
   @inlinable public var isHit: Bool { targetRank == 1 }
 }
 
-/// Receives every scored visit and relevance-window event of a run, in time order per
-/// person. Observers are generic parameters of the engine, so feeding them costs no
-/// dynamic dispatch.
+/// Receives every scored visit, and the stack events a metric of relevance windows needs,
+/// of a run, in time order per person. Observers are generic parameters of the engine,
+/// so feeding them costs no dynamic dispatch.
+///
+/// The window events are facts of the stack, not a metric: what the experiments layer's
+/// `WindowWatch` measures (how long until a top-percentile window is shown, over how many
+/// visits) is computed from them in O(1) per event and per visit.
 public protocol OutcomeObserver: Sendable {
   /// False when `observe` never reads `VisitOutcome.targets` (default true): drivers may
   /// then leave it empty, which saves reference counting at every visit. `hasTarget`
   /// and `targetRank` are always filled.
   static var observesTargets: Bool { get }
-  /// Called before the person's first event.
+  /// Called before the person's first event. Every instance starts as no candidate.
   mutating func beginPerson(_ person: Int32, instances: [WidgetInstance])
   /// One scored visit. `scores` are the strategy's scores (indexed by instance).
   mutating func observe(_ outcome: VisitOutcome, scores: [Double], features: StackFeatures)
-  /// A top-percentile relevance window of `instance` ended (replaced, expired, or the run
-  /// ended). `visits` counts scored visits while it was open; `surfacedAfter` is the time
-  /// from the window's start to the first of those visits that showed the instance
-  /// (milliseconds), or nil when none did.
-  mutating func windowClosed(instance: Int32, start: Int64, visits: Int, surfacedAfter: Int64?)
-  /// Called after the person's last event.
+  /// `instance` became a candidate of the stack (`available`) or stopped being one; told
+  /// only on a change, between visits.
+  mutating func availabilityChanged(instance: Int32, available: Bool)
+  /// `instance`'s relevance window is active with a normalised percentile at or above the
+  /// run's `EngineOptions.relevanceThreshold` ("top-percentile"), and was not at the
+  /// previous refresh of its state, or the window is new (it replaced another, which
+  /// `windowEnded` reported first). `start` is the window's start (epoch ms; the current
+  /// time when the entry has no date of its own).
+  mutating func windowReachedThreshold(instance: Int32, start: Int64)
+  /// `instance`'s active relevance window ended: it expired, became suppressed or
+  /// inactive, or a new entry replaced it. Told for every active window, top-percentile
+  /// or not.
+  mutating func windowEnded(instance: Int32)
+  /// Called after the person's last event (windows still active are not ended first).
   mutating func endPerson(_ person: Int32)
 }
 
 extension OutcomeObserver {
   @inlinable public static var observesTargets: Bool { true }
   @inlinable public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {}
-  @inlinable public mutating func windowClosed(instance: Int32, start: Int64, visits: Int, surfacedAfter: Int64?) {}
+  @inlinable public mutating func availabilityChanged(instance: Int32, available: Bool) {}
+  @inlinable public mutating func windowReachedThreshold(instance: Int32, start: Int64) {}
+  @inlinable public mutating func windowEnded(instance: Int32) {}
   @inlinable public mutating func endPerson(_ person: Int32) {}
 }
 
@@ -104,9 +118,17 @@ public struct ObserverPair<A: OutcomeObserver, B: OutcomeObserver>: OutcomeObser
     first.observe(outcome, scores: scores, features: features)
     second.observe(outcome, scores: scores, features: features)
   }
-  @inlinable public mutating func windowClosed(instance: Int32, start: Int64, visits: Int, surfacedAfter: Int64?) {
-    first.windowClosed(instance: instance, start: start, visits: visits, surfacedAfter: surfacedAfter)
-    second.windowClosed(instance: instance, start: start, visits: visits, surfacedAfter: surfacedAfter)
+  @inlinable public mutating func availabilityChanged(instance: Int32, available: Bool) {
+    first.availabilityChanged(instance: instance, available: available)
+    second.availabilityChanged(instance: instance, available: available)
+  }
+  @inlinable public mutating func windowReachedThreshold(instance: Int32, start: Int64) {
+    first.windowReachedThreshold(instance: instance, start: start)
+    second.windowReachedThreshold(instance: instance, start: start)
+  }
+  @inlinable public mutating func windowEnded(instance: Int32) {
+    first.windowEnded(instance: instance)
+    second.windowEnded(instance: instance)
   }
   @inlinable public mutating func endPerson(_ person: Int32) {
     first.endPerson(person)

@@ -22,8 +22,9 @@ import SmartStackWorld
 ///   normalised percentile >= the threshold; `relevance_honoured` = share of those that
 ///   showed such a candidate.
 /// - `suppression_violations`: rotations to an instance in the `suppressed` state.
-/// - `windows`: top-percentile windows (active, percentile >= threshold) with at least
-///   one scored visit while open; `windows_surfaced` = share of those whose instance was
+/// - `windows`: top-percentile windows (active, percentile >= threshold; watched as
+///   `WindowWatch` defines) with at least one scored visit at which the instance was a
+///   candidate while watched; `windows_surfaced` = share of those whose instance was
 ///   shown at one of those visits; `median_time_to_surface_s` = median seconds from a
 ///   window's start to the first visit showing it, over surfaced windows (the mean of
 ///   the two middle values for an even count).

@@ -12,12 +12,19 @@ public struct RunRecord: Sendable {
   public var replicate: Int
   public var seed: UInt64
   public var metrics: RunMetrics
-  @inlinable public init(source: String, strategy: StrategyDescriptor, replicate: Int, seed: UInt64, metrics: RunMetrics) {
+  /// The strategy sees the visit's target (`TargetAwareStrategy`): the oracle other
+  /// runs' `regret` is measured against.
+  public var targetAware: Bool
+  @inlinable public init(
+    source: String, strategy: StrategyDescriptor, replicate: Int, seed: UInt64, metrics: RunMetrics,
+    targetAware: Bool
+  ) {
     self.source = source
     self.strategy = strategy
     self.replicate = replicate
     self.seed = seed
     self.metrics = metrics
+    self.targetAware = targetAware
   }
 }
 
@@ -28,8 +35,9 @@ public struct RunRecord: Sendable {
 /// empty field. Rows keep the order of `records`, which callers sort by key.
 public enum RunTables {
   /// `runs.csv`: `source,strategy,parameters,replicate,seed`, every metric of
-  /// `RunMetrics.names`, then `regret` = oracle hit_rate - hit_rate when an `oracle` run
-  /// of the same source and replicate is among `records` (empty otherwise).
+  /// `RunMetrics.names`, then `regret` = oracle hit_rate - hit_rate when an oracle run (a
+  /// target-aware one, `RunRecord.targetAware`; the first) of the same source and
+  /// replicate is among `records` (empty otherwise).
   ///
   /// When any record comes from a simulation, the `SimulationCounts.names` columns
   /// follow (empty for replayed records).
@@ -39,10 +47,7 @@ public enum RunTables {
       header: ["source", "strategy", "parameters", "replicate", "seed"] + RunMetrics.names + ["regret"]
         + (simulated ? SimulationCounts.names : []))
     for r in records {
-      let oracle = records.first {
-        $0.strategy.name == OracleStrategy.name && $0.source == r.source && $0.replicate == r.replicate
-      }
-      let regret = oracle.map { $0.metrics.total.hitRate - r.metrics.total.hitRate } ?? .nan
+      let regret = self.regret(r, records)
       csv.appendRow(
         [r.source, r.strategy.name, r.strategy.parameters.canonical, String(r.replicate), String(r.seed)]
           + r.metrics.values.map(cell) + [cell(regret)]
@@ -94,6 +99,13 @@ public enum RunTables {
     ]
   }
 
+  /// The hit rate of the first target-aware record of `r`'s source and replicate minus
+  /// `r`'s; NaN when there is none.
+  public static func regret(_ r: RunRecord, _ records: [RunRecord]) -> Double {
+    let oracle = records.first { $0.targetAware && $0.source == r.source && $0.replicate == r.replicate }
+    return oracle.map { $0.metrics.total.hitRate - r.metrics.total.hitRate } ?? .nan
+  }
+
   /// A metric cell: empty for NaN, `NumberFormat.format` otherwise.
   public static func cell(_ x: Double) -> String { x.isNaN ? "" : NumberFormat.format(x) }
 
@@ -113,10 +125,7 @@ extension RunTables {
     let header = ["source", "strategy", "hit_rate", "mrr", "hit_at_3", "coverage", "rotations_per_day", "relevance_honoured", "regret"]
     var rows: [[String]] = []
     for r in records {
-      let oracle = records.first {
-        $0.strategy.name == OracleStrategy.name && $0.source == r.source && $0.replicate == r.replicate
-      }
-      let regret = oracle.map { $0.metrics.total.hitRate - r.metrics.total.hitRate } ?? .nan
+      let regret = self.regret(r, records)
       let t = r.metrics.total
       rows.append(
         [r.source, r.strategy.label]

@@ -5,7 +5,8 @@ import SmartStackStrategies
 import SmartStackWorld
 
 /// The engine's built-in metric observer: per-person counts, pooled counts, exposure,
-/// time-to-surface samples and per-day counts. See `RunMetrics` for the definitions.
+/// time-to-surface samples (of the windows `WindowWatch` watches) and per-day counts.
+/// See `RunMetrics` for the definitions.
 ///
 /// Memory: O(people + days + windows); per visit O(1).
 public struct StandardMetrics: OutcomeObserver {
@@ -41,6 +42,8 @@ public struct StandardMetrics: OutcomeObserver {
   /// How many of `everCandidate` are true: once all are, visits skip the scan.
   @usableFromInline package var everCandidateCount = 0
   @usableFromInline package var lastDay = Int64.min
+  /// The person's top-percentile windows (`windows`, `windowsSurfaced`, `timesToSurface`).
+  @usableFromInline package var watch = WindowWatch()
 
   @inlinable public init() {}
 
@@ -54,6 +57,7 @@ public struct StandardMetrics: OutcomeObserver {
     everCandidateCount = 0
     lastDay = Int64.min
     currentDay = MetricCounts()
+    watch.beginPerson(instanceCount: instances.count)
   }
 
   /// Adds the finished day's counts to the person's (`current`) and to `days` (one
@@ -101,6 +105,7 @@ public struct StandardMetrics: OutcomeObserver {
     currentDay.relevanceHonoured &+= (o.relevanceCritical && o.relevanceHonoured) ? 1 : 0
     if o.shown != exposedInstance { closeExposure(at: personVisits, next: o.shown) }
     personVisits &+= 1
+    watch.visit(shown: o.shown, time: o.time)
     if everCandidateCount < everCandidate.count {
       for i in 0..<everCandidate.count where !everCandidate[i] && features.available[i] {
         everCandidate[i] = true
@@ -109,10 +114,23 @@ public struct StandardMetrics: OutcomeObserver {
     }
   }
 
-  @inlinable public mutating func windowClosed(instance: Int32, start: Int64, visits: Int, surfacedAfter: Int64?) {
-    guard visits > 0 else { return }
+  @inlinable public mutating func availabilityChanged(instance: Int32, available: Bool) {
+    watch.availabilityChanged(instance: instance, available: available)
+  }
+
+  @inlinable public mutating func windowReachedThreshold(instance: Int32, start: Int64) {
+    watch.windowReachedThreshold(instance: instance, start: start)
+  }
+
+  @inlinable public mutating func windowEnded(instance: Int32) {
+    if let window = watch.windowEnded(instance: instance) { count(window) }
+  }
+
+  /// Counts a closed window that had scored visits (`MetricCounts.windows`).
+  @inlinable mutating package func count(_ window: WatchedWindow) {
+    guard window.visits > 0 else { return }
     current.windows += 1
-    if let after = surfacedAfter {
+    if let after = window.surfacedAfter {
       current.windowsSurfaced += 1
       _timesToSurface.append(after)
     }
@@ -127,6 +145,7 @@ public struct StandardMetrics: OutcomeObserver {
   }
 
   @inlinable public mutating func endPerson(_ person: Int32) {
+    for window in watch.endPerson() { count(window) }
     flushDay()
     closeExposure(at: personVisits, next: -1)
     _perPerson.append(current)

@@ -24,11 +24,12 @@ public enum ExperimentTables {
     ]
 
   /// `runs.csv` of `results` (sorted here by cell index). `regret` = the hit rate of the
-  /// oracle run of the same source and replicate minus this run's, empty when that oracle
-  /// run is not among `results`.
+  /// oracle run (the first target-aware strategy point, `ExperimentOutline.oracle`) of
+  /// the same source and replicate minus this run's, empty when that run is not among
+  /// `results`.
   public static func runs(_ outline: ExperimentOutline, _ results: [CellResult]) -> [UInt8] {
     let sorted = results.sorted { $0.cell < $1.cell }
-    let oracle = outline.strategies.firstIndex { $0.name == OracleStrategy.name }
+    let oracle = outline.oracle
     // Oracle hit rate per (source, replicate), found by index, not by search.
     var oracleHitRate: [Int: Double] = [:]
     if let oracle {

@@ -42,7 +42,7 @@ extension Replay {
     return choices.indices.map { i in
       RunRecord(
         source: source, strategy: choices[i].descriptor, replicate: Int(options.replicate),
-        seed: options.seed, metrics: results[i]!)
+        seed: options.seed, metrics: results[i]!, targetAware: choices[i].isTargetAware)
     }
   }
 }

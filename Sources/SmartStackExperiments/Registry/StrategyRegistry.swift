@@ -175,6 +175,10 @@ public struct StrategyChoice: Sendable {
     return (metrics, counts, extra)
   }
 
+  /// True when the strategy sees the visit's target (`TargetAwareStrategy`, the oracle
+  /// refinement): its runs are the upper bound `regret` is measured against.
+  public var isTargetAware: Bool { type is any TargetAwareStrategy.Type }
+
   /// A replay lane of this strategy (see `ReplayLane`).
   public func lane(_ setup: ReplayLane.Setup) -> ReplayLane { runner.lane(prototype, setup) }
 }

@@ -152,8 +152,12 @@ public struct DynamicObserver: OutcomeObserver {
   @inlinable public mutating func observe(_ outcome: VisitOutcome, scores: [Double], features: StackFeatures) {
     base.observe(outcome, scores: scores, features: features)
   }
-  @inlinable public mutating func windowClosed(instance: Int32, start: Int64, visits: Int, surfacedAfter: Int64?) {
-    base.windowClosed(instance: instance, start: start, visits: visits, surfacedAfter: surfacedAfter)
+  @inlinable public mutating func availabilityChanged(instance: Int32, available: Bool) {
+    base.availabilityChanged(instance: instance, available: available)
   }
+  @inlinable public mutating func windowReachedThreshold(instance: Int32, start: Int64) {
+    base.windowReachedThreshold(instance: instance, start: start)
+  }
+  @inlinable public mutating func windowEnded(instance: Int32) { base.windowEnded(instance: instance) }
   @inlinable public mutating func endPerson(_ person: Int32) { base.endPerson(person) }
 }

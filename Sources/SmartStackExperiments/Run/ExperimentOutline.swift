@@ -33,15 +33,21 @@ public struct ExperimentOutline: Sendable {
     public var name: String
     /// `k=v;k=v`, sorted by name (the `parameters` column).
     public var parameters: String
-    public init(descriptor: String, name: String, parameters: String) {
+    /// The strategy sees the visit's target (`TargetAwareStrategy`): `regret` is
+    /// measured against its runs (`ExperimentOutline.oracle`). Kept here, not looked
+    /// up by name, because `merge` and `--resume` rebuild outputs without a registry.
+    public var targetAware: Bool
+    public init(descriptor: String, name: String, parameters: String, targetAware: Bool = false) {
       self.descriptor = descriptor
       self.name = name
       self.parameters = parameters
+      self.targetAware = targetAware
     }
-    public init(_ descriptor: StrategyDescriptor) {
+    /// The point of a parsed strategy.
+    public init(_ choice: StrategyChoice) {
       self.init(
-        descriptor: descriptor.description, name: descriptor.name,
-        parameters: descriptor.parameters.canonical)
+        descriptor: choice.descriptor.description, name: choice.descriptor.name,
+        parameters: choice.descriptor.parameters.canonical, targetAware: choice.isTargetAware)
     }
   }
 
@@ -83,12 +89,16 @@ public struct ExperimentOutline: Sendable {
           name: $0.name, kind: $0.kind, unitsArePeoplePerReplicate: $0.unitsArePeoplePerReplicate,
           statistics: $0.statistics)
       },
-      strategies: design.strategies.map { Strategy($0.descriptor) },
+      strategies: design.strategies.map { Strategy($0) },
       baseline: design.baseline, trace: design.trace,
       config: Self.resolvedConfig(design, sources: sources))
   }
 
   public var cellCount: Int { sources.count * strategies.count * replicates }
+
+  /// Index of the first target-aware strategy point (the oracle `regret` is measured
+  /// against), if any; what it is named does not matter.
+  public var oracle: Int? { strategies.firstIndex { $0.targetAware } }
 
   public func cell(_ index: Int) -> Cell {
     Cell.decode(index, strategies: strategies.count, replicates: replicates)

@@ -12,6 +12,8 @@ import SmartStackWorld
 // Header (first line):
 //   {"journal":"smartstack-batch","version":3,"config_hash":"…","shard":"2/3" or null,
 //    "cells":N,"outline":{…},"checksum":"…"}
+// The outline's strategy points carry "target_aware" (version 3): which one is the
+// oracle `regret` is measured against, which `merge` cannot ask a registry.
 // Cell (one line per finished cell):
 //   {"experiment":"…","cell":12,"run_id":"sample|mfu|0","people":[[13 counts],…],
 //    "gini":[x or null,…],"tts":[ms,…],"daily":[[day,13 counts,offset,offset_end],…],
@@ -93,9 +95,12 @@ extension SimulationCounts {
 enum JournalCodec {
   static let format = "smartstack-batch"
   /// 2 since lines carry the experiment's identity and a checksum; 3 since each day of
-  /// `daily` carries its UTC offsets (`DayOffsets`). Other versions are refused: run
-  /// without --resume.
+  /// `daily` carries its UTC offsets (`DayOffsets`) and strategy points carry
+  /// `target_aware`. Other versions are refused (their days have no offsets, which `merge`
+  /// cannot recompute without the inputs): run without --resume.
   static let version = 3
+  /// Versions read: only the current one (see `version`).
+  static let readableVersions: [Int] = [3]
 
   /// Numbers, NaN written as `null`.
   static func numbers(_ values: [Double]) -> JSONValue {
@@ -169,7 +174,7 @@ struct JournalHeader: JSONObjectDecodable {
       return nil
     }
     let written = o.member("version")?.value.doubleValue
-    guard written == Double(version) else {
+    guard let written, JournalCodec.readableVersions.contains(where: { Double($0) == written }) else {
       o.json.report(
         "journal version \(written.map(NumberFormat.format) ?? "?") is not supported (expected \(version)); run without --resume to start over",
         at: o.item)
@@ -190,6 +195,13 @@ struct JournalHeader: JSONObjectDecodable {
       o.json.report(
         "config_hash \(hash) and cells \(cells) do not match the outline (\(outline.configHash), \(outline.cellCount) cells): the journal was edited",
         at: o.item)
+      return nil
+    }
+    // Every strategy point states `target_aware` (since version 3).
+    let points = o.item.value["outline"]?["strategies"]?.value.arrayValue ?? []
+    guard points.allSatisfy({ $0["target_aware"] != nil }) else {
+      o.json.report(
+        "a strategy point of the outline has no \"target_aware\" (required since journal version 3)", at: o.item)
       return nil
     }
     return JournalHeader(outline: outline, shard: shard)
@@ -397,14 +409,20 @@ extension SourceInput: JSONObjectDecodable {
 
 extension ExperimentOutline.Strategy: JSONObjectDecodable {
   var jsonValue: JSONValue {
-    ["descriptor": .string(descriptor), "name": .string(name), "parameters": .string(parameters)]
+    [
+      "descriptor": .string(descriptor), "name": .string(name), "parameters": .string(parameters),
+      "target_aware": .bool(targetAware),
+    ]
   }
 
+  /// Reads `jsonValue`'s form; a missing `target_aware` is read as false here and refused
+  /// by `JournalHeader.read`.
   public static func read(_ o: inout JSONObjectReader) -> Self? {
     let descriptor = o.require("descriptor", as: String.self)
     let name = o.require("name", as: String.self)
     let parameters = o.require("parameters", as: String.self)
+    let targetAware = o.optional("target_aware", as: Bool.self)
     guard let descriptor, let name, let parameters else { return nil }
-    return Self(descriptor: descriptor, name: name, parameters: parameters)
+    return Self(descriptor: descriptor, name: name, parameters: parameters, targetAware: targetAware ?? false)
   }
 }

@@ -43,7 +43,8 @@ public struct UnitMetric: Sendable {
   ]
 
   /// The name of the extra `summary.csv` metric written when the experiment has an
-  /// oracle: per unit, the oracle's hit rate minus the strategy's.
+  /// oracle (a target-aware strategy): per unit, the oracle's hit rate minus the
+  /// strategy's.
   public static let regretName = "regret"
 }
 
@@ -107,8 +108,6 @@ public struct ResultGrid: Sendable {
     return values
   }
 
-  /// Index of the first strategy named `oracle`, if any.
-  public var oracle: Int? {
-    outline.strategies.firstIndex { $0.name == OracleStrategy.name }
-  }
+  /// Index of the first target-aware strategy (`ExperimentOutline.oracle`), if any.
+  public var oracle: Int? { outline.oracle }
 }

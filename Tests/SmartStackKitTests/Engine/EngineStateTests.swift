@@ -25,8 +25,8 @@ private struct AwkwardScores: RankingStrategy {
   }
 }
 
-/// The engine's private state (`EngineSlots`: tie-break ranks, relevance slots, watched
-/// windows) against definitions computed from scratch.
+/// The engine's private state (`EngineSlots`: tie-break ranks, relevance slots) against
+/// definitions computed from scratch.
 @Suite("Engine state")
 struct EngineStateTests {
   let instances = (0..<6).map { WidgetInstance(id: "i\($0)", kind: ["B", "A", "C", "A", "B", "D"][$0]) }

@@ -12,14 +12,29 @@ import SmartStackKit
 /// each closed window.
 struct EngineTranscript: OutcomeObserver, Equatable {
   var lines: [String] = []
+  var watch = WindowWatch()
+  static func == (a: Self, b: Self) -> Bool { a.lines == b.lines }
+  mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
+    watch.beginPerson(instanceCount: instances.count)
+  }
+  mutating func availabilityChanged(instance: Int32, available: Bool) {
+    watch.availabilityChanged(instance: instance, available: available)
+  }
+  mutating func windowReachedThreshold(instance: Int32, start: Int64) {
+    watch.windowReachedThreshold(instance: instance, start: start)
+  }
+  mutating func windowEnded(instance: Int32) {
+    if let w = watch.windowEnded(instance: instance) { lines.append("w \(w)") }
+  }
+  mutating func endPerson(_ person: Int32) {
+    for w in watch.endPerson() { lines.append("w \(w)") }
+  }
   mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
+    watch.visit(shown: o.shown, time: o.time)
     lines.append(
       "v \(o.time) shown \(o.shown) prev \(o.previous) rank \(o.targetRank) of \(o.candidateCount) "
         + "crit \(o.relevanceCritical) hon \(o.relevanceHonoured) state \(o.shownState.name) "
         + "rule \(o.rule) scores \(scores.map { $0.bitPattern })")
-  }
-  mutating func windowClosed(instance: Int32, start: Int64, visits: Int, surfacedAfter: Int64?) {
-    lines.append("w \(instance) \(start) \(visits) \(surfacedAfter.map(String.init) ?? "-")")
   }
 }
 

@@ -93,7 +93,7 @@ struct DailyLocalDayTests {
     let choice = try StrategyRegistry.builtIn.parse("mfu")
     let record = RunRecord(
       source: "trip", strategy: choice.descriptor, replicate: 0, seed: 1,
-      metrics: RunMetrics(Replay.run(plan, choice: choice), days: LocalDays(plan: plan)))
+      metrics: RunMetrics(Replay.run(plan, choice: choice), days: LocalDays(plan: plan)), targetAware: false)
     let lines = RunTables.daily([record]).split(separator: "\n")
     #expect(
       lines[0]

@@ -95,7 +95,8 @@ struct SimulationTests {
       let records = try StrategyRegistry.builtIn.parseList("random,bandit,smart-rotate:temperature=0.3").map { choice in
         RunRecord(
           source: "games", strategy: choice.descriptor, replicate: 0, seed: seed,
-          metrics: Simulation.run(scenario, choice: choice, replicate: 0, seed: seed, options: SimulationOptions()))
+          metrics: Simulation.run(scenario, choice: choice, replicate: 0, seed: seed, options: SimulationOptions()),
+          targetAware: choice.isTargetAware)
       }
       return RunTables.runs(records) + RunTables.daily(records)
     }
