@@ -154,8 +154,7 @@ struct DonationLogBuilder {
     for i in column.indices {
       let old = column[i]
       if old < 0 { continue }
-      // Each old id is mapped once and names are distinct: share the `String`.
-      if map[Int(old)] < 0 { map[Int(old)] = renamed.appendNew(names[old]) }
+      if map[Int(old)] < 0 { map[Int(old)] = renamed.intern(names[old]) }
       column[i] = map[Int(old)]
     }
     names = renamed

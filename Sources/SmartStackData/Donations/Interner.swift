@@ -9,16 +9,15 @@ import SmartStackBase
 /// created only the first time a name is seen.
 ///
 /// Lookups use an open-addressing hash table (linear probing, load factor at most 1/2) over
-/// the names' own UTF-8 storage, with a fixed, unseeded hash, so no `Dictionary` is
-/// involved. Each name's bytes are stored once (in its `String`; names of up to 15 bytes
-/// inline in it): memory is about 16 bytes plus the name's length plus 32 bytes of heap
-/// header above 15 bytes, plus 8 bytes of hash and 8 of slots (load at most 1/2), per name.
+/// a byte arena, with a fixed, unseeded hash, so no `Dictionary` is involved.
 ///
 /// Two interners are equal when they hold the same names in the same order.
 public struct Interner: Sendable, Hashable, CustomStringConvertible {
   /// The names, indexed by id.
   public private(set) var names: [String] = []
-  /// `hashes[i]` is the hash of `names[i]`.
+  /// All names' UTF-8 bytes, back to back; name `i` ends at `ends[i]`.
+  private var arena: [UInt8] = []
+  private var ends: [Int] = []
   private var hashes: [UInt64] = []
   /// Slot -> id, or -1 for an empty slot. The count is a power of two.
   private var slots: [Int32] = Array(repeating: -1, count: 16)
@@ -45,8 +44,7 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
   public static func == (a: Interner, b: Interner) -> Bool { a.names == b.names }
   public func hash(into hasher: inout Hasher) { hasher.combine(names) }
 
-  /// The id of `bytes`, interning them (as UTF-8 text) when new. Bytes that are not valid
-  /// UTF-8 get the id of their repaired text (each invalid sequence replaced by U+FFFD).
+  /// The id of `bytes`, interning them (as UTF-8 text) when new.
   ///
   /// - Complexity: O(`bytes.count`) expected; amortised O(1) table growth.
   @discardableResult
@@ -60,29 +58,14 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
       if hashes[Int(id)] == hash && equals(Int(id), bytes) { return id }
       slot = (slot + 1) & mask
     }
-    let name = String(decoding: bytes, as: UTF8.self)
-    if !Self.same(name.utf8, bytes) {
-      // Invalid UTF-8, repaired by `String(decoding:)`: key it by the repaired text, which
-      // is what `names` holds and `equals` compares.
-      return intern(name)
-    }
-    return insert(name, hash: hash, slot: slot)
-  }
-
-  /// Adds `name`, which must not be interned yet, as the next id, sharing its storage
-  /// (no copy of its bytes): for renumbering one interner into another.
-  ///
-  /// - Precondition: `id(of: name) == nil`, checked in debug builds only.
-  /// - Complexity: O(`name.utf8.count`) expected; amortised O(1) table growth.
-  @discardableResult
-  package mutating func appendNew(_ name: String) -> Int32 {
-    assert(id(of: name) == nil, "appendNew: \(name) is already interned")
-    var name = name
-    let hash = name.withUTF8 { Self.hash($0) }
-    let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: hash) & mask
-    while slots[slot] >= 0 { slot = (slot + 1) & mask }
-    return insert(name, hash: hash, slot: slot)
+    let id = Int32(truncatingIfNeeded: names.count)
+    names.append(String(decoding: bytes, as: UTF8.self))
+    arena.append(contentsOf: bytes)
+    ends.append(arena.count)
+    hashes.append(hash)
+    slots[slot] = id
+    if names.count * 2 > slots.count { grow() }
+    return id
   }
 
   /// The id of `name`, interning it when new.
@@ -111,33 +94,14 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
     return name.withUTF8 { id(of: $0) }
   }
 
-  /// Whether name `id` is exactly `bytes`. Names hold valid UTF-8 only: invalid bytes are
-  /// interned under their repaired text (`String(decoding:)`, U+FFFD for each bad
-  /// sequence), so such bytes get the id of that text.
   private func equals(_ id: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    Self.same(names[id].utf8, bytes)
-  }
-
-  /// Whether `name` is exactly the bytes `bytes`. O(`bytes.count`).
-  private static func same(_ name: String.UTF8View, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard name.count == bytes.count else { return false }
+    let start = id == 0 ? 0 : ends[id - 1]
+    let end = ends[id]
+    guard end - start == bytes.count else { return false }
     guard let other = bytes.baseAddress, bytes.count > 0 else { return true }
-    if let same = name.withContiguousStorageIfAvailable({ stored in
-      memcmp(stored.baseAddress!, other, bytes.count) == 0
-    }) {
-      return same
+    return arena.withUnsafeBufferPointer { stored in
+      memcmp(stored.baseAddress! + start, other, bytes.count) == 0
     }
-    return name.elementsEqual(bytes)
-  }
-
-  /// Stores `name` (hash `hash`) as the next id in the empty `slot`.
-  private mutating func insert(_ name: String, hash: UInt64, slot: Int) -> Int32 {
-    let id = Int32(truncatingIfNeeded: names.count)
-    names.append(name)
-    hashes.append(hash)
-    slots[slot] = id
-    if names.count * 2 > slots.count { grow() }
-    return id
   }
 
   private mutating func grow() {

@@ -47,40 +47,4 @@ struct InternerTests {
     #expect(Interner(["a", "b", "a"]) == Interner(["a", "b"]))
     #expect(Interner(["a", "b"]) != Interner(["b", "a"]))
   }
-
-  @Test func invalidUTF8GetsTheIdOfItsRepairedTextEveryTime() {
-    var names = Interner()
-    let bad: [UInt8] = [0x61, 0xFF, 0x62]  // "a", an invalid byte, "b"
-    let first = bad.withUnsafeBufferPointer { names.intern($0) }
-    let again = bad.withUnsafeBufferPointer { names.intern($0) }
-    #expect(first == again)
-    #expect(names.count == 1)
-    #expect(names[first] == "a\u{FFFD}b")
-    #expect(names.intern("a\u{FFFD}b") == first)
-  }
-
-  @Test func longNamesAreFoundByTheirBytes() {
-    // Names above 15 bytes live on the heap, the rest inline in the `String`; both are
-    // compared through their UTF-8 storage.
-    var names = Interner()
-    let long = String(repeating: "user-é-", count: 1000)
-    let id = names.intern(long)
-    #expect(names.intern("short") == id + 1)
-    let bytes = Array(long.utf8)
-    #expect(bytes.withUnsafeBufferPointer { names.intern($0) } == id)
-    var almost = bytes
-    almost[almost.count - 1] = UInt8(ascii: "x")
-    #expect(almost.withUnsafeBufferPointer { names.id(of: $0) } == nil)
-    #expect(names[id] == long)
-  }
-
-  @Test func appendNewSharesTheNameAndIsFoundLikeAnInternedOne() {
-    var names = Interner(["b"])
-    let long = String(repeating: "x", count: 100)
-    #expect(names.appendNew(long) == 1)
-    #expect(names.appendNew("a") == 2)
-    #expect(names.intern(long) == 1)
-    #expect(names.id(of: "a") == 2)
-    #expect(names == Interner(["b", long, "a"]))
-  }
 }
