@@ -80,6 +80,9 @@ public struct JSONDecoding: Sendable {
   /// How many times `report` was called, also past the collector's limit: a reader
   /// compares counts to learn whether a part it read had a problem.
   public private(set) var reportCount = 0
+  /// The most values one parsed JSON text may hold (`JSONParser.maximumValues` unless a
+  /// reader allows more for its format).
+  public var maximumValues = JSONParser.maximumValues
   private var lines: LineIndex?
 
   public init(file: String, bytes: [UInt8], limit: Int = DiagnosticCollector.defaultLimit) {
@@ -100,7 +103,7 @@ public struct JSONDecoding: Sendable {
   /// syntax error, located in the whole file, and returns nil when it is not valid.
   public mutating func parse(range: Range<Int>) -> JSONItem? {
     do throws(JSONParseError) {
-      return JSONItem(try JSONParser.parse(bytes, range: range))
+      return JSONItem(try JSONParser.parse(bytes, range: range, maximumValues: maximumValues))
     } catch {
       report(error.message, at: error.offset)
       return nil

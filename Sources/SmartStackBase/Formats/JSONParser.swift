@@ -13,6 +13,9 @@
 ///   not tell them apart).
 /// - Arrays and objects nest at most `maximumDepth` levels. The parser is iterative,
 ///   so no input can exhaust the stack, and it stops at the first error.
+/// - One text holds at most `maximumValues` values (every scalar, array and object counts
+///   one; keys do not), so the tree it builds is bounded whatever the input: the value
+///   past the limit is refused, located at its first byte.
 ///
 /// Offsets in results and errors are byte offsets into the whole buffer passed in.
 ///
@@ -21,6 +24,21 @@
 public enum JSONParser {
   /// The deepest nesting of arrays and objects accepted; a top-level array is level 1.
   public static let maximumDepth = 256
+
+  /// The most values one JSON text may hold: 250,000. Every scalar, array and object
+  /// counts one, object keys do not. The parsed tree takes about 75–185 bytes a value
+  /// (measured), and a value can be written in 2 bytes (`0,`), so without a limit a 20 MB
+  /// document took 1.4 GB; with it, a tree stays under about 50 MB, and the process under
+  /// 1.5 × the file + 100 MB. Real documents are far below it (the largest in `Datasets/`
+  /// holds 143 values; docs/reliability.md, "Peak memory"); timelines allow more
+  /// (`TimelineFile.maximumValues(fileBytes:)`).
+  public static let maximumValues = 250_000
+
+  /// The message for a text with more than `limit` values.
+  static package func tooManyValues(_ limit: Int) -> String {
+    "more than \(limit) values in one JSON document (a limit that bounds the memory a"
+      + " document takes; split the data into several files or JSON Lines)"
+  }
 
   /// Parses the whole buffer as one JSON text.
   public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONNode {
@@ -33,9 +51,18 @@ public enum JSONParser {
   public static func parse(
     _ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>
   ) throws(JSONParseError) -> JSONNode {
+    try parse(bytes, range: range, maximumValues: maximumValues)
+  }
+
+  /// `parse(_:range:)` with another limit on the number of values (`JSONDecoding`'s
+  /// `maximumValues`; tests).
+  static package func parse(
+    _ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, maximumValues: Int
+  ) throws(JSONParseError) -> JSONNode {
     let lower = min(max(range.lowerBound, 0), bytes.count)
     let upper = min(max(range.upperBound, lower), bytes.count)
     var scanner = JSONScanner(bytes: bytes, position: lower, end: upper)
+    scanner.valueLimit = maximumValues
     if lower == 0, upper >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
       scanner.position = 3
     }
@@ -49,9 +76,16 @@ public enum JSONParser {
 
   /// Parses `bytes[range]` as one JSON text, offsets relative to the start of `bytes`.
   public static func parse(_ bytes: [UInt8], range: Range<Int>) throws(JSONParseError) -> JSONNode {
+    try parse(bytes, range: range, maximumValues: maximumValues)
+  }
+
+  /// `parse(_:range:)` with another limit on the number of values.
+  static package func parse(
+    _ bytes: [UInt8], range: Range<Int>, maximumValues: Int
+  ) throws(JSONParseError) -> JSONNode {
     let result: Result<JSONNode, JSONParseError> = bytes.withUnsafeBufferPointer { buffer in
       do throws(JSONParseError) {
-        return .success(try parse(buffer, range: range))
+        return .success(try parse(buffer, range: range, maximumValues: maximumValues))
       } catch {
         return .failure(error)
       }
@@ -70,6 +104,10 @@ package struct JSONScanner {
   let bytes: UnsafeBufferPointer<UInt8>
   var position: Int
   let end: Int
+  /// The most values `parseValueTree` reads before it refuses the text.
+  var valueLimit = JSONParser.maximumValues
+  /// The values read so far.
+  var values = 0
 
   package init(bytes: UnsafeBufferPointer<UInt8>, position: Int, end: Int) {
     self.bytes = bytes
@@ -124,6 +162,10 @@ package struct JSONScanner {
     readValue: while true {
       guard position < end else { throw unexpectedEnd }
       let start = position
+      if values >= valueLimit {
+        throw JSONParseError(offset: start, message: JSONParser.tooManyValues(valueLimit))
+      }
+      values += 1
       switch bytes[position] {
       case UInt8(ascii: "{"):
         try checkDepth(stack.count, at: start)

@@ -19,6 +19,17 @@ extension TimelineFile {
     return try read(bytes: bytes, file: path, timeZone: timeZone)
   }
 
+  /// The most JSON values a timeline file of `fileBytes` bytes may hold: the parser's
+  /// limit (`JSONParser.maximumValues`), or one value per 8 bytes of file if that is more.
+  /// Timelines that `simulate --emit-log` writes grow with people × days (about 16 bytes
+  /// a value), and a valid timeline needs at least 8 bytes a value (an instance
+  /// `{"id":"a","entries":[]}` is 3 values in 24 bytes; an entry needs its date), so no
+  /// valid file is refused, while a file of `0,0,…` (2 bytes a value) still is once past
+  /// the limit. O(1).
+  public static func maximumValues(fileBytes: Int) -> Int {
+    max(JSONParser.maximumValues, fileBytes / 8)
+  }
+
   /// Reads a timeline file from its bytes; `file` names it in diagnostics.
   ///
   /// - Throws: `DiagnosticList` with every problem found.
@@ -27,6 +38,7 @@ extension TimelineFile {
     bytes: [UInt8], file: String, timeZone: ZoneRules = .utc
   ) throws -> TimelineFile {
     var json = JSONDecoding(file: file, bytes: bytes)
+    json.maximumValues = maximumValues(fileBytes: bytes.count)
     guard let root = json.parseDocument() else { return try json.finish(nil) }
     let timelines = json.decodeObject(root) { o in
       o.requireElements("instances").map { items in
