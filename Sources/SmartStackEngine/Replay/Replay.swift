@@ -123,14 +123,12 @@ public enum Replay {
           let outcome = session.visit(at: t, hasTarget: target >= 0, targets: target >= 0 ? person.matched(target) : [])
           (shown, isHit) = (outcome.shown, outcome.isHit)
         } else {
-          // No slice of the plan's arrays (see `StackSession.visit(at:hasTarget:targetBuffer:targets:policy:)`);
-          // the closure returns plain values, so no outcome goes through generic code.
+          // No slice of the plan's arrays (see `StackSession.visit(at:hasTarget:targetBuffer:targets:policy:)`),
+          // and no outcome to destroy (`visitWithoutTargets`).
           (shown, isHit) = person.matches.withUnsafeBufferPointer { matches in
             let range = target >= 0 ? Int(person.matchStart[target])..<Int(person.matchStart[target + 1]) : 0..<0
-            let outcome = session.visit(
-              at: t, hasTarget: target >= 0, targetBuffer: UnsafeBufferPointer(rebasing: matches[range]),
-              targets: [], policy: .rank)
-            return (outcome.shown, outcome.isHit)
+            return session.visitWithoutTargets(
+              at: t, hasTarget: target >= 0, targetBuffer: UnsafeBufferPointer(rebasing: matches[range]))
           }
         }
         if P.observesOutcomes && shown >= 0 {

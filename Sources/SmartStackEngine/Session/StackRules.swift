@@ -56,7 +56,8 @@ public enum StackRules {
   /// a strategy whose first candidate is `top` (-1 when there is no candidate).
   ///
   /// `key(i)` is candidate `i`'s order key in the strategy's order (larger first, never
-  /// 0 for a candidate); it is called only when suppression binds.
+  /// 0 for a candidate); it is called only when suppression binds, for every instance
+  /// `i` in `0..<features.instanceCount` (its value is ignored for a non-candidate).
   ///
   /// - Complexity: O(1), plus O(n) for n instances when the strategy's first candidate is
   ///   suppressed and is not `c`.
@@ -79,14 +80,17 @@ public enum StackRules {
       break
     }
     guard top >= 0, c >= 0, top != c, features._relevanceKind[top] == .suppressed else { return (top, nil) }
+    // Selects, not branches: which candidates are suppressed follows no pattern.
     var best = -1
     var bestKey: UInt128 = 0
-    for i in 0..<features.instanceCount where features._available[i] {
-      guard i == c || features._relevanceKind[i] != .suppressed else { continue }
-      let k = key(i)
-      if k > bestKey {
-        bestKey = k
-        best = i
+    features._available.withUnsafeBufferPointer { available in
+      features._relevanceKind.withUnsafeBufferPointer { kind in
+        for i in 0..<min(features.instanceCount, min(available.count, kind.count)) {
+          let allowed = available[i] && (i == c || kind[i] != .suppressed)
+          let k = allowed ? key(i) : 0
+          best = k > bestKey ? i : best
+          bestKey = max(bestKey, k)
+        }
       }
     }
     return best >= 0 ? (best, "suppressed: not rotated to") : (top, nil)

@@ -29,6 +29,62 @@ extension StackSession {
     at time: Int64, hasTarget: Bool, targetBuffer: UnsafeBufferPointer<Int32>, targets: ArraySlice<Int32>,
     policy: VisitPolicy
   ) -> VisitOutcome {
+    let decision = decideVisit(at: time, targetBuffer: targetBuffer, targets: targets, policy: policy)
+    let outcome = self.outcome(decision, at: time, hasTarget: hasTarget, targets: targets)
+    _observer.observe(outcome, scores: ranking.scores, features: _context.features)
+    return outcome
+  }
+
+  /// `visit(at:hasTarget:targetBuffer:targets:policy:)` with empty `targets` and policy
+  /// `.rank`, for a driver whose strategy does not see the target and whose observer does
+  /// not read `VisitOutcome.targets`: the shown instance and whether it was a hit
+  /// (`VisitOutcome.isHit`).
+  ///
+  /// The outcome is built only for the observer's call; the caller holds no outcome.
+  @inline(__always)
+  @inlinable mutating package func visitWithoutTargets(
+    at time: Int64, hasTarget: Bool, targetBuffer: UnsafeBufferPointer<Int32>
+  ) -> (shown: Int32, isHit: Bool) {
+    let decision = decideVisit(at: time, targetBuffer: targetBuffer, targets: [], policy: .rank)
+    _observer.observe(
+      outcome(decision, at: time, hasTarget: hasTarget, targets: []), scores: ranking.scores,
+      features: _context.features)
+    return (decision.shown, decision.targetRank == 1)
+  }
+
+  /// What `decideVisit` decided at a visit: the instance shown (-1: none) and the one
+  /// shown before, the best target's rank as presented (`VisitOutcome.targetRank`), the
+  /// number of candidates, the rule, and the relevance situation (`relevanceAtVisit`).
+  /// Every element is trivial: holding it costs no reference counting.
+  @usableFromInline package typealias VisitDecision = (
+    shown: Int32, previous: Int32, targetRank: Int, candidates: Int, rule: StaticString, critical: Bool,
+    honoured: Bool
+  )
+
+  /// The outcome of `decision`, made at `time` (the session's clock and relevance as
+  /// `decideVisit` left them), for a visit with `hasTarget` and `targets`.
+  @inline(__always)
+  @inlinable package func outcome(
+    _ decision: VisitDecision, at time: Int64, hasTarget: Bool, targets: ArraySlice<Int32>
+  ) -> VisitOutcome {
+    let shown = decision.shown
+    let previous = decision.previous
+    return VisitOutcome(
+      person: person, time: time, dayIndex: _context.dayIndex, hourOfDay: _context.hourOfDay,
+      shown: shown, previous: previous, rotated: previous >= 0 && shown != previous,
+      hasTarget: hasTarget, targets: targets, targetRank: decision.targetRank,
+      candidateCount: decision.candidates,
+      shownState: shown >= 0 ? _context.features._relevance[Int(shown)] : .none,
+      relevanceCritical: decision.critical, relevanceHonoured: decision.honoured, rule: decision.rule)
+  }
+
+  /// Everything of a visit but the observer's call: the decision (fresh or reused), the
+  /// stack's rules, the relevance situation and the shown instance, with the session
+  /// updated for them. `targets` reaches only a `TargetAwareStrategy`.
+  @inline(__always)
+  @inlinable mutating package func decideVisit(
+    at time: Int64, targetBuffer: UnsafeBufferPointer<Int32>, targets: ArraySlice<Int32>, policy: VisitPolicy
+  ) -> VisitDecision {
     advanceClock(to: time)
     if hasRelevance && time >= nextRelevanceRefresh { refreshDueRelevance() }
     let rankedTop: Int
@@ -82,15 +138,7 @@ extension StackSession {
       _context.shown = shown
       _context.shownSince = time
     }
-    let outcome = VisitOutcome(
-      person: person, time: time, dayIndex: _context.dayIndex, hourOfDay: _context.hourOfDay,
-      shown: shown, previous: previous, rotated: previous >= 0 && shown != previous,
-      hasTarget: hasTarget, targets: targets, targetRank: targetRank,
-      candidateCount: candidates,
-      shownState: top >= 0 ? _context.features._relevance[top] : .none,
-      relevanceCritical: critical, relevanceHonoured: honoured, rule: rule)
-    _observer.observe(outcome, scores: ranking.scores, features: _context.features)
-    return outcome
+    return (shown, previous, targetRank, candidates, rule, critical, honoured)
   }
 
   /// Sets `ranking.rule` for an instance-scoring strategy, which names a decision after
@@ -105,8 +153,9 @@ extension StackSession {
   /// The shown instance, the rule and the target's rank once the stack's rules are
   /// applied to the strategy's decision (`StackRules`), at a visit where they may bind.
   ///
-  /// Candidate `i`'s key in the strategy's order is `orderKey` of its current score and
-  /// tie rank, read through buffers: a closure over the session itself would copy it.
+  /// Candidate `i`'s key in the strategy's order is its remembered order key when the
+  /// session remembers decisions, else `orderKey` of its current score and tie rank, read
+  /// through buffers: a closure over the session itself would copy it.
   ///
   /// `mutating` although it changes nothing: the session then goes in by address. A
   /// non-mutating call out of line on the driver's `inout` session copied all of it
@@ -115,11 +164,15 @@ extension StackSession {
   @inlinable mutating package func applyStackRules(
     strategyTop: Int, rule: StaticString, targetRank: Int, policy: VisitPolicy, targets: UnsafeBufferPointer<Int32>
   ) -> (shown: Int, rule: StaticString, targetRank: Int) {
-    let tieRank = slots.view.tieRank
+    let view = slots.view
     let current = Int(_context.shown)
     let features = _context.features
+    // With decisions remembered, this visit's decision left every instance's key in the
+    // slots (`decide`, `updatedDecision`): in the same order as `orderKey` of its score
+    // and tie rank, which is all the rules compare.
+    let remembered = decisions.reusesDecisions
     return ranking.scores.withUnsafeBufferPointer { scores in
-      let key = { (i: Int) -> UInt128 in Self.orderKey(scores[i], tieRank[i]) }
+      let key = { (i: Int) -> UInt128 in remembered ? view.orderKeys[i] : Self.orderKey(scores[i], view.tieRank[i]) }
       let (constrained, constraintRule) = StackRules.shown(
         strategyTop: strategyTop, policy: policy, current: current, features: features, key: key)
       guard let constraintRule else { return (strategyTop, rule, targetRank) }
