@@ -225,13 +225,10 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     return files
   }
 
-  /// Whether `a` and `b` name the same folder (after `.`, `..` and symbolic links in the
-  /// part that exists).
+  /// Whether `a` and `b` name the same folder (`OutputClaim.canonical`: after `.`, `..`
+  /// and symbolic links in the part that exists).
   static func sameFolder(_ a: String, _ b: String) -> Bool {
-    func resolved(_ path: String) -> String {
-      URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-    }
-    return resolved(a) == resolved(b)
+    OutputClaim.canonical(a) == OutputClaim.canonical(b)
   }
 
   /// Prints the report tables of an output folder, as `smartstack report` does, with

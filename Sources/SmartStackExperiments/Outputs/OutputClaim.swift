@@ -121,7 +121,7 @@ public struct OutputClaim: Sendable, Equatable {
   }
 
   /// The absolute path with `.`, `..` and links resolved as far as the path exists.
-  static func canonical(_ path: String) -> String {
+  package static func canonical(_ path: String) -> String {
     URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
   }
 }
