@@ -74,7 +74,9 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
     guard (exposures == nil) != (scenario == nil) else {
       throw ValidationError("give exactly one of --exposures LOG and --validate SCENARIO")
     }
-    guard (1...1000).contains(replicates) else { throw ValidationError("--replicates must be within 1...1000") }
+    guard (2...1000).contains(replicates) else {
+      throw ValidationError("--replicates must be within 2...1000 (a bias interval needs at least two)")
+    }
     if let days, !(1...366).contains(days) { throw ValidationError("--days must be within 1...366") }
     if noHistoryRules && scenario == nil { throw ValidationError("--no-history-rules goes with --validate") }
     if timelines != nil && exposures == nil { throw ValidationError("--timelines goes with --exposures") }
@@ -145,7 +147,8 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
         StandardError.write(
           "validated 4 estimators × \(targets.count) target(s) × \(loggers.count) logging strateg\(loggers.count == 1 ? "y" : "ies") "
             + "over \(replicates) replicate(s) of \(label); IPS unbiased within its interval in "
-            + "\(ips.filter(\.unbiasedWithinInterval).count) of \(ips.count) rows; wrote \(out)/validation.csv")
+            + "\(ips.filter(\.unbiasedWithinInterval).count) of \(ips.count) rows (family-wise: "
+            + "\(ips.filter(\.unbiasedFamilyWise).count) of \(ips.count)); wrote \(out)/validation.csv")
       }
     }
   }

@@ -26,11 +26,11 @@ struct EvaluationTable {
       file: "validation.csv",
       columns: [
         "logging_strategy", "strategy", "estimator", "metric", "truth", "estimate", "bias", "bias_ci_low",
-        "bias_ci_high", "coverage", "unbiased",
+        "bias_ci_high", "coverage", "unbiased", "unbiased_familywise",
       ],
       textColumns: 4,
       caption:
-        "Estimator validation (validation.csv): over the replicates, the on-policy truth, the mean estimate, the bias (estimate − truth) with its 95 % interval, the share of replicates whose bootstrap interval held the truth (nominal 0.95), and unbiased = 1 when the bias interval contains 0."
+        "Estimator validation (validation.csv): over the replicates, the on-policy truth, the mean estimate, the bias (estimate − truth) with its 95 % interval, the share of replicates whose bootstrap interval held the truth (nominal 0.95), unbiased = 1 when the bias's 95 % Student-t interval contains 0, and unbiased_familywise = 1 when its interval widened for every row of the same logging strategy and estimator (Bonferroni) does."
     ),
   ]
 

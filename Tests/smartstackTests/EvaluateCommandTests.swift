@@ -72,9 +72,14 @@ struct EvaluateCommandTests {
       ["evaluate", "--validate", "Datasets/scenarios/tiny.json", "--strategy", "static,round-robin", "--replicates", "6",
        "--out", "val"], in: folder)
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(result.stderr.contains("IPS unbiased within its interval in 4 of 4 rows"), "\(result.stderr)")
+    #expect(result.stderr.contains("IPS unbiased within its interval in 4 of 4 rows (family-wise: 4 of 4)"), "\(result.stderr)")
     let csv = try String(contentsOf: folder.appendingPathComponent("val/validation.csv"), encoding: .utf8)
     #expect(csv.hasPrefix("scenario,logging_strategy,strategy,estimator,metric,replicates,truth,estimate,bias,"))
+    #expect(csv.split(separator: "\n")[0].hasSuffix(",unbiased,unbiased_familywise"))
+    let single = try CLI.run(
+      ["evaluate", "--validate", "Datasets/scenarios/tiny.json", "--strategy", "static", "--replicates", "1", "--out", "val1"],
+      in: folder)
+    #expect(single.status == 64 && single.stderr.contains("a bias interval needs at least two"), "\(single.stderr)")
     let oneStep = try CLI.run(
       ["evaluate", "--validate", "Datasets/scenarios/tiny.json", "--strategy", "static", "--replicates", "3",
        "--no-history-rules", "--out", "val2"], in: folder)

@@ -85,9 +85,10 @@ struct ExposureRecordingTests {
 /// IPS is unbiased: over replicates (independent people, common random numbers), the
 /// mean of (IPS estimate − on-policy truth) of deterministic targets that do not learn
 /// from the display's consequences (`static`, `round-robin`) under uniform-random logging
-/// lies within its interval `mean ± z · sd / √replicates`, z widened from 1.96 to 2.498
-/// (Bonferroni over the 4 rows checked: a 5 % family-wise false alarm). The tolerance is
-/// computed from the replicates, not a constant. Strategies that learn from donations
+/// lies within its family-wise interval `mean ± t_{1−0.025/4}(replicates − 1) · sd /
+/// √replicates` (`ValidationRow.unbiasedFamilyWise`: Student t, Bonferroni over the 4 IPS
+/// rows checked, a 5 % family-wise false alarm). The tolerance is computed from the
+/// replicates, not a constant. Strategies that learn from donations
 /// (`mfu`, `mru`, ...) may be biased: see docs/counterfactual.md, "How the targets run".
 @Suite("IPS is unbiased on a simulated world")
 struct IPSUnbiasednessTests {
@@ -101,9 +102,9 @@ struct IPSUnbiasednessTests {
     let ips = rows.filter { $0.estimator == .ips }
     #expect(ips.count == 4)
     for row in ips {
-      let half = (row.biasHigh - row.bias) / 1.96 * 2.498
-      #expect(half > 0)
-      #expect(abs(row.bias) <= half, "\(row.strategy) \(row.metric): bias \(row.bias) ± \(half)")
+      #expect(row.familySize == 4)
+      #expect(row.biasStandardError > 0)
+      #expect(row.unbiasedFamilyWise, "\(row.strategy) \(row.metric): bias \(row.bias), se \(row.biasStandardError)")
     }
   }
 
@@ -111,7 +112,7 @@ struct IPSUnbiasednessTests {
   /// logged propensity is the probability among the allowed candidates even at visits
   /// where suppression did not decide (a regression: the plain choice probability made
   /// `static`'s IPS 16 % too high). Rules that depend on history are off, as
-  /// `evaluate --validate --no-history-rules` does; z = 2.241 (Bonferroni over 2 rows).
+  /// `evaluate --validate --no-history-rules` does; family-wise over its 2 IPS rows.
   @Test func suppressedCandidatesAreAccountedForInThePropensity() throws {
     var scenario = try bundledScenario("shift-worker")
     scenario.stack.developerMode = true
@@ -121,8 +122,8 @@ struct IPSUnbiasednessTests {
       scenario, logging: [try r.parse("random")], targets: [try r.parse("static")], replicates: 4, seed: 2,
       options: SimulationOptions(), resamples: 50)
     for row in rows where row.estimator == .ips {
-      let half = (row.biasHigh - row.bias) / 1.96 * 2.241
-      #expect(abs(row.bias) <= half, "\(row.metric): bias \(row.bias) ± \(half)")
+      #expect(row.familySize == 2)
+      #expect(row.unbiasedFamilyWise, "\(row.metric): bias \(row.bias), se \(row.biasStandardError)")
     }
   }
 
