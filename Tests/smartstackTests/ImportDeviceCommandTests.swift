@@ -51,6 +51,21 @@ struct ImportDeviceCommandTests {
     #expect(text("kc.csv", in: folder)?.split(separator: "\n").count == 4)
   }
 
+  @Test("a misspelt stream with no rows is refused, naming the database's streams; a known empty one is not")
+  func misspeltStream() throws {
+    let folder = try CLI.temporaryFolder()
+    try database("knowledgeC.db", from: "knowledgeC-ios.sql", in: folder)
+    let r = try CLI.run(
+      ["import", "knowledgec", "knowledgeC.db", "--out", "kc.csv", "--streams", "intents,bogus"], in: folder)
+    #expect(r.status == 65, "\(r.stderr)")
+    #expect(r.stderr.contains("knowledgeC.db: no rows of stream /app/bogus (its streams: "), "\(r.stderr)")
+    #expect(r.stderr.contains("/app/inFocus (3)"), "\(r.stderr)")
+    #expect(text("kc.csv", in: folder) == nil)
+    let known = try CLI.run(
+      ["import", "knowledgec", "knowledgeC.db", "--out", "kc.csv", "--streams", "inFocus,activity"], in: folder)
+    #expect(known.status == 0, "\(known.stderr)")
+  }
+
   @Test("a garbage or non-knowledgeC file is refused with exit 65 and nothing written")
   func refusedFiles() throws {
     let folder = try CLI.temporaryFolder()

@@ -41,6 +41,10 @@ public struct KnowledgeCImporter: Sendable {
   public var streams: [String]
   public var visitSource: VisitSource
 
+  /// The donation streams this importer knows by short name (`intents`, `inFocus`,
+  /// `activity`): asked for and absent, they are simply counted as 0.
+  public static let knownStreams = ["/app/intents", "/app/inFocus", "/app/activity"]
+
   public init(streams: [String] = ["/app/intents"], visitSource: VisitSource = .locked) {
     self.streams = streams.map(Self.streamName)
     self.visitSource = visitSource
@@ -100,9 +104,39 @@ public struct KnowledgeCImporter: Sendable {
 
     var rows = KnowledgeCRows(importer: self, hasOffsets: object.contains("ZSECONDSFROMGMT"))
     try db.query(sql, bind: allStreams.map { .text($0) }) { rows.add($0) }
+    try refuseUnknownEmptyStreams(rows.streamCounts, db)
     var total = 0
     try db.query("SELECT COUNT(*) FROM ZOBJECT") { total = Int($0.values[0].integer ?? 0) }
     return rows.finish(file: db.file, totalRows: total)
+  }
+}
+
+extension KnowledgeCImporter {
+  /// A requested stream that is not one of `knownStreams` and has no row in the database
+  /// is most likely misspelt (`--streams bogus` reads `/app/bogus`): refused, naming the
+  /// streams the database has (by name, with their row counts, the first 20; control
+  /// characters escaped), instead of importing nothing from it.
+  ///
+  /// - Throws: `DatabaseError` `FILE: no rows of stream /app/bogus (its streams: …)`.
+  func refuseUnknownEmptyStreams(_ counts: [Int], _ db: SQLiteDatabase) throws {
+    let missing = streams.indices.filter { counts[$0] == 0 && !Self.knownStreams.contains(streams[$0]) }
+    guard !missing.isEmpty else { return }
+    var present: [String] = []
+    var more = 0
+    try db.query("SELECT ZSTREAMNAME, COUNT(*) FROM ZOBJECT GROUP BY ZSTREAMNAME ORDER BY ZSTREAMNAME") {
+      if present.count < 20 {
+        present.append("\($0.values[0].text ?? "NULL") (\($0.values[1].integer ?? 0))")
+      } else {
+        more += 1
+      }
+    }
+    if more > 0 { present.append("and \(more) more") }
+    let names = missing.map { streams[$0] }.joined(separator: ", ")
+    throw DatabaseError(
+      file: db.file,
+      message: TerminalText.escapingControls(
+        "no rows of stream\(missing.count == 1 ? "" : "s") \(names) (its streams: "
+          + (present.isEmpty ? "none" : present.joined(separator: ", ")) + ")"))
   }
 }
 
