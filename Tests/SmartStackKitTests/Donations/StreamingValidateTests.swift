@@ -255,6 +255,42 @@ struct StreamingValidateTests {
   }
 }
 
+@Suite("Streaming validate over files bigger than the release step")
+struct StreamingValidateFileTests {
+  /// Logs of about 3 × `MappedInputFile.releaseStep`, so pages are let go of behind the
+  /// reader several times, with records and quoted fields (spanning lines) of varied
+  /// lengths lying across the release points, and a last line without a newline: read
+  /// from the file, the statistics equal those of the whole log.
+  @Test(arguments: [DonationLogFormat.csv, .jsonl])
+  func bigFilesGiveTheWholeLogsStatistics(_ format: DonationLogFormat) throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(getpid())-\(format)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("big.\(format.rawValue)").path
+    var text = format == .csv ? "timestamp,user,kind,intent,parameters\n" : ""
+    var row = 0
+    while text.utf8.count < 3 * MappedInputFile.releaseStep + 5_000 {
+      let user = "u\(row % 997)" + String(repeating: "x", count: row % 4099)
+      let time = "2026-03-0\(1 + row % 9)T\(10 + row % 14):\(10 + row % 50):00\(row % 3 == 0 ? "+05:30" : "Z")"
+      if format == .csv {
+        let kind = row % 5 == 0 ? "\"K\n\(row % 7)\"" : "K\(row % 11)"
+        text += "\(time),\(user),\(kind),\(row % 2 == 0 ? "I" : ""),k\(row % 13)=v\n"
+      } else {
+        text += #"{"timestamp":"\#(time)","user":"\#(user)","kind":"K\#(row % 11)\#(row % 5 == 0 ? "\\n" : "")","parameters":{"k\#(row % 13)":"v"}}"# + "\n"
+      }
+      row += 1
+    }
+    text.removeLast()  // the last line without a newline
+    try FileIO.writeAtomically(text, to: path)
+    let streamed = try DonationStatistics.read(path: path)
+    let whole = try DonationLog.read(path: path).statistics(in: .utc)
+    #expect(streamed.statistics == whole)
+    #expect(streamed.format == format)
+    #expect(streamed.bytes == text.utf8.count)
+    #expect(whole.events == row)
+  }
+}
+
 @Suite("MappedInputFile reads a file whole and lets go of the part behind the reader")
 struct MappedInputFileTests {
   @Test func bytesStayReadableAfterRelease() throws {
