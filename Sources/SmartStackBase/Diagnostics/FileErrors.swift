@@ -41,18 +41,40 @@ public enum FileIO {
   ///   memory), or one of the files of an import interrupted while putting them in
   ///   place (`FileSet.pendingError`: they may be of two imports).
   public static func readBytes(_ path: String) throws -> [UInt8] {
+    let (descriptor, expected) = try openInput(path)
+    defer { close(descriptor) }
+    return try readBytes(descriptor, path: path, expected: expected)
+  }
+
+  /// Opens `path` for reading with every check `readBytes` makes (regular file only,
+  /// checked before and after `open`; `O_NONBLOCK`; not a pending import's file; at most
+  /// `InputLimits.maximumFileBytes` by its size) and returns the descriptor, which the
+  /// caller closes, and the size `fstat` gave.
+  ///
+  /// - Throws: `InputFileError` as `readBytes` does.
+  package static func openInput(_ path: String) throws -> (descriptor: Int32, size: Int) {
     var info = stat()
     guard stat(path, &info) == 0 else { throw InputFileError(path: path, reason: openFailure(errno)) }
     try requireRegular(path, info)
     if let pending = FileSet.pendingError(path) { throw pending }
-    let unreadable = InputFileError(path: path, reason: "permission denied or unreadable")
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else { throw InputFileError(path: path, reason: openFailure(errno)) }
-    defer { close(descriptor) }
-    guard fstat(descriptor, &info) == 0 else { throw unreadable }
-    try requireRegular(path, info)
-    let expected = max(0, Int(info.st_size))
-    guard expected <= InputLimits.maximumFileBytes else { throw tooLarge(path, size: expected) }
+    do {
+      guard fstat(descriptor, &info) == 0 else { throw unreadableError(path) }
+      try requireRegular(path, info)
+      let size = max(0, Int(info.st_size))
+      guard size <= InputLimits.maximumFileBytes else { throw tooLarge(path, size: size) }
+      return (descriptor, size)
+    } catch {
+      close(descriptor)
+      throw error
+    }
+  }
+
+  /// Reads the open `descriptor` to its end: `expected` bytes straight into the array,
+  /// then on while there is more (a `/proc` file's size is unknown beforehand).
+  package static func readBytes(_ descriptor: Int32, path: String, expected: Int) throws -> [UInt8] {
+    let unreadable = unreadableError(path)
     var failed = false
     var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
       count = 0
@@ -84,6 +106,10 @@ public enum FileIO {
     return bytes
   }
 
+  private static func unreadableError(_ path: String) -> InputFileError {
+    InputFileError(path: path, reason: "permission denied or unreadable")
+  }
+
   /// Why `stat` or `open` failed, for a person: `no such file`, `too many levels of
   /// symbolic links`, or `permission denied or unreadable`.
   private static func openFailure(_ code: Int32) -> String {
@@ -112,7 +138,7 @@ public enum FileIO {
 
   /// The error for a file over `InputLimits.maximumFileBytes` (`size`: its size, or the
   /// bytes read so far from a stream that goes on).
-  private static func tooLarge(_ path: String, size: Int) -> InputFileError {
+  package static func tooLarge(_ path: String, size: Int) -> InputFileError {
     InputFileError(
       path: path,
       reason:

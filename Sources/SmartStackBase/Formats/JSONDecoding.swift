@@ -73,8 +73,11 @@ public struct JSONObjectItem: Sendable, Equatable {
 public struct JSONDecoding: Sendable {
   /// The file as the user named it.
   public let file: String
-  /// The whole file.
-  public let bytes: [UInt8]
+  /// The whole file, or the line being read (`replaceText(_:lineBase:)`).
+  public private(set) var bytes: [UInt8]
+  /// Added to every reported line: 0 for a whole file, else what makes line 1 of `bytes`
+  /// the line of the file it was cut from.
+  public private(set) var lineBase = 0
   /// Everything reported so far (also open for reports of your own).
   public var problems: DiagnosticCollector
   /// How many times `report` was called, also past the collector's limit: a reader
@@ -89,6 +92,16 @@ public struct JSONDecoding: Sendable {
     self.file = file
     self.bytes = bytes
     self.problems = DiagnosticCollector(file: file, limit: limit)
+  }
+
+  /// Makes `bytes`, cut from the file so that its line 1 is the file's line
+  /// `lineBase + 1`, the text parsed and reported in from now on: a JSON Lines reader
+  /// that does not hold the whole file decodes it a line at a time this way. Problems
+  /// reported so far are kept. O(1) (the line index is rebuilt when first needed).
+  public mutating func replaceText(_ bytes: [UInt8], lineBase: Int) {
+    self.bytes = bytes
+    self.lineBase = lineBase
+    lines = nil
   }
 
   // MARK: Parsing
@@ -119,10 +132,9 @@ public struct JSONDecoding: Sendable {
       problems.report(line: 1, column: 1, message)  // only marks the list truncated
       return
     }
-    if lines == nil { lines = LineIndex(bytes) }
-    let position = lines?.position(ofByte: offset) ?? TextPosition(line: 1, column: 1)
+    let place = position(ofByte: offset)
     problems.report(
-      line: position.line, column: position.column, path.isEmpty ? message : "\(path): \(message)")
+      line: place.line, column: place.column, path.isEmpty ? message : "\(path): \(message)")
   }
 
   /// Reports `message` about `item`, at its first byte, prefixed by its path.
@@ -133,7 +145,9 @@ public struct JSONDecoding: Sendable {
   /// The line and column of byte `offset`.
   public mutating func position(ofByte offset: Int) -> TextPosition {
     if lines == nil { lines = LineIndex(bytes) }
-    return lines?.position(ofByte: offset) ?? TextPosition(line: 1, column: 1)
+    var position = lines?.position(ofByte: offset) ?? TextPosition(line: 1, column: 1)
+    position.line += lineBase
+    return position
   }
 
   /// True once the collector's limit is reached; a reader may stop looking.

@@ -32,6 +32,21 @@ extension DonationLog {
   static func readCSV(
     _ bytes: UnsafeBufferPointer<UInt8>, file: String, timeZone: ZoneRules, limit: Int
   ) throws -> DonationLog {
+    var builder = DonationLogBuilder()
+    try readCSV(bytes, file: file, timeZone: timeZone, limit: limit, into: &builder)
+    return builder.build()
+  }
+
+  /// Reads the CSV form (`readCSV(_:file:timeZone:limit:)`) into `sink`: every row read
+  /// without a problem goes to it in file order; then the reader throws every problem.
+  ///
+  /// `passed(offset)`, when given, is called before each record with an offset before
+  /// which the reader will never look again (the record's start), so the caller can let
+  /// go of the bytes before it (`MappedInputFile.release(before:)`).
+  static func readCSV<Sink: DonationSink>(
+    _ bytes: UnsafeBufferPointer<UInt8>, file: String, timeZone: ZoneRules, limit: Int,
+    into sink: inout Sink, passed: ((Int) -> Void)? = nil
+  ) throws {
     var problems = DiagnosticCollector(file: file, limit: limit)
     var csv = CSVReader(bytes)
 
@@ -52,16 +67,16 @@ extension DonationLog {
 
     // Rows.
     var reader = CSVRowReader(columns: columns, timeZone: timeZone)
-    reader.builder.reserve(bytes.count / 64)
+    sink.reserve(bytes.count / 64)
     loop: while !problems.truncated {
+      if let passed { passed(csv.offset) }
       switch csv.next() {
       case .end: break loop
       case .problem(let p): problems.report(line: p.line, column: p.column, p.message)
-      case .record: reader.read(csv, problems: &problems)
+      case .record: reader.read(csv, into: &sink, problems: &problems)
       }
     }
     try problems.throwIfAny()
-    return reader.builder.build()
   }
 }
 
@@ -135,11 +150,10 @@ struct CSVColumns {
   }
 }
 
-/// Turns CSV records into builder rows; keeps the interning caches between rows.
+/// Turns CSV records into sink rows; keeps the interning caches between rows.
 struct CSVRowReader {
   let columns: CSVColumns
   let timeZone: ZoneRules
-  var builder = DonationLogBuilder()
   /// Distinct raw `parameters` texts, and for each its set id or -1 when malformed: a text
   /// is decoded once however many rows repeat it.
   private var rawParameters = Interner()
@@ -155,8 +169,10 @@ struct CSVRowReader {
     self.timeZone = timeZone
   }
 
-  /// Reads the current record of `csv` into the builder, or reports its problems.
-  mutating func read(_ csv: CSVReader, problems: inout DiagnosticCollector) {
+  /// Reads the current record of `csv` into `sink`, or reports its problems.
+  mutating func read<Sink: DonationSink>(
+    _ csv: CSVReader, into sink: inout Sink, problems: inout DiagnosticCollector
+  ) {
     rowProblems.removeAll(keepingCapacity: true)
 
     var milliseconds: Int64 = 0
@@ -198,9 +214,9 @@ struct CSVRowReader {
 
     var user: Int32
     if columns.user >= 0, case let field = csv.field(columns.user), !field.isEmpty {
-      user = builder.userNames.intern(field)
+      user = sink.intern(field, as: .user)
     } else {
-      if defaultUser < 0 { defaultUser = builder.userNames.intern(Donation.defaultUser) }
+      if defaultUser < 0 { defaultUser = sink.intern(Donation.defaultUser, as: .user) }
       user = defaultUser
     }
 
@@ -209,17 +225,17 @@ struct CSVRowReader {
     if kindField.isEmpty {
       rowProblems.append((csv.sourceOffset(ofField: columns.kind, byte: 0), "kind is empty"))
     } else {
-      kind = builder.kindNames.intern(kindField)
+      kind = sink.intern(kindField, as: .kind)
     }
 
     var intent: Int32 = -1
     if columns.intent >= 0, case let field = csv.field(columns.intent), !field.isEmpty {
-      intent = builder.intentNames.intern(field)
+      intent = sink.intern(field, as: .intent)
     }
 
     var parameterSet: Int32 = 0
     if columns.parameters >= 0, case let field = csv.field(columns.parameters), !field.isEmpty {
-      parameterSet = internParameters(field)
+      parameterSet = internParameters(field, into: &sink)
       if parameterSet < 0 {
         parameterProblems.removeAll(keepingCapacity: true)
         decoder.decode(field, problems: &parameterProblems) { _, _, _ in }
@@ -234,7 +250,7 @@ struct CSVRowReader {
     }
 
     if rowProblems.isEmpty {
-      builder.append(
+      sink.append(
         timestamp: milliseconds, user: user, kind: kind, intent: intent, parameterSet: parameterSet,
         utcOffset: utcOffset)
       return
@@ -251,29 +267,29 @@ struct CSVRowReader {
     }
   }
 
-  /// The set id of a raw `parameters` text, or -1 when it is malformed.
-  private mutating func internParameters(_ field: UnsafeBufferPointer<UInt8>) -> Int32 {
-    let raw = Int(rawParameters.intern(field))
-    if raw < rawParameterSets.count { return rawParameterSets[raw] }
-    // Runs once per distinct text, so plain local buffers are fine here.
+  /// The set id of a raw `parameters` text, or -1 when it is malformed. A sink that
+  /// keeps raw texts (`DonationSink.cachesParameterTexts`) decodes each distinct text once.
+  private mutating func internParameters<Sink: DonationSink>(
+    _ field: UnsafeBufferPointer<UInt8>, into sink: inout Sink
+  ) -> Int32 {
+    var raw = -1
+    if Sink.cachesParameterTexts {
+      raw = Int(rawParameters.intern(field))
+      if raw < rawParameterSets.count { return rawParameterSets[raw] }
+    }
+    // Runs once per distinct text (or once per row for a sink that keeps no texts).
     var pairs: [ParameterID] = []
     var found: [ParameterText.Problem] = []
-    // Move the interners out and back (not copy), so interning never copies their storage.
-    var keys = Interner()
-    var values = Interner()
-    swap(&keys, &builder.parameterKeys)
-    swap(&values, &builder.parameterValues)
     decoder.decode(field, problems: &found) { key, value, _ in
-      pairs.append(ParameterID(key: keys.intern(key), value: values.intern(value)))
+      pairs.append(
+        ParameterID(key: sink.intern(key, as: .parameterKey), value: sink.intern(value, as: .parameterValue)))
     }
-    swap(&keys, &builder.parameterKeys)
-    swap(&values, &builder.parameterValues)
     var set: Int32 = -1
     if found.isEmpty {
       pairs.sort()
-      set = builder.internSet(pairs)
+      set = sink.internSet(pairs)
     }
-    rawParameterSets.append(set)
+    if raw >= 0 { rawParameterSets.append(set) }
     return set
   }
 }

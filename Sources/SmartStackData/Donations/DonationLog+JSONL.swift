@@ -27,34 +27,75 @@ extension DonationLog {
   static func readJSONLines(
     _ bytes: [UInt8], file: String, timeZone: ZoneRules, limit: Int, fastPath: Bool = true
   ) throws -> DonationLog {
-    var json = JSONDecoding(file: file, bytes: bytes, limit: limit)
     var builder = DonationLogBuilder()
-    builder.reserve(bytes.count / 128)
+    try bytes.withUnsafeBufferPointer {
+      try readJSONLines(
+        $0, file: file, timeZone: timeZone, limit: limit, into: &builder, fastPath: fastPath)
+    }
+    return builder.build()
+  }
+
+  /// Reads the JSON Lines form (`readJSONLines(_:file:timeZone:limit:fastPath:)`) into
+  /// `sink`: every row read without a problem goes to it in file order; then the reader
+  /// throws every problem. A line the fast path does not take is copied and decoded on
+  /// its own (`JSONDecoding.replaceText`), so the reader never needs the whole file as
+  /// an array.
+  ///
+  /// `passed(offset)`, when given, is called before each line with an offset before which
+  /// the reader will never look again (the line's start).
+  static func readJSONLines<Sink: DonationSink>(
+    _ buffer: UnsafeBufferPointer<UInt8>, file: String, timeZone: ZoneRules, limit: Int,
+    into sink: inout Sink, fastPath: Bool = true, passed: ((Int) -> Void)? = nil
+  ) throws {
+    var json = JSONDecoding(file: file, bytes: [], limit: limit)
+    sink.reserve(buffer.count / 128)
     var fast = JSONLinesFastRow()
-    bytes.withUnsafeBufferPointer { buffer in
-      var start = 0
-      while start < buffer.count && !json.problems.truncated {
-        // Flat rows without problems take the fast path; every other line (and so every
-        // problem) goes through the general parser.
-        if fastPath, let end = fast.scan(buffer, from: start, timeZone: timeZone),
-          end - start <= InputLimits.maximumLineBytes
-        {
-          fast.append(buffer, to: &builder)
-          start = end + 1
-          continue
-        }
-        let end = Self.lineEnd(buffer, from: start)
-        if end - start > InputLimits.maximumLineBytes {
-          json.report(
-            InputLimits.lineTooLong(end - start), at: start + InputLimits.maximumLineBytes)
-        } else if !Self.isBlank(bytes, start..<end) {
-          readJSONLine(start..<end, json: &json, builder: &builder, timeZone: timeZone)
-        }
+    var start = 0
+    var line = 1
+    while start < buffer.count && !json.problems.truncated {
+      if let passed { passed(start) }
+      // Flat rows without problems take the fast path; every other line (and so every
+      // problem) goes through the general parser.
+      if fastPath, let end = fast.scan(buffer, from: start, timeZone: timeZone),
+        end - start <= InputLimits.maximumLineBytes
+      {
+        fast.append(buffer, to: &sink)
         start = end + 1
+        line += 1
+        continue
       }
+      let end = Self.lineEnd(buffer, from: start)
+      if end - start > InputLimits.maximumLineBytes {
+        Self.decodeLine(buffer, start..<start + InputLimits.maximumLineBytes + 1, line: line, json: &json)
+        json.report(
+          InputLimits.lineTooLong(end - start), at: json.bytes.count - 1)
+      } else if !Self.isBlank(buffer, start..<end) {
+        let range = Self.decodeLine(buffer, start..<end, line: line, json: &json)
+        readJSONLine(range, json: &json, sink: &sink, timeZone: timeZone)
+      }
+      start = end + 1
+      line += 1
     }
     try json.throwIfAny()
-    return builder.build()
+  }
+
+  /// Makes `json` read `buffer[range]`, the start of line `line` (at `range.lowerBound`),
+  /// and returns where that text is in `json.bytes`. A line after the first is copied
+  /// after a `\n`, so it is not at offset 0 (where a byte order mark would be skipped) and
+  /// its columns count from the line's start, as in the whole file.
+  @discardableResult
+  private static func decodeLine(
+    _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, line: Int, json: inout JSONDecoding
+  ) -> Range<Int> {
+    let text = UnsafeBufferPointer(rebasing: buffer[range])
+    if range.lowerBound == 0 {
+      json.replaceText(Array(text), lineBase: line - 1)
+      return 0..<text.count
+    }
+    var copy: [UInt8] = [0x0A]
+    copy.append(contentsOf: text)
+    json.replaceText(copy, lineBase: line - 2)
+    return 1..<copy.count
   }
 
   /// The offset of the first `\n` at or after `start`, or the end of the buffer.
@@ -65,7 +106,7 @@ extension DonationLog {
   }
 
   /// True for a line of spaces, tabs and CRs (and a byte order mark at the very start).
-  private static func isBlank(_ bytes: [UInt8], _ range: Range<Int>) -> Bool {
+  private static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
     var i = range.lowerBound
     if i == 0 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = min(3, range.upperBound) }
     while i < range.upperBound {
@@ -77,9 +118,8 @@ extension DonationLog {
     return true
   }
 
-  private static func readJSONLine(
-    _ range: Range<Int>, json: inout JSONDecoding, builder: inout DonationLogBuilder,
-    timeZone: ZoneRules
+  private static func readJSONLine<Sink: DonationSink>(
+    _ range: Range<Int>, json: inout JSONDecoding, sink: inout Sink, timeZone: ZoneRules
   ) {
     guard let root = json.parse(range: range) else { return }
     // Unknown fields are ignored.
@@ -111,15 +151,15 @@ extension DonationLog {
       guard o.isClean, let kindName, let time else { return nil }
       var pairs = parameters.map {
         ParameterID(
-          key: builder.parameterKeys.intern($0.key), value: builder.parameterValues.intern($0.value))
+          key: sink.intern($0.key, as: .parameterKey), value: sink.intern($0.value, as: .parameterValue))
       }
       pairs.sort()
-      builder.append(
+      sink.append(
         timestamp: time.milliseconds,
-        user: builder.userNames.intern(userName),
-        kind: builder.kindNames.intern(kindName),
-        intent: intentName.flatMap { $0.isEmpty ? nil : builder.intentNames.intern($0) } ?? -1,
-        parameterSet: builder.internSet(pairs), utcOffset: time.utcOffset)
+        user: sink.intern(userName, as: .user),
+        kind: sink.intern(kindName, as: .kind),
+        intent: intentName.flatMap { $0.isEmpty ? nil : sink.intern($0, as: .intent) } ?? -1,
+        parameterSet: sink.internSet(pairs), utcOffset: time.utcOffset)
       return ()
     }
   }

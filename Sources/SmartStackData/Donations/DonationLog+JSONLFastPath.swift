@@ -144,33 +144,33 @@ struct JSONLinesFastRow {
     }
   }
 
-  /// Adds the scanned row to `builder`, as the general reader adds it.
-  func append(_ b: UnsafeBufferPointer<UInt8>, to builder: inout DonationLogBuilder) {
+  /// Adds the scanned row to `sink`, as the general reader adds it.
+  func append<Sink: DonationSink>(_ b: UnsafeBufferPointer<UInt8>, to sink: inout Sink) {
     var pairs: [ParameterID] = []
     if !parameters.isEmpty {
       pairs.reserveCapacity(parameters.count)
       for p in parameters {
         pairs.append(
           ParameterID(
-            key: builder.parameterKeys.intern(UnsafeBufferPointer(rebasing: b[p.key])),
-            value: builder.parameterValues.intern(UnsafeBufferPointer(rebasing: b[p.value]))))
+            key: sink.intern(UnsafeBufferPointer(rebasing: b[p.key]), as: .parameterKey),
+            value: sink.intern(UnsafeBufferPointer(rebasing: b[p.value]), as: .parameterValue)))
       }
       pairs.sort()
     }
     let userID: Int32
     if let user, !user.isEmpty {
-      userID = builder.userNames.intern(UnsafeBufferPointer(rebasing: b[user]))
+      userID = sink.intern(UnsafeBufferPointer(rebasing: b[user]), as: .user)
     } else {
-      userID = builder.userNames.intern(Donation.defaultUser)
+      userID = sink.intern(Donation.defaultUser, as: .user)
     }
     var intentID: Int32 = -1
     if let intent, !intent.isEmpty {
-      intentID = builder.intentNames.intern(UnsafeBufferPointer(rebasing: b[intent]))
+      intentID = sink.intern(UnsafeBufferPointer(rebasing: b[intent]), as: .intent)
     }
-    builder.append(
+    sink.append(
       timestamp: milliseconds, user: userID,
-      kind: builder.kindNames.intern(UnsafeBufferPointer(rebasing: b[kind ?? 0..<0])),
-      intent: intentID, parameterSet: builder.internSet(pairs), utcOffset: utcOffset)
+      kind: sink.intern(UnsafeBufferPointer(rebasing: b[kind ?? 0..<0]), as: .kind),
+      intent: intentID, parameterSet: sink.internSet(pairs), utcOffset: utcOffset)
   }
 
   // MARK: - Tokens

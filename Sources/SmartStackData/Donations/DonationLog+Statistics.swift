@@ -31,6 +31,16 @@ public struct DonationStatistics: Sendable, Hashable {
     return Double(last - first) / Double(Instant.millisecondsPerDay)
   }
 
+  /// The local hour of day (0...23) a donation at `milliseconds` counts in: on the wall
+  /// clock of its own `utcOffset` (seconds) when it has one, else of `cursor`'s zone. O(1)
+  /// for instants near the cursor's last one, O(log transitions) otherwise, in any order.
+  @inline(__always)
+  static func hourOfDay(_ milliseconds: Int64, utcOffset: Int32, cursor: inout ZoneCursor) -> Int {
+    utcOffset == UTCOffset.none
+      ? cursor.hourOfDay(at: Instant(milliseconds: milliseconds))
+      : WallClock.hourOfDay(milliseconds + Int64(utcOffset) * Instant.millisecondsPerSecond)
+  }
+
   /// The `limit` busiest local hours: donation count descending, then hour ascending.
   /// Hours without donations are left out.
   public func busiestHours(_ limit: Int = 3) -> [HourCount] {
@@ -51,12 +61,7 @@ extension DonationLog {
     var hours = [Int](repeating: 0, count: 24)
     var cursor = zone.cursor()
     for (row, t) in timestamps.enumerated() {
-      let offset = utcOffset(row)
-      if offset == UTCOffset.none {
-        hours[cursor.hourOfDay(at: Instant(milliseconds: t))] += 1
-      } else {
-        hours[WallClock.hourOfDay(t + Int64(offset) * Instant.millisecondsPerSecond)] += 1
-      }
+      hours[DonationStatistics.hourOfDay(t, utcOffset: utcOffset(row), cursor: &cursor)] += 1
     }
     return DonationStatistics(
       events: count, users: userNames.count, kinds: kindNames.count,

@@ -23,14 +23,14 @@ public enum DonationLogFormat: String, Sendable, Hashable, CaseIterable, JSONDec
   /// The format of a log: `explicit` when given, else the one the path's extension implies,
   /// else guessed from the content (JSON Lines when the first byte that is not white space
   /// or a byte order mark is `{`, CSV otherwise).
-  public static func resolve(_ explicit: DonationLogFormat?, path: String, bytes: [UInt8])
-    -> DonationLogFormat
-  {
+  public static func resolve<Bytes: RandomAccessCollection<UInt8>>(
+    _ explicit: DonationLogFormat?, path: String, bytes: Bytes
+  ) -> DonationLogFormat where Bytes.Index == Int {
     if let explicit { return explicit }
     if let byName = DonationLogFormat(path: path) { return byName }
-    var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-    while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
-    return i < bytes.count && bytes[i] == UInt8(ascii: "{") ? .jsonl : .csv
+    var i = bytes.startIndex + (bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
+    while i < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 }
+    return i < bytes.endIndex && bytes[i] == UInt8(ascii: "{") ? .jsonl : .csv
   }
 }
 
