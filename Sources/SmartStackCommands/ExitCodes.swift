@@ -34,7 +34,8 @@ enum StandardOutput {
 /// Runs `body` and turns the library's errors into messages on stderr and exit codes.
 ///
 /// `DiagnosticList` prints every diagnostic (`FILE:LINE:COLUMN: message`) and exits 65;
-/// `InputFileError` exits 66; `OutputFileError` exits 73; `FolderBusyError` exits 75.
+/// `InputFileError` exits 66; `OutputFileError` exits 73; `FolderBusyError` and
+/// `OutputFileBusyError` exit 75.
 /// Anything else is rethrown for ArgumentParser to report.
 func reportingErrors<T>(_ body: () throws -> T) throws -> T {
   do {
@@ -53,6 +54,9 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
     throw Exit.cannotCreate
   } catch let error as FolderBusyError {
     StandardError.write(error.description)
+    throw Exit.busy
+  } catch let error as OutputFileBusyError {
+    StandardError.write(TerminalText.escapingControls(error.description))
     throw Exit.busy
   }
 }

@@ -276,6 +276,10 @@ struct ImportRun {
         // Before anything else (even an import that fails on its input): finish or
         // discard the set an interrupted import left at these outputs.
         let targets = [options.out] + (options.visitsOut.map { [$0] } ?? [])
+        // Held to the end of the run: another import of these files is refused (exit 75),
+        // so two sets never interleave (`OutputFilesLock`).
+        let lock = try OutputFilesLock(targets)
+        defer { lock.release() }
         for note in try FileSet.recover(targets) { StandardError.write("note: \(note)") }
         let kindMap = try options.kinds.map { try KindMap.read(path: $0) }
         var loaded = try load()
@@ -287,6 +291,8 @@ struct ImportRun {
           outputs.append((visitsOut, Array(result.visitLogText().utf8)))
         }
         outputs += loaded.extraOutputs.map { ($0.path, $0.bytes) }
+        let extraLock = try OutputFilesLock(loaded.extraOutputs.map(\.path).filter { !targets.contains($0) })
+        defer { extraLock.release() }
         try OutputFiles.writeAll(outputs)
         var report = skippedRowsText(result.skippedRows)
         report += summary(loaded)

@@ -1,4 +1,5 @@
 import Foundation
+import SmartStackKit
 import Testing
 
 /// `smartstack import` writes its donation and visit logs as one set (`FileSet`): killed
@@ -26,6 +27,30 @@ struct ImportSetTests {
       try FileManager.default.contentsOfDirectory(atPath: work.appendingPathComponent(folder).path)
         .filter { $0.hasPrefix(".") }.map { folder + "/" + $0 }
     }.sorted()
+  }
+
+  /// Two imports of the same file do not interleave their sets: while one holds a target
+  /// (`OutputFilesLock`, here held by the test), another is refused at once (exit 75,
+  /// naming the holder's process id), writes nothing and leaves the lock alone; once it is
+  /// released, the import runs and leaves no lock file behind.
+  @Test func anImportOfAFileAnotherImportIsWritingIsRefused() throws {
+    let work = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: work) }
+    for folder in ["logs", "visits"] {
+      try FileManager.default.createDirectory(
+        at: work.appendingPathComponent(folder), withIntermediateDirectories: true)
+    }
+    let held = try OutputFilesLock([work.appendingPathComponent("visits/v.csv").path])
+    let refused = try CLI.run(Self.importing(zone: "UTC"), in: work)
+    #expect(refused.status == 75, "\(refused.stderr)")
+    #expect(refused.stderr.contains("v.csv: being written by process \(getpid()), which holds "), "\(refused.stderr)")
+    #expect(Self.pair(work) == [nil, nil])
+    #expect(try Self.hidden(work) == ["visits/.v.csv.lock"])
+    held.release()
+    let ran = try CLI.run(Self.importing(zone: "UTC"), in: work)
+    #expect(ran.status == 0, "\(ran.stderr)")
+    #expect(Self.pair(work).allSatisfy { $0 != nil })
+    #expect(try Self.hidden(work) == [])
   }
 
   @Test(arguments: ["import-stage:1", "import-stage:2", "import-commit:1", "import-move:1", "import-move:2"])

@@ -23,8 +23,8 @@ import Foundation
 /// (`FileIO.readBytes`) refuses a target of a committed, unmoved set (`pendingError(_:)`)
 /// with the command that finishes it, so no toolkit command reads a mix.
 ///
-/// Two imports writing the same targets at the same time are not kept apart (there is no
-/// lock, as there was none before): the last to commit wins.
+/// Two imports writing the same targets at the same time are kept apart by the caller's
+/// `OutputFilesLock` (the second is refused); `FileSet` itself takes no lock.
 public enum FileSet {
   /// The first line of a record.
   static let header = "smartstack file set 1"

@@ -41,7 +41,40 @@ public final class FolderLock: @unchecked Sendable {
   ///   the lock file cannot be created or is not a regular file.
   public init(folder: String) throws {
     self.folder = folder
-    let path = folder + "/" + Self.fileName
+    do {
+      descriptor = try AdvisoryLockFile.acquire(folder + "/" + Self.fileName)
+    } catch let busy as AdvisoryLockFile.Busy {
+      throw FolderBusyError(folder: folder, holder: busy.holder)
+    }
+  }
+
+  /// Removes the lock file and releases the lock (also done on deinit).
+  public func release() {
+    guard descriptor >= 0 else { return }
+    unlink(folder + "/" + Self.fileName)
+    close(descriptor)
+    descriptor = -1
+  }
+
+  deinit { release() }
+}
+
+/// The protocol of `FolderLock`, for any lock file: `flock(LOCK_EX | LOCK_NB)` on `path`
+/// (created when missing, never through a symbolic link), checked to still name the file
+/// locked (else taken again), then the holder's process id and a newline written into it.
+/// Release: unlink the path, then close the descriptor.
+enum AdvisoryLockFile {
+  /// Another open descriptor holds the lock; `holder` is the id it wrote, if any yet.
+  struct Busy: Error {
+    var holder: Int32?
+  }
+
+  /// Takes the lock of `path`; returns the locked, close-on-exec descriptor.
+  ///
+  /// - Throws: `Busy`; `OutputFileError` when the file cannot be created, locked or
+  ///   written, or is not a regular file.
+  static func acquire(_ path: String) throws -> Int32 {
+    var descriptor: Int32 = -1
     while true {
       try OutputPath.checkFile(path)
       let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -55,7 +88,7 @@ public final class FolderLock: @unchecked Sendable {
         let reason = String(cString: strerror(errno))
         let holder = busy ? Self.holder(fd) : nil
         close(fd)
-        if busy { throw FolderBusyError(folder: folder, holder: holder) }
+        if busy { throw Busy(holder: holder) }
         throw OutputFileError(path: path, reason: "cannot lock it: \(reason)")
       }
       var locked = stat()
@@ -72,9 +105,11 @@ public final class FolderLock: @unchecked Sendable {
     let id = Array("\(getpid())\n".utf8)
     guard ftruncate(descriptor, 0) == 0, pwrite(descriptor, id, id.count, 0) == id.count else {
       let reason = String(cString: strerror(errno))
-      release()
+      unlink(path)
+      close(descriptor)
       throw OutputFileError(path: path, reason: reason)
     }
+    return descriptor
   }
 
   /// The process id in the lock file, if it holds one.
@@ -85,14 +120,4 @@ public final class FolderLock: @unchecked Sendable {
     let text = String(decoding: buffer[0..<n], as: UTF8.self)
     return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
   }
-
-  /// Removes the lock file and releases the lock (also done on deinit).
-  public func release() {
-    guard descriptor >= 0 else { return }
-    unlink(folder + "/" + Self.fileName)
-    close(descriptor)
-    descriptor = -1
-  }
-
-  deinit { release() }
 }
