@@ -7,7 +7,8 @@ import SmartStackData
 extension StackSession {
   /// A Home Screen visit: the strategy ranks, the top candidate is shown, and the
   /// outcome goes to the observer. `hasTarget`/`targets` describe what the person
-  /// wanted (see `VisitOutcome`); only a `TargetAwareStrategy` sees them.
+  /// wanted (see `VisitOutcome`); only a `TargetAwareStrategy` and an observer that reads
+  /// them see `targets`.
   @discardableResult
   @inline(__always)
   @inlinable package mutating func visit(
@@ -18,38 +19,21 @@ extension StackSession {
     }
   }
 
-  /// `visit(at:hasTarget:targets:policy:)` with the targets read from `targetBuffer`;
-  /// `targets` (the same instances, or empty) is what the strategy (a `TargetAwareStrategy`)
-  /// and the outcome get. The drivers pass an empty `targets` when neither needs them
-  /// (`OutcomeObserver.observesTargets`): building a slice of the plan's arrays costs a
-  /// reference-count increment and decrement at every visit.
+  /// `visit(at:hasTarget:targets:policy:)` with the targets read from `targetBuffer`
+  /// (for the target's rank), and given as a slice, `targets` (the same instances), only
+  /// to a `TargetAwareStrategy` and to an observer that calls it: replay's slice of the
+  /// plan's arrays costs a reference-count increment and decrement, so it is not built
+  /// at a visit where neither reads it. The outcome holds no reference.
   @discardableResult
   @inline(__always)
   @inlinable mutating package func visit(
-    at time: Int64, hasTarget: Bool, targetBuffer: UnsafeBufferPointer<Int32>, targets: ArraySlice<Int32>,
-    policy: VisitPolicy
+    at time: Int64, hasTarget: Bool, targetBuffer: UnsafeBufferPointer<Int32>,
+    targets: @autoclosure () -> ArraySlice<Int32>, policy: VisitPolicy
   ) -> VisitOutcome {
-    let decision = decideVisit(at: time, targetBuffer: targetBuffer, targets: targets, policy: policy)
-    let outcome = self.outcome(decision, at: time, hasTarget: hasTarget, targets: targets)
-    _observer.observe(outcome, scores: ranking.scores, features: _context.features)
+    let decision = decideVisit(at: time, targetBuffer: targetBuffer, targets: targets(), policy: policy)
+    let outcome = self.outcome(decision, at: time, hasTarget: hasTarget)
+    _observer.observe(outcome, targets: targets(), scores: ranking.scores, features: _context.features)
     return outcome
-  }
-
-  /// `visit(at:hasTarget:targetBuffer:targets:policy:)` with empty `targets` and policy
-  /// `.rank`, for a driver whose strategy does not see the target and whose observer does
-  /// not read `VisitOutcome.targets`: the shown instance and whether it was a hit
-  /// (`VisitOutcome.isHit`).
-  ///
-  /// The outcome is built only for the observer's call; the caller holds no outcome.
-  @inline(__always)
-  @inlinable mutating package func visitWithoutTargets(
-    at time: Int64, hasTarget: Bool, targetBuffer: UnsafeBufferPointer<Int32>
-  ) -> (shown: Int32, isHit: Bool) {
-    let decision = decideVisit(at: time, targetBuffer: targetBuffer, targets: [], policy: .rank)
-    _observer.observe(
-      outcome(decision, at: time, hasTarget: hasTarget, targets: []), scores: ranking.scores,
-      features: _context.features)
-    return (decision.shown, decision.targetRank == 1)
   }
 
   /// What `decideVisit` decided at a visit: the instance shown (-1: none) and the one
@@ -62,17 +46,15 @@ extension StackSession {
   )
 
   /// The outcome of `decision`, made at `time` (the session's clock and relevance as
-  /// `decideVisit` left them), for a visit with `hasTarget` and `targets`.
+  /// `decideVisit` left them), for a visit with `hasTarget`.
   @inline(__always)
-  @inlinable package func outcome(
-    _ decision: VisitDecision, at time: Int64, hasTarget: Bool, targets: ArraySlice<Int32>
-  ) -> VisitOutcome {
+  @inlinable package func outcome(_ decision: VisitDecision, at time: Int64, hasTarget: Bool) -> VisitOutcome {
     let shown = decision.shown
     let previous = decision.previous
     return VisitOutcome(
       person: person, time: time, dayIndex: _context.dayIndex, hourOfDay: _context.hourOfDay,
       shown: shown, previous: previous, rotated: previous >= 0 && shown != previous,
-      hasTarget: hasTarget, targets: targets, targetRank: decision.targetRank,
+      hasTarget: hasTarget, targetRank: decision.targetRank,
       candidateCount: decision.candidates,
       shownState: shown >= 0 ? _context.features._relevance[Int(shown)] : .none,
       relevanceCritical: decision.critical, relevanceHonoured: decision.honoured, rule: decision.rule)
@@ -80,10 +62,12 @@ extension StackSession {
 
   /// Everything of a visit but the observer's call: the decision (fresh or reused), the
   /// stack's rules, the relevance situation and the shown instance, with the session
-  /// updated for them. `targets` reaches only a `TargetAwareStrategy`.
+  /// updated for them. `targets` reaches only a `TargetAwareStrategy` (evaluated only for
+  /// one).
   @inline(__always)
   @inlinable mutating package func decideVisit(
-    at time: Int64, targetBuffer: UnsafeBufferPointer<Int32>, targets: ArraySlice<Int32>, policy: VisitPolicy
+    at time: Int64, targetBuffer: UnsafeBufferPointer<Int32>, targets: @autoclosure () -> ArraySlice<Int32>,
+    policy: VisitPolicy
   ) -> VisitDecision {
     advanceClock(to: time)
     if hasRelevance && time >= nextRelevanceRefresh { refreshDueRelevance() }
@@ -106,7 +90,7 @@ extension StackSession {
     } else {
       resetScores()
       ranking.rule = "score"
-      if Path.seesTarget { _context.target = targets }
+      if Path.seesTarget { _context.target = targets() }
       if decisions.ranksAtEveryVisit {
         _path.strategy.rank(_context, into: &ranking)
       } else {
