@@ -136,14 +136,23 @@ extension StackSession {
 
   /// The shown instance, the rule and the target's rank once the stack's rules are
   /// applied to the strategy's decision (`StackRules`), at a visit where they may bind.
+  /// `targetRank` is the best target's rank in the strategy's order.
   ///
   /// Candidate `i`'s key in the strategy's order is its remembered order key when the
   /// session remembers decisions, else `orderKey` of its current score and tie rank, read
   /// through buffers: a closure over the session itself would copy it.
   ///
+  /// The target's rank as presented follows from its rank in the strategy's order in
+  /// O(t) (`StackRules.presentedTargetRank`), except in the conformance checker's
+  /// reference mode (`DecisionCache.ranksAtEveryVisit`), which counts it over every
+  /// candidate (`StackRules.targetRank`), so the checker compares the two.
+  ///
   /// `mutating` although it changes nothing: the session then goes in by address. A
   /// non-mutating call out of line on the driver's `inout` session copied all of it
   /// (816 bytes, `memcpy`) at every visit where the rules may bind.
+  ///
+  /// - Complexity: O(1) when no rule binds; O(n + t) for n instances and t targets when
+  ///   suppression binds (the allowed candidate is looked for over every instance).
   @inline(never)
   @inlinable mutating package func applyStackRules(
     strategyTop: Int, rule: StaticString, targetRank: Int, policy: VisitPolicy, targets: UnsafeBufferPointer<Int32>
@@ -155,13 +164,18 @@ extension StackSession {
     // slots (`decide`, `updatedDecision`): in the same order as `orderKey` of its score
     // and tie rank, which is all the rules compare.
     let remembered = decisions.reusesDecisions
+    let counts = decisions.ranksAtEveryVisit
     return ranking.scores.withUnsafeBufferPointer { scores in
       let key = { (i: Int) -> UInt128 in remembered ? view.orderKeys[i] : Self.orderKey(scores[i], view.tieRank[i]) }
       let (constrained, constraintRule) = StackRules.shown(
         strategyTop: strategyTop, policy: policy, current: current, features: features, key: key)
       guard let constraintRule else { return (strategyTop, rule, targetRank) }
       guard constrained != strategyTop else { return (strategyTop, constraintRule, targetRank) }
-      let rank = StackRules.targetRank(shown: constrained, targets: targets, features: features, key: key)
+      let rank =
+        counts
+        ? StackRules.targetRank(shown: constrained, targets: targets, features: features, key: key)
+        : StackRules.presentedTargetRank(
+          strategyRank: targetRank, shown: constrained, targets: targets, features: features, key: key)
       return (constrained, constraintRule, rank)
     }
   }
