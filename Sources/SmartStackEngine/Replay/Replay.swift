@@ -143,7 +143,11 @@ public enum Replay {
         merger[.visit] = v < visitCount ? person.visitTimes[v] : Int64.max
       case .donation:
         if !person.alwaysAvailable {
-          for m in person.matched(d) { session.makeAvailable(Int(m)) }
+          // By index, not over the slice `person.matched(d)`: the slice kept a reference
+          // to the plan's array across the calls (a retain and a release per donation).
+          for k in Int(person.matchStart[d])..<Int(person.matchStart[d + 1]) {
+            session.makeAvailable(Int(person.matches[k]))
+          }
         }
         if rowOffsets {
           session.setRowOffset(person.donationOffsets.isEmpty ? UTCOffset.none : person.donationOffsets[d])
