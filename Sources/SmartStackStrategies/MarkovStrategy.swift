@@ -61,7 +61,12 @@ public struct MarkovStrategy: PureRankingStrategy {
       return
     }
     let row = Int(last) * n
-    ranking.setCandidateScores(visit) { i in Double(transitions[row + i]) }
+    // Through a buffer: a closure over the array itself kept a reference to it across
+    // the score loop (a retain and a release per ranked visit). `i < n`, so `row + i`
+    // is inside the n × n table.
+    transitions.withUnsafeBufferPointer { table in
+      ranking.setCandidateScores(visit) { i in Double(table[row + i]) }
+    }
     ranking.rule = "transition from last donation"
   }
 }
