@@ -46,6 +46,9 @@ public struct MarkovStrategy: PureRankingStrategy {
     last = -1
   }
 
+  /// Always inlined: a call out of line bound the event's `instances` slice, a retain
+  /// and a release per donation.
+  @inline(__always)
   @inlinable public mutating func observe(_ event: ObservedEvent, context: StackContext) {
     guard case .donation(_, let instances) = event, let current = instances.first else { return }
     if last >= 0 && (countSelf || last != current) {
@@ -61,7 +64,11 @@ public struct MarkovStrategy: PureRankingStrategy {
       return
     }
     let row = Int(last) * n
-    ranking.setCandidateScores(visit) { i in Double(transitions[row + i]) }
+    // Through a buffer: the array's subscript checked every index against the bounds.
+    // `i < n`, so `row + i` is inside the n × n table.
+    transitions.withUnsafeBufferPointer { table in
+      ranking.setCandidateScores(visit) { i in Double(table[row + i]) }
+    }
     ranking.rule = "transition from last donation"
   }
 }

@@ -164,8 +164,10 @@ struct Transcript: OutcomeObserver {
   }
   mutating func windowEnded(instance: Int32) { recorder.windowEnded(instance: instance) }
   mutating func endPerson(_ person: Int32) { recorder.endPerson(person) }
-  mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
-    recorder.observe(o, scores: scores, features: features)
+  mutating func observe(
+    _ o: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
+  ) {
+    recorder.observe(o, targets: targets(), scores: scores, features: features)
     visits.append(
       (o.time,
        "shown \(o.shown) previous \(o.previous) target rank \(o.targetRank) of \(o.candidateCount) "

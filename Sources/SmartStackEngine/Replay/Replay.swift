@@ -117,19 +117,16 @@ public enum Replay {
       case .visit:
         if rowOffsets { session.setRowOffset(person.visitOffsets.isEmpty ? UTCOffset.none : person.visitOffsets[v]) }
         let target = Int(person.visitTarget[v])
-        let shown: Int32
-        let isHit: Bool
-        if P.seesTarget || O.observesTargets {
-          let outcome = session.visit(at: t, hasTarget: target >= 0, targets: target >= 0 ? person.matched(target) : [])
-          (shown, isHit) = (outcome.shown, outcome.isHit)
-        } else {
-          // No slice of the plan's arrays (see `StackSession.visit(at:hasTarget:targetBuffer:targets:policy:)`),
-          // and no outcome to destroy (`visitWithoutTargets`).
-          (shown, isHit) = person.matches.withUnsafeBufferPointer { matches in
-            let range = target >= 0 ? Int(person.matchStart[target])..<Int(person.matchStart[target + 1]) : 0..<0
-            return session.visitWithoutTargets(
-              at: t, hasTarget: target >= 0, targetBuffer: UnsafeBufferPointer(rebasing: matches[range]))
-          }
+        // The targets go to the visit as a buffer into the plan (for the target's rank);
+        // the slice `person.matched(target)` is built only for a `TargetAwareStrategy`
+        // and an observer that reads it. The closure returns the two values replay needs,
+        // not the outcome (item 20 of docs/performance.md).
+        let (shown, isHit) = person.matches.withUnsafeBufferPointer { matches in
+          let range = target >= 0 ? Int(person.matchStart[target])..<Int(person.matchStart[target + 1]) : 0..<0
+          let outcome = session.visit(
+            at: t, hasTarget: target >= 0, targetBuffer: UnsafeBufferPointer(rebasing: matches[range]),
+            targets: target >= 0 ? person.matched(target) : [], policy: .rank)
+          return (outcome.shown, outcome.isHit)
         }
         if P.observesOutcomes && shown >= 0 {
           var feedback = VisitFeedback(
@@ -146,7 +143,11 @@ public enum Replay {
         merger[.visit] = v < visitCount ? person.visitTimes[v] : Int64.max
       case .donation:
         if !person.alwaysAvailable {
-          for m in person.matched(d) { session.makeAvailable(Int(m)) }
+          // By index, not over the slice `person.matched(d)`: the slice kept a reference
+          // to the plan's array across the calls (a retain and a release per donation).
+          for k in Int(person.matchStart[d])..<Int(person.matchStart[d + 1]) {
+            session.makeAvailable(Int(person.matches[k]))
+          }
         }
         if rowOffsets {
           session.setRowOffset(person.donationOffsets.isEmpty ? UTCOffset.none : person.donationOffsets[d])

@@ -98,23 +98,53 @@ public enum StackRules {
 
   /// The 1-based rank of the best-ranked target when `shown` is presented first and the
   /// other candidates follow in the strategy's order (`key`, larger first); 0 when no
-  /// target is a candidate.
+  /// target is a candidate. Counted over every candidate; `presentedTargetRank` derives
+  /// the same from the strategy's own rank of the target.
   ///
   /// - Complexity: O(t + n) for t targets and n instances.
   @inlinable static package func targetRank(
     shown: Int, targets: UnsafeBufferPointer<Int32>, features: StackFeatures, key: (Int) -> UInt128
   ) -> Int {
     let n = features.instanceCount
-    var bestKey: UInt128 = 0
-    for t in targets {
-      let i = Int(t)
-      guard i >= 0 && i < n && features._available[i] else { continue }
-      if i == shown { return 1 }
-      bestKey = max(bestKey, key(i))
-    }
+    guard let bestKey = bestTargetKey(shown: shown, targets: targets, features: features, key: key) else { return 1 }
     guard bestKey != 0 else { return 0 }
     var preceding = 0
     for j in 0..<n where features._available[j] && j != shown && key(j) > bestKey { preceding += 1 }
     return preceding + 2
+  }
+
+  /// `targetRank(shown:targets:features:key:)` from `strategyRank`, the best target's
+  /// rank in the strategy's order (`key`; 0 when no target is a candidate): presenting
+  /// the candidate `shown` first moves the best target one place back, unless it is
+  /// `shown` itself (rank 1) or `shown` preceded it already.
+  ///
+  /// - Complexity: O(t) for t targets.
+  @inline(__always)
+  @inlinable static package func presentedTargetRank(
+    strategyRank: Int, shown: Int, targets: UnsafeBufferPointer<Int32>, features: StackFeatures,
+    key: (Int) -> UInt128
+  ) -> Int {
+    guard strategyRank > 0 else { return 0 }
+    guard let bestKey = bestTargetKey(shown: shown, targets: targets, features: features, key: key) else { return 1 }
+    return key(shown) > bestKey ? strategyRank : strategyRank + 1
+  }
+
+  /// The largest key (`key`) among the candidate targets, 0 when no target is a
+  /// candidate, or nil when `shown` is one of them.
+  ///
+  /// - Complexity: O(t) for t targets.
+  @inline(__always)
+  @inlinable static package func bestTargetKey(
+    shown: Int, targets: UnsafeBufferPointer<Int32>, features: StackFeatures, key: (Int) -> UInt128
+  ) -> UInt128? {
+    let n = features.instanceCount
+    var bestKey: UInt128 = 0
+    for t in targets {
+      let i = Int(t)
+      guard i >= 0 && i < n && features._available[i] else { continue }
+      if i == shown { return nil }
+      bestKey = max(bestKey, key(i))
+    }
+    return bestKey
   }
 }

@@ -7,7 +7,8 @@ import SmartStackData
 extension StackSession {
   /// A Home Screen visit: the strategy ranks, the top candidate is shown, and the
   /// outcome goes to the observer. `hasTarget`/`targets` describe what the person
-  /// wanted (see `VisitOutcome`); only a `TargetAwareStrategy` sees them.
+  /// wanted (see `VisitOutcome`); only a `TargetAwareStrategy` and an observer that reads
+  /// them see `targets`.
   @discardableResult
   @inline(__always)
   @inlinable package mutating func visit(
@@ -18,38 +19,21 @@ extension StackSession {
     }
   }
 
-  /// `visit(at:hasTarget:targets:policy:)` with the targets read from `targetBuffer`;
-  /// `targets` (the same instances, or empty) is what the strategy (a `TargetAwareStrategy`)
-  /// and the outcome get. The drivers pass an empty `targets` when neither needs them
-  /// (`OutcomeObserver.observesTargets`): building a slice of the plan's arrays costs a
-  /// reference-count increment and decrement at every visit.
+  /// `visit(at:hasTarget:targets:policy:)` with the targets read from `targetBuffer`
+  /// (for the target's rank), and given as a slice, `targets` (the same instances), only
+  /// to a `TargetAwareStrategy` and to an observer that calls it: replay's slice of the
+  /// plan's arrays costs a reference-count increment and decrement, so it is not built
+  /// at a visit where neither reads it. The outcome holds no reference.
   @discardableResult
   @inline(__always)
   @inlinable mutating package func visit(
-    at time: Int64, hasTarget: Bool, targetBuffer: UnsafeBufferPointer<Int32>, targets: ArraySlice<Int32>,
-    policy: VisitPolicy
+    at time: Int64, hasTarget: Bool, targetBuffer: UnsafeBufferPointer<Int32>,
+    targets: @autoclosure () -> ArraySlice<Int32>, policy: VisitPolicy
   ) -> VisitOutcome {
-    let decision = decideVisit(at: time, targetBuffer: targetBuffer, targets: targets, policy: policy)
-    let outcome = self.outcome(decision, at: time, hasTarget: hasTarget, targets: targets)
-    _observer.observe(outcome, scores: ranking.scores, features: _context.features)
+    let decision = decideVisit(at: time, targetBuffer: targetBuffer, targets: targets(), policy: policy)
+    let outcome = self.outcome(decision, at: time, hasTarget: hasTarget)
+    _observer.observe(outcome, targets: targets(), scores: ranking.scores, features: _context.features)
     return outcome
-  }
-
-  /// `visit(at:hasTarget:targetBuffer:targets:policy:)` with empty `targets` and policy
-  /// `.rank`, for a driver whose strategy does not see the target and whose observer does
-  /// not read `VisitOutcome.targets`: the shown instance and whether it was a hit
-  /// (`VisitOutcome.isHit`).
-  ///
-  /// The outcome is built only for the observer's call; the caller holds no outcome.
-  @inline(__always)
-  @inlinable mutating package func visitWithoutTargets(
-    at time: Int64, hasTarget: Bool, targetBuffer: UnsafeBufferPointer<Int32>
-  ) -> (shown: Int32, isHit: Bool) {
-    let decision = decideVisit(at: time, targetBuffer: targetBuffer, targets: [], policy: .rank)
-    _observer.observe(
-      outcome(decision, at: time, hasTarget: hasTarget, targets: []), scores: ranking.scores,
-      features: _context.features)
-    return (decision.shown, decision.targetRank == 1)
   }
 
   /// What `decideVisit` decided at a visit: the instance shown (-1: none) and the one
@@ -62,17 +46,15 @@ extension StackSession {
   )
 
   /// The outcome of `decision`, made at `time` (the session's clock and relevance as
-  /// `decideVisit` left them), for a visit with `hasTarget` and `targets`.
+  /// `decideVisit` left them), for a visit with `hasTarget`.
   @inline(__always)
-  @inlinable package func outcome(
-    _ decision: VisitDecision, at time: Int64, hasTarget: Bool, targets: ArraySlice<Int32>
-  ) -> VisitOutcome {
+  @inlinable package func outcome(_ decision: VisitDecision, at time: Int64, hasTarget: Bool) -> VisitOutcome {
     let shown = decision.shown
     let previous = decision.previous
     return VisitOutcome(
       person: person, time: time, dayIndex: _context.dayIndex, hourOfDay: _context.hourOfDay,
       shown: shown, previous: previous, rotated: previous >= 0 && shown != previous,
-      hasTarget: hasTarget, targets: targets, targetRank: decision.targetRank,
+      hasTarget: hasTarget, targetRank: decision.targetRank,
       candidateCount: decision.candidates,
       shownState: shown >= 0 ? _context.features._relevance[Int(shown)] : .none,
       relevanceCritical: decision.critical, relevanceHonoured: decision.honoured, rule: decision.rule)
@@ -80,10 +62,12 @@ extension StackSession {
 
   /// Everything of a visit but the observer's call: the decision (fresh or reused), the
   /// stack's rules, the relevance situation and the shown instance, with the session
-  /// updated for them. `targets` reaches only a `TargetAwareStrategy`.
+  /// updated for them. `targets` reaches only a `TargetAwareStrategy` (evaluated only for
+  /// one).
   @inline(__always)
   @inlinable mutating package func decideVisit(
-    at time: Int64, targetBuffer: UnsafeBufferPointer<Int32>, targets: ArraySlice<Int32>, policy: VisitPolicy
+    at time: Int64, targetBuffer: UnsafeBufferPointer<Int32>, targets: @autoclosure () -> ArraySlice<Int32>,
+    policy: VisitPolicy
   ) -> VisitDecision {
     advanceClock(to: time)
     if hasRelevance && time >= nextRelevanceRefresh { refreshDueRelevance() }
@@ -106,7 +90,7 @@ extension StackSession {
     } else {
       resetScores()
       ranking.rule = "score"
-      if Path.seesTarget { _context.target = targets }
+      if Path.seesTarget { _context.target = targets() }
       if decisions.ranksAtEveryVisit {
         _path.strategy.rank(_context, into: &ranking)
       } else {
@@ -152,14 +136,23 @@ extension StackSession {
 
   /// The shown instance, the rule and the target's rank once the stack's rules are
   /// applied to the strategy's decision (`StackRules`), at a visit where they may bind.
+  /// `targetRank` is the best target's rank in the strategy's order.
   ///
   /// Candidate `i`'s key in the strategy's order is its remembered order key when the
   /// session remembers decisions, else `orderKey` of its current score and tie rank, read
   /// through buffers: a closure over the session itself would copy it.
   ///
+  /// The target's rank as presented follows from its rank in the strategy's order in
+  /// O(t) (`StackRules.presentedTargetRank`), except in the conformance checker's
+  /// reference mode (`DecisionCache.ranksAtEveryVisit`), which counts it over every
+  /// candidate (`StackRules.targetRank`), so the checker compares the two.
+  ///
   /// `mutating` although it changes nothing: the session then goes in by address. A
   /// non-mutating call out of line on the driver's `inout` session copied all of it
   /// (816 bytes, `memcpy`) at every visit where the rules may bind.
+  ///
+  /// - Complexity: O(1) when no rule binds; O(n + t) for n instances and t targets when
+  ///   suppression binds (the allowed candidate is looked for over every instance).
   @inline(never)
   @inlinable mutating package func applyStackRules(
     strategyTop: Int, rule: StaticString, targetRank: Int, policy: VisitPolicy, targets: UnsafeBufferPointer<Int32>
@@ -171,13 +164,18 @@ extension StackSession {
     // slots (`decide`, `updatedDecision`): in the same order as `orderKey` of its score
     // and tie rank, which is all the rules compare.
     let remembered = decisions.reusesDecisions
+    let counts = decisions.ranksAtEveryVisit
     return ranking.scores.withUnsafeBufferPointer { scores in
       let key = { (i: Int) -> UInt128 in remembered ? view.orderKeys[i] : Self.orderKey(scores[i], view.tieRank[i]) }
       let (constrained, constraintRule) = StackRules.shown(
         strategyTop: strategyTop, policy: policy, current: current, features: features, key: key)
       guard let constraintRule else { return (strategyTop, rule, targetRank) }
       guard constrained != strategyTop else { return (strategyTop, constraintRule, targetRank) }
-      let rank = StackRules.targetRank(shown: constrained, targets: targets, features: features, key: key)
+      let rank =
+        counts
+        ? StackRules.targetRank(shown: constrained, targets: targets, features: features, key: key)
+        : StackRules.presentedTargetRank(
+          strategyRank: targetRank, shown: constrained, targets: targets, features: features, key: key)
       return (constrained, constraintRule, rank)
     }
   }

@@ -1,8 +1,15 @@
 import SmartStackBase
 import SmartStackData
 
-/// What happened at one scored Home Screen visit: what the stack showed, what the person
-/// wanted, and the relevance situation. Metric observers are fed these.
+/// What happened at one scored Home Screen visit: what the stack showed, whether the person
+/// wanted something and how the stack ranked it, and the relevance situation. Metric
+/// observers are fed these.
+///
+/// Every field is a plain value (no reference, no field needing a release), so an outcome
+/// is trivially copied and destroyed: building one at every visit costs no reference
+/// counting. Which instances the target matches is not a field: an observer receives
+/// them beside the outcome, evaluated only when it reads them
+/// (`OutcomeObserver.observe(_:targets:scores:features:)`).
 public struct VisitOutcome: Sendable {
   /// The person (dense id within the run).
   public var person: Int32
@@ -18,10 +25,9 @@ public struct VisitOutcome: Sendable {
   /// True when `shown != previous` and `previous != -1`.
   public var rotated: Bool
   /// True when the visit has a target: in replay, a donation of this person at or after
-  /// the visit within the horizon; in simulation, something the person wanted.
+  /// the visit within the horizon; in simulation, something the person wanted. The stack
+  /// instances it matches are `observe`'s `targets`.
   public var hasTarget: Bool
-  /// The stack instances the target matches (empty when the target is outside the stack).
-  public var targets: ArraySlice<Int32>
   /// 1-based rank of the best-ranked target instance among the candidates; 0 when no
   /// target instance was a candidate (or there is no target).
   public var targetRank: Int
@@ -37,7 +43,7 @@ public struct VisitOutcome: Sendable {
   /// The rule the strategy named for its decision (for traces).
   public var rule: StaticString
   /// The memberwise initialiser, for the engine's inlinable code.
-  @inlinable package init(person: Int32, time: Int64, dayIndex: Int64, hourOfDay: Int, shown: Int32, previous: Int32, rotated: Bool, hasTarget: Bool, targets: ArraySlice<Int32>, targetRank: Int, candidateCount: Int, shownState: RelevanceState, relevanceCritical: Bool, relevanceHonoured: Bool, rule: StaticString) {
+  @inlinable package init(person: Int32, time: Int64, dayIndex: Int64, hourOfDay: Int, shown: Int32, previous: Int32, rotated: Bool, hasTarget: Bool, targetRank: Int, candidateCount: Int, shownState: RelevanceState, relevanceCritical: Bool, relevanceHonoured: Bool, rule: StaticString) {
     self.person = person
     self.time = time
     self.dayIndex = dayIndex
@@ -46,7 +52,6 @@ public struct VisitOutcome: Sendable {
     self.previous = previous
     self.rotated = rotated
     self.hasTarget = hasTarget
-    self.targets = targets
     self.targetRank = targetRank
     self.candidateCount = candidateCount
     self.shownState = shownState
@@ -66,15 +71,21 @@ public struct VisitOutcome: Sendable {
 /// The window events are facts of the stack, not a metric: what the experiments layer's
 /// `WindowWatch` measures (how long until a top-percentile window is shown, over how many
 /// visits) is computed from them in O(1) per event and per visit.
+///
+/// The visit's targets come to `observe` as an argument evaluated only when the observer
+/// reads it: an observer that never calls `targets()` costs the driver nothing for them
+/// (no slice of the plan's arrays, no reference counting), and one that calls it always
+/// gets them. There is no declaration to get wrong.
 public protocol OutcomeObserver: Sendable {
-  /// False when `observe` never reads `VisitOutcome.targets` (default true): drivers may
-  /// then leave it empty, which saves reference counting at every visit. `hasTarget`
-  /// and `targetRank` are always filled.
-  static var observesTargets: Bool { get }
   /// Called before the person's first event. Every instance starts as no candidate.
   mutating func beginPerson(_ person: Int32, instances: [WidgetInstance])
-  /// One scored visit. `scores` are the strategy's scores (indexed by instance).
-  mutating func observe(_ outcome: VisitOutcome, scores: [Double], features: StackFeatures)
+  /// One scored visit. `targets()` gives the stack instances the visit's target matches
+  /// (empty when there is no target, `outcome.hasTarget` false, or the target is outside
+  /// the stack); it is evaluated at each call, O(1) in replay and simulation (a slice of
+  /// the driver's arrays), and only at a call. `scores` are the
+  /// strategy's scores (indexed by instance).
+  mutating func observe(
+    _ outcome: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures)
   /// `instance` became a candidate of the stack (`available`) or stopped being one; told
   /// only on a change, between visits.
   mutating func availabilityChanged(instance: Int32, available: Bool)
@@ -93,7 +104,6 @@ public protocol OutcomeObserver: Sendable {
 }
 
 extension OutcomeObserver {
-  @inlinable public static var observesTargets: Bool { true }
   @inlinable public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {}
   @inlinable public mutating func availabilityChanged(instance: Int32, available: Bool) {}
   @inlinable public mutating func windowReachedThreshold(instance: Int32, start: Int64) {}
@@ -103,7 +113,6 @@ extension OutcomeObserver {
 
 /// Two observers fed together (compose more by nesting).
 public struct ObserverPair<A: OutcomeObserver, B: OutcomeObserver>: OutcomeObserver {
-  @inlinable public static var observesTargets: Bool { A.observesTargets || B.observesTargets }
   public var first: A
   public var second: B
   @inlinable public init(_ first: A, _ second: B) {
@@ -114,9 +123,12 @@ public struct ObserverPair<A: OutcomeObserver, B: OutcomeObserver>: OutcomeObser
     first.beginPerson(person, instances: instances)
     second.beginPerson(person, instances: instances)
   }
-  @inlinable public mutating func observe(_ outcome: VisitOutcome, scores: [Double], features: StackFeatures) {
-    first.observe(outcome, scores: scores, features: features)
-    second.observe(outcome, scores: scores, features: features)
+  /// Each observer evaluates `targets` only if it reads them.
+  @inlinable public mutating func observe(
+    _ outcome: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
+  ) {
+    first.observe(outcome, targets: targets(), scores: scores, features: features)
+    second.observe(outcome, targets: targets(), scores: scores, features: features)
   }
   @inlinable public mutating func availabilityChanged(instance: Int32, available: Bool) {
     first.availabilityChanged(instance: instance, available: available)

@@ -36,7 +36,11 @@ public struct ExposureRecorder: OutcomeObserver {
     labels.begin(person, instances: instances)
   }
 
-  public mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
+  public mutating func observe(
+
+    _ o: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
+
+  ) {
     flush()
     guard let shownID = labels.id(o.shown) else { return }
     let shown = Int(o.shown)
@@ -53,7 +57,7 @@ public struct ExposureRecorder: OutcomeObserver {
     pending = Exposure(
       person: labels.person, time: o.time, candidates: candidates, candidateProbabilities: stated,
       shown: shownID, propensity: p?[shown] ?? 1, estimated: p != nil && probe.estimated, forced: isForced(o), reward: false, hit: o.isHit,
-      targets: o.targets.compactMap(labels.id))
+      targets: targets().compactMap(labels.id))
   }
 
   /// The probability of showing each instance at this visit (see the type's

@@ -98,7 +98,6 @@ public enum TargetChoices {
 /// Records the instance id shown at each scored visit, per person name, in visit order
 /// (empty id when nothing could be shown).
 struct ShownRecorder: OutcomeObserver {
-  static var observesTargets: Bool { false }
   let personNames: [String]
   var shown: [String: [String]] = [:]
   var ids: [String] = []
@@ -111,7 +110,11 @@ struct ShownRecorder: OutcomeObserver {
     self.person = Int(person) < personNames.count ? personNames[Int(person)] : String(person)
   }
 
-  mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
+  mutating func observe(
+
+    _ o: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
+
+  ) {
     shown[person, default: []].append(o.shown >= 0 && Int(o.shown) < ids.count ? ids[Int(o.shown)] : "")
   }
 }

@@ -10,8 +10,6 @@ import SmartStackWorld
 ///
 /// Memory: O(people + days + windows); per visit O(1).
 public struct StandardMetrics: OutcomeObserver {
-  /// Only `hasTarget` and `targetRank` are counted.
-  public static let observesTargets = false
   /// Counts per person, in the order people were run.
   @inlinable public var perPerson: [MetricCounts] { _perPerson }
   @usableFromInline package var _perPerson: [MetricCounts] = []
@@ -80,7 +78,9 @@ public struct StandardMetrics: OutcomeObserver {
   /// - Complexity: O(1), plus O(n) for n instances until every instance has been a
   ///   candidate at some visit.
   @inline(__always)
-  @inlinable public mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
+  @inlinable public mutating func observe(
+    _ o: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
+  ) {
     if o.dayIndex != lastDay {
       flushDay()
       currentDay.activeDays = 1

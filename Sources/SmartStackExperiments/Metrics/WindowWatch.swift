@@ -155,7 +155,6 @@ public struct WindowWatch: Sendable {
 ///
 /// Memory: O(windows); per visit O(1).
 public struct WindowRecorder: OutcomeObserver {
-  public static let observesTargets = false
   /// The closed windows, with the person whose they were, in closing order.
   public var windows: [(person: Int32, window: WatchedWindow)] = []
   @usableFromInline package var watch = WindowWatch()
@@ -165,7 +164,9 @@ public struct WindowRecorder: OutcomeObserver {
     self.person = person
     watch.beginPerson(instanceCount: instances.count)
   }
-  @inlinable public mutating func observe(_ outcome: VisitOutcome, scores: [Double], features: StackFeatures) {
+  @inlinable public mutating func observe(
+    _ outcome: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
+  ) {
     watch.visit(shown: outcome.shown, time: outcome.time)
   }
   @inlinable public mutating func availabilityChanged(instance: Int32, available: Bool) {

@@ -70,13 +70,17 @@ public struct TraceRecorder: OutcomeObserver {
     visitIndex = 0
   }
 
-  public mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
+  public mutating func observe(
+
+    _ o: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
+
+  ) {
     csv.append(runID)
     csv.append(labels.person)
     csv.append(ISO8601.format(Instant(milliseconds: o.time)))
     csv.append(labels.id(o.shown) ?? "")
     csv.append(o.hasTarget ? 1 : 0)
-    csv.append(o.targets.compactMap(labels.id).joined(separator: ";"))
+    csv.append(targets().compactMap(labels.id).joined(separator: ";"))
     if o.hasTarget { csv.append(o.targetRank) } else { csv.append("") }
     csv.append(o.rotated ? 1 : 0)
     csv.append("\(o.rule)")

@@ -142,15 +142,15 @@ public struct SimulationCell: Sendable {
 /// module cannot name. One dynamic call per event; the standard metrics beside it stay
 /// specialised.
 public struct DynamicObserver: OutcomeObserver {
-  /// Reads targets whatever the wrapped observer says (its static answer is not known).
-  public static var observesTargets: Bool { true }
   public var base: any OutcomeObserver
   @inlinable public init(_ base: any OutcomeObserver) { self.base = base }
   @inlinable public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
     base.beginPerson(person, instances: instances)
   }
-  @inlinable public mutating func observe(_ outcome: VisitOutcome, scores: [Double], features: StackFeatures) {
-    base.observe(outcome, scores: scores, features: features)
+  @inlinable public mutating func observe(
+    _ outcome: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
+  ) {
+    base.observe(outcome, targets: targets(), scores: scores, features: features)
   }
   @inlinable public mutating func availabilityChanged(instance: Int32, available: Bool) {
     base.availabilityChanged(instance: instance, available: available)

@@ -35,13 +35,18 @@ public struct ExplainObserver: OutcomeObserver {
     self.instances = instances
   }
 
-  public mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
+  public mutating func observe(
+
+    _ o: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
+
+  ) {
     order.removeAll(keepingCapacity: true)
     for i in 0..<instances.count where features._available[i] { order.append(i) }
     order.sort { features.precedes($0, $1, scores: scores) }
     let top = order.prefix(3).map { "\(instances[$0].id)=\(NumberFormat.format(scores[$0]))" }
+    let targets = targets()
     let target: String =
-      !o.hasTarget ? "" : o.targets.isEmpty ? "(not in stack)" : o.targets.map { instances[Int($0)].id }.joined(separator: ";")
+      !o.hasTarget ? "" : targets.isEmpty ? "(not in stack)" : targets.map { instances[Int($0)].id }.joined(separator: ";")
     let name = Int(o.person) < personNames.count ? personNames[Int(o.person)] : String(o.person)
     csv.appendRow([
       strategy, name, ISO8601.format(Instant(milliseconds: o.time)),

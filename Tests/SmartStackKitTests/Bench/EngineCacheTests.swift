@@ -22,7 +22,9 @@ private struct ClockProbe: RankingStrategy {
 /// Keeps each visit's relevance state, its kind and percentile of every instance.
 private struct RelevanceProbe: OutcomeObserver {
   var visits: [(time: Int64, states: [RelevanceState], kinds: [RelevanceState.Kind], percentiles: [Double])] = []
-  mutating func observe(_ outcome: VisitOutcome, scores: [Double], features: StackFeatures) {
+  mutating func observe(
+    _ outcome: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
+  ) {
     visits.append((outcome.time, features.relevance, features.relevanceKind, features.percentile))
   }
 }

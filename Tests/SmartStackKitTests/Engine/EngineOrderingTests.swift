@@ -47,7 +47,9 @@ struct RecordingStrategy: OutcomeLearningStrategy {
 /// Keeps the last strategy state seen, to inspect after a run.
 struct LastVisit: OutcomeObserver {
   var outcomes: [VisitOutcome] = []
-  mutating func observe(_ outcome: VisitOutcome, scores: [Double], features: StackFeatures) {
+  mutating func observe(
+    _ outcome: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
+  ) {
     outcomes.append(outcome)
   }
 }

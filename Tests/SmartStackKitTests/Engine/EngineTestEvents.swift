@@ -29,7 +29,9 @@ struct EngineTranscript: OutcomeObserver, Equatable {
   mutating func endPerson(_ person: Int32) {
     for w in watch.endPerson() { lines.append("w \(w)") }
   }
-  mutating func observe(_ o: VisitOutcome, scores: [Double], features: StackFeatures) {
+  mutating func observe(
+    _ o: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
+  ) {
     watch.visit(shown: o.shown, time: o.time)
     lines.append(
       "v \(o.time) shown \(o.shown) prev \(o.previous) rank \(o.targetRank) of \(o.candidateCount) "

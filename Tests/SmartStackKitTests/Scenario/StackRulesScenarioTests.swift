@@ -23,9 +23,10 @@ private struct RotationLog: OutcomeObserver {
     var allCandidatesSuppressed: Bool
   }
   var visits: [[Visit]] = []
-  static var observesTargets: Bool { false }
   mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) { visits.append([]) }
-  mutating func observe(_ o: VisitOutcome, scores: [Double], features f: StackFeatures) {
+  mutating func observe(
+    _ o: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features f: StackFeatures
+  ) {
     let n = f.instanceCount
     visits[visits.count - 1].append(
       Visit(

@@ -12,7 +12,9 @@ import SmartStackKit
 /// Records the scores of every visit.
 struct BanditScoreLog: OutcomeObserver {
   var scores: [[Double]] = []
-  mutating func observe(_ outcome: VisitOutcome, scores: [Double], features: StackFeatures) {
+  mutating func observe(
+    _ outcome: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
+  ) {
     self.scores.append(scores)
   }
 }
