@@ -43,3 +43,28 @@ func fuzzImport(
   let skip = size > 1 && data[1] & 1 == 1
   expectReaderErrors { try bytes.withUnsafeBufferPointer { try read(zone, skip, $0) } }
 }
+
+/// For the donation log targets: reads `bytes` whole (`DonationLog.read`, then
+/// `statistics(in:)`) and streaming (`DonationStatistics.read(bytes:…)`, what `validate`
+/// runs), and stops the fuzzer unless both give the same statistics or the same problems.
+/// Only `DiagnosticList` is an accepted error.
+func fuzzDonationLog(_ bytes: [UInt8], file: String, format: DonationLogFormat, zone: ZoneRules) {
+  func outcome(_ body: () throws -> DonationStatistics) -> String {
+    do {
+      return "statistics \(try body())"
+    } catch let list as DiagnosticList {
+      return "problems \(list.description)"
+    } catch {
+      fatalError("unexpected error type: \(type(of: error)): \(error)")
+    }
+  }
+  let whole = outcome {
+    try DonationLog.read(bytes: bytes, file: file, format: format, timeZone: zone).statistics(in: zone)
+  }
+  let streamed = outcome {
+    try bytes.withUnsafeBufferPointer {
+      try DonationStatistics.read(bytes: $0, file: file, format: format, timeZone: zone)
+    }
+  }
+  if whole != streamed { fatalError("validate's streaming read differs:\n\(whole)\n\(streamed)") }
+}

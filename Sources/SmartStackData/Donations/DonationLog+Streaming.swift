@@ -37,9 +37,11 @@ extension DonationStatistics {
   }
 
   /// The statistics of the donation log in `bytes`, read as `format`, in one pass that
-  /// keeps no rows (`read(path:format:timeZone:limit:)`; `passed` is the readers' hook
-  /// for letting go of the bytes behind them).
-  static func read(
+  /// keeps no rows (`read(path:format:timeZone:limit:)`; `passed`, called with the offset
+  /// of each record or line before it is read, is the readers' hook for letting go of the
+  /// bytes behind them). Public for the fuzz targets, which check it against
+  /// `DonationLog.read` followed by `statistics(in:)`.
+  public static func read(
     bytes: UnsafeBufferPointer<UInt8>, file: String, format: DonationLogFormat,
     timeZone: ZoneRules, limit: Int = DiagnosticCollector.defaultLimit,
     passed: ((Int) -> Void)? = nil
