@@ -62,7 +62,8 @@ public enum Replay {
       let seed = StreamSeed.derive(options.seed, options.replicate, strategyStream, UInt64(personIndex))
       var session = StackSession(
         person: Int32(personIndex), instances: person.instances, path: prototype,
-        observer: consume observer, zone: options.zone, options: options.engine, strategySeed: seed)
+        observer: consume observer, zone: options.zone, options: options.engine, strategySeed: seed,
+        rules: options.stackRules)
       run(person, horizon: horizon, session: &session)
       observer = session.finishedObserver()
     }
@@ -125,7 +126,7 @@ public enum Replay {
           let range = target >= 0 ? Int(person.matchStart[target])..<Int(person.matchStart[target + 1]) : 0..<0
           let outcome = session.visit(
             at: t, hasTarget: target >= 0, targetBuffer: UnsafeBufferPointer(rebasing: matches[range]),
-            targets: target >= 0 ? person.matched(target) : [], policy: .rank)
+            targets: target >= 0 ? person.matched(target) : [])
           return (outcome.shown, outcome.isHit)
         }
         if P.observesOutcomes && shown >= 0 {

@@ -61,6 +61,11 @@ public struct ReplayOptions: Sendable {
   /// `top:N` the instance id is the kind).
   public var timelines: TimelineFile? = nil
   public var engine = EngineOptions()
+  /// The stack's own rules (Smart Rotate, the rotation limit, the swipe pin), enforced by
+  /// the engine as in simulation. Default `StackRuleSettings.unconstrained`: Smart
+  /// Rotate on and no rotation limit, so replay ranks freely at every visit unless the
+  /// stack file or `--rotation-limit` / `--smart-rotate off` say otherwise.
+  public var stackRules = StackRuleSettings.unconstrained
   /// Master seed for strategies' own randomness.
   public var seed: UInt64 = 0
   /// Replicate number, a component of every strategy seed (0 for a single replay).

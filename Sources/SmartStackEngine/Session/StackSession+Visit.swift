@@ -5,14 +5,40 @@ import SmartStackData
 // the stack's own rules applied to it (`StackRules`), the relevance situation, and the
 // outcome the observer receives.
 extension StackSession {
-  /// A Home Screen visit: the strategy ranks, the top candidate is shown, and the
+  /// A Home Screen visit under the stack's own rules (`StackRuleState`: a swipe pin,
+  /// Smart Rotate off, the rotation limit, then suppression), which the session keeps:
+  /// the strategy ranks, the rules decide what is shown, and the outcome goes to the
+  /// observer; a rotation is recorded for the rotation limit.
+  @discardableResult
+  @inline(__always)
+  @inlinable package mutating func visit(
+    at time: Int64, hasTarget: Bool, targetBuffer: UnsafeBufferPointer<Int32>,
+    targets: @autoclosure () -> ArraySlice<Int32>
+  ) -> VisitOutcome {
+    let policy = rules.policy(at: time)
+    let outcome = visit(at: time, hasTarget: hasTarget, targetBuffer: targetBuffer, targets: targets(), policy: policy)
+    if outcome.rotated { rules.rotated(at: time) }
+    return outcome
+  }
+
+  /// `visit(at:hasTarget:targetBuffer:targets:)` with the targets as a slice.
+  @discardableResult
+  @inline(__always)
+  @inlinable package mutating func visit(at time: Int64, hasTarget: Bool, targets: ArraySlice<Int32>) -> VisitOutcome {
+    targets.withUnsafeBufferPointer { buffer in
+      visit(at: time, hasTarget: hasTarget, targetBuffer: buffer, targets: targets)
+    }
+  }
+
+  /// A Home Screen visit with an explicit `policy` (for tests: the session's own rule
+  /// state is neither read nor updated): the strategy ranks, the top candidate is shown, and the
   /// outcome goes to the observer. `hasTarget`/`targets` describe what the person
   /// wanted (see `VisitOutcome`); only a `TargetAwareStrategy` and an observer that reads
   /// them see `targets`.
   @discardableResult
   @inline(__always)
   @inlinable package mutating func visit(
-    at time: Int64, hasTarget: Bool, targets: ArraySlice<Int32>, policy: VisitPolicy = .rank
+    at time: Int64, hasTarget: Bool, targets: ArraySlice<Int32>, policy: VisitPolicy
   ) -> VisitOutcome {
     targets.withUnsafeBufferPointer { buffer in
       visit(at: time, hasTarget: hasTarget, targetBuffer: buffer, targets: targets, policy: policy)

@@ -70,17 +70,20 @@ public struct EngineOptions: Sendable, Hashable {
   /// Decision reuse: the policy derived from the strategy's refinement and the last
   /// ranked visit's decision (`DecisionCache`).
   @usableFromInline package var decisions: DecisionCache
+  /// The stack's own rules: the swipe pin, Smart Rotate and the rotation limit's history
+  /// (`StackRuleState`); each visit's policy comes from it unless the caller gives one.
+  @usableFromInline package var rules: StackRuleState
   /// Visits decided without calling `rank`: the last decision reused, or updated for the
   /// instances whose inputs changed (for tests and profiling).
   @inlinable package var reusedDecisionCount: Int { decisions.reusedCount }
 
   @inlinable package init(
     person: Int32, instances: [WidgetInstance], path: Path, observer: Observer,
-    zone: ZoneRules, options: EngineOptions, strategySeed: UInt64
+    zone: ZoneRules, options: EngineOptions, strategySeed: UInt64, rules: StackRuleSettings = .unconstrained
   ) {
     self.init(
       person: person, instances: instances, path: path, observer: observer, zone: zone, options: options,
-      strategySeed: strategySeed, ranksAtEveryVisit: false)
+      strategySeed: strategySeed, ranksAtEveryVisit: false, rules: rules)
   }
 
   /// A session of `strategy` on `DynamicPath` (its refinement found at each call), for
@@ -99,8 +102,10 @@ public struct EngineOptions: Sendable, Hashable {
   /// the fast paths with (the decisions must be the same).
   @inlinable package init(
     person: Int32, instances: [WidgetInstance], path: Path, observer: Observer,
-    zone: ZoneRules, options: EngineOptions, strategySeed: UInt64, ranksAtEveryVisit: Bool
+    zone: ZoneRules, options: EngineOptions, strategySeed: UInt64, ranksAtEveryVisit: Bool,
+    rules: StackRuleSettings = .unconstrained
   ) {
+    self.rules = StackRuleState(rules)
     self.person = person
     self.instances = instances
     self._path = path
@@ -154,10 +159,11 @@ public struct EngineOptions: Sendable, Hashable {
   }
 
   /// The person swiped the stack to instance `i` by hand at `time`: it is on top from now
-  /// on (the next visit starts from it). Pinning it against rotation is the driver's
-  /// business (`VisitPolicy.forced`).
+  /// on (the next visit starts from it), pinned against rotation for the settings' swipe
+  /// cooldown (`StackRuleState`: the next visits' policy is `VisitPolicy.forced`).
   @inlinable package mutating func manualSwipe(to i: Int, at time: Int64) {
     advanceClock(to: time)
+    rules.swiped(to: Int32(i), at: time)
     if _context.shown != Int32(i) {
       _context.shown = Int32(i)
       _context.shownSince = time
@@ -224,6 +230,12 @@ public struct EngineOptions: Sendable, Hashable {
     let before = stateBeforeEvent()
     _path.observe(outcome: feedback, context: _context)
     endDecisionIfStateChanged(before)
+  }
+
+  /// The person responded to the last visit (simulation, rule replay): the observer is
+  /// told. A swipe's pin and a donation are separate events (`manualSwipe`, `donation`).
+  @inlinable package mutating func responded(_ response: VisitResponse) {
+    _observer.responded(response)
   }
 
   /// Ends the person's run at `time`: the observer is told.

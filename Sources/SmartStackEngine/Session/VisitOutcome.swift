@@ -64,6 +64,40 @@ public struct VisitOutcome: Sendable {
   @inlinable public var isHit: Bool { targetRank == 1 }
 }
 
+/// What the person did at a visit after seeing what the stack showed (simulation and
+/// rule replay; replay has no responses): tap the shown widget, swipe the stack to a
+/// wanted widget, open the wanted app by hand, or nothing.
+public enum VisitAction: UInt8, Sendable, Hashable, CaseIterable {
+  case none, tap, swipe, open
+
+  /// The name in exposure logs: `none`, `tap`, `swipe`, `open`.
+  public var name: String {
+    switch self {
+    case .none: return "none"
+    case .tap: return "tap"
+    case .swipe: return "swipe"
+    case .open: return "open"
+    }
+  }
+}
+
+/// The person's response to the visit an observer was just told of (`OutcomeObserver`).
+public struct VisitResponse: Sendable, Equatable {
+  /// The visit, epoch ms.
+  public var time: Int64
+  public var action: VisitAction
+  /// The instance the person swiped to (`.swipe`), else -1.
+  public var swipedTo: Int32
+  /// The app (the donation's kind id) the person wanted at the visit, -1 for no want.
+  public var app: Int32
+  @inlinable public init(time: Int64, action: VisitAction, swipedTo: Int32 = -1, app: Int32) {
+    self.time = time
+    self.action = action
+    self.swipedTo = swipedTo
+    self.app = app
+  }
+}
+
 /// Receives every scored visit, and the stack events a metric of relevance windows needs,
 /// of a run, in time order per person. Observers are generic parameters of the engine,
 /// so feeding them costs no dynamic dispatch.
@@ -101,6 +135,9 @@ public protocol OutcomeObserver: Sendable {
   mutating func windowEnded(instance: Int32)
   /// Called after the person's last event (windows still active are not ended first).
   mutating func endPerson(_ person: Int32)
+  /// The person's response to the visit last given to `observe`, told right after it by
+  /// drivers that simulate people (simulation, rule replay); replay never calls it.
+  mutating func responded(_ response: VisitResponse)
 }
 
 extension OutcomeObserver {
@@ -109,6 +146,7 @@ extension OutcomeObserver {
   @inlinable public mutating func windowReachedThreshold(instance: Int32, start: Int64) {}
   @inlinable public mutating func windowEnded(instance: Int32) {}
   @inlinable public mutating func endPerson(_ person: Int32) {}
+  @inlinable public mutating func responded(_ response: VisitResponse) {}
 }
 
 /// Two observers fed together (compose more by nesting).
@@ -145,5 +183,9 @@ public struct ObserverPair<A: OutcomeObserver, B: OutcomeObserver>: OutcomeObser
   @inlinable public mutating func endPerson(_ person: Int32) {
     first.endPerson(person)
     second.endPerson(person)
+  }
+  @inlinable public mutating func responded(_ response: VisitResponse) {
+    first.responded(response)
+    second.responded(response)
   }
 }

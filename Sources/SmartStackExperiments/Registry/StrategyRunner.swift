@@ -160,4 +160,5 @@ public struct DynamicObserver: OutcomeObserver {
   }
   @inlinable public mutating func windowEnded(instance: Int32) { base.windowEnded(instance: instance) }
   @inlinable public mutating func endPerson(_ person: Int32) { base.endPerson(person) }
+  @inlinable public mutating func responded(_ response: VisitResponse) { base.responded(response) }
 }

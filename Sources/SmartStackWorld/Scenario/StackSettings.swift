@@ -27,21 +27,12 @@ public struct StackSettings: Sendable, Hashable {
   public init(instances: [WidgetInstance]) {
     self.instances = instances
   }
-}
 
-/// How often the system may change the widget on top by itself (Q5: the size is not
-/// published, so these are free parameters). Enforced by the simulation runner, for
-/// automatic rotations and suggestion insertions only (never for manual swipes), and
-/// not at all in Developer Mode.
-public struct RotationLimit: Sendable, Hashable {
-  /// At most this many automatic rotations in any rolling hour (default 4).
-  public var perHour: Int = 4
-  /// At most this many automatic rotations in any rolling 24 hours (default 40).
-  public var perDay: Int = 40
-
-  public init(perHour: Int = 4, perDay: Int = 40) {
-    self.perHour = perHour
-    self.perDay = perDay
+  /// The settings the engine enforces (`StackRuleState`).
+  @inlinable public var rules: StackRuleSettings {
+    StackRuleSettings(
+      smartRotate: smartRotate, developerMode: developerMode, swipeCooldownMinutes: swipeCooldownMinutes,
+      rotationLimit: rotationLimit)
   }
 }
 

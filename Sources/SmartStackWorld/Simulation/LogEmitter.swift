@@ -19,8 +19,21 @@ public struct LogEmitter: Sendable {
   /// Per person (in simulation order) and stack instance (in stack order), the entries
   /// its reloads delivered, as one person's timelines (`user` set).
   public private(set) var timelines = TimelineFile(instances: [])
+  /// When true (rule replay's sidecar), `timelines` also hold the suggested instances'
+  /// entries and `suggestionWindows` each person's windows; `--emit-log` leaves it off.
+  public var recordsWorld = false
+  /// Per person (in simulation order), the suggestion windows (`recordsWorld` only).
+  public private(set) var suggestionWindows: [(person: String, windows: [SuggestionWindow])] = []
 
   public init() {}
+
+  /// An emitter that records the world as well (`recordsWorld`).
+  public init(recordsWorld: Bool) { self.recordsWorld = recordsWorld }
+
+  /// Records `person`'s suggestion windows (`recordsWorld` only).
+  public mutating func suggestionWindows(person: String, _ windows: [SuggestionWindow]) {
+    if recordsWorld { suggestionWindows.append((person, windows)) }
+  }
 
   /// Records the timeline entries delivered to `person`'s stack: `entries[k]` belongs to
   /// `instances[entryInstance[k]]`, in processing order (by date, then instance, then

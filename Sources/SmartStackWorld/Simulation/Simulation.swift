@@ -113,44 +113,55 @@ public enum Simulation {
       var session = StackSession(
         person: Int32(p), instances: person.instances, path: prototype,
         observer: consume observer, zone: scenario.zone, options: options.engine,
-        strategySeed: strategySeed)
+        strategySeed: strategySeed, rules: scenario.stack.rules)
       run(person, scenario: scenario, session: &session, counts: &counts, emitter: &emitter)
       observer = session.finishedObserver()
     }
     return (observer, counts)
   }
 
-  /// Simulates one person through `session` and finishes it.
+  /// Simulates one person through `session` and finishes it, the person's reactions
+  /// drawn as the scenario says (`SimulatedResponder`).
   @inlinable package static func run<P: EnginePath, O: OutcomeObserver>(
     _ person: SimulatedPerson, scenario: Scenario, session: inout StackSession<P, O>,
     counts: inout SimulationCounts, emitter: inout LogEmitter?
   ) {
-    let stack = scenario.stack
+    var responder = SimulatedResponder(person)
+    run(
+      person, widgetSuggestions: scenario.stack.widgetSuggestions, responder: &responder, session: &session,
+      counts: &counts, emitter: &emitter)
+  }
+
+  /// Runs one person's world (visits, wants, relevance entries, suggestion windows)
+  /// through `session`, with `responder` deciding what the person does at each visit
+  /// with a want, and finishes the session. The stack's rules are the session's
+  /// (`StackRuleState`). Rule replay runs a person rebuilt from an exposure log through
+  /// this same loop (`RuleReplay`).
+  @inlinable package static func run<P: EnginePath, O: OutcomeObserver, R: VisitResponder>(
+    _ person: SimulatedPerson, widgetSuggestions: Bool, responder: inout R, session: inout StackSession<P, O>,
+    counts: inout SimulationCounts, emitter: inout LogEmitter?
+  ) {
     for i in 0..<person.stackCount { session.makeAvailable(i) }
+    let emitted = emitter?.recordsWorld == true ? person.instances.count : person.stackCount
     emitter?.timelines(
-      person: person.name, instances: person.instances[0..<person.stackCount], entryInstance: person.entryInstance,
+      person: person.name, instances: person.instances[0..<emitted], entryInstance: person.entryInstance,
       entries: person.entries)
+    if widgetSuggestions { emitter?.suggestionWindows(person: person.name, person.suggestionWindows) }
     counts.reloadsRequested += person.reloads.requested
     counts.reloadsGranted += person.reloads.granted
     counts.reloadsRefused += person.reloads.refused
     counts.reloadsCoalesced += person.reloads.coalesced
-    counts.suggestionWindows += stack.widgetSuggestions ? person.suggestionWindows.count : 0
+    counts.suggestionWindows += widgetSuggestions ? person.suggestionWindows.count : 0
 
     // Suggestion toggles, ascending by time; at equal times removals first.
     var toggles: [(time: Int64, instance: Int32, on: Bool)] = []
-    if stack.widgetSuggestions {
+    if widgetSuggestions {
       for w in person.suggestionWindows {
         toggles.append((w.start, w.instance, true))
         toggles.append((w.end, w.instance, false))
       }
       toggles.sort { ($0.time, $0.on ? 1 : 0, $0.instance) < ($1.time, $1.on ? 1 : 0, $1.instance) }
     }
-
-    let cooldown = Int64((stack.swipeCooldownMinutes * 60_000).rounded())
-    var pinned: Int32 = -1
-    var pinnedUntil = Int64.min
-    var rotationTimes: [Int64] = []
-    var rotationHead = 0
 
     var e = 0
     var g = 0
@@ -180,52 +191,39 @@ public enum Simulation {
         break
       }
 
-      // A visit: the stack's policy, then the strategy.
-      let policy: VisitPolicy
-      while rotationHead < rotationTimes.count && rotationTimes[rotationHead] <= t - 86_400_000 {
-        rotationHead += 1
-      }
-      // The engine applies the policy after the strategy ranks (`StackRules`); the
-      // oracle (`TargetAwareStrategy`) is exempt there.
-      if pinned >= 0 && t < pinnedUntil {
-        policy = .forced(pinned)
-      } else if !stack.smartRotate {
-        policy = .noRotation("smart rotate off")
-      } else if !stack.developerMode && stack.rotationLimit.isExhausted(rotationTimes[rotationHead...], now: t) {
-        policy = .noRotation("stack rotation limit")
-      } else {
-        policy = .rank
-      }
-      let app = Int(person.wantApp[v])
+      // A visit: the engine applies the stack's rules (a swipe pin, Smart Rotate off, the
+      // rotation limit, suppression) to the strategy's ranking; the oracle
+      // (`TargetAwareStrategy`) is exempt there.
+      let app = person.wantApp[v]
       let targets = person.wantedInstances(visit: v)
-      let outcome = session.visit(at: t, hasTarget: app >= 0, targets: targets, policy: policy)
-      if outcome.rotated { rotationTimes.append(t) }
+      let outcome = session.visit(at: t, hasTarget: app >= 0, targets: targets)
       emitter?.visit(person: person.name, at: t)
 
       var tapped = false
+      var response = VisitResponse(time: t, action: .none, app: app)
       if app >= 0 {
-        var acted = true
-        if outcome.isHit && person.wouldTap(visit: v) {
+        let swipeTo = outcome.isHit ? nil : bestAvailable(targets, session: session)
+        response.action = responder.respond(
+          visit: v, shown: outcome.shown, isHit: outcome.isHit, swipeTo: swipeTo ?? -1)
+        switch response.action {
+        case .tap:
           tapped = true
           counts.taps += 1
-        } else if let swipeTo = bestAvailable(targets, session: session), !outcome.isHit,
-          person.wouldSwipe(visit: v)
-        {
-          session.manualSwipe(to: Int(swipeTo), at: t)
-          pinned = swipeTo
-          pinnedUntil = t + cooldown
+        case .swipe:
+          session.manualSwipe(to: Int(swipeTo!), at: t)
+          response.swipedTo = swipeTo!
           counts.swipes += 1
-        } else if person.wouldOpen(visit: v) {
+        case .open:
           counts.manualOpens += 1
-        } else {
-          acted = false
+        case .none:
           counts.unacted += 1
         }
-        if acted {
-          session.donation(at: t, kind: Int32(app), matched: targets)
-          emitter?.donation(person.apps[app].donation(at: Instant(milliseconds: t), user: person.name))
+        if response.action != .none {
+          session.donation(at: t, kind: app, matched: targets)
+          emitter?.donation(person.apps[Int(app)].donation(at: Instant(milliseconds: t), user: person.name))
         }
       }
+      session.responded(response)
       if P.observesOutcomes && outcome.shown >= 0 {
         session.reveal(
           VisitFeedback(
@@ -246,18 +244,27 @@ public enum Simulation {
   }
 }
 
-extension RotationLimit {
-  /// True when the stack has used up its automatic rotations: at least `perHour` in
-  /// `(now - 1 h, now]` or at least `perDay` in `(now - 24 h, now]` (`rotations` holds
-  /// the times of the last 24 hours, ascending). A limit of 0 means unlimited.
-  @inlinable package func isExhausted(_ rotations: ArraySlice<Int64>, now: Int64) -> Bool {
-    if perDay > 0 && rotations.count >= perDay { return true }
-    guard perHour > 0 else { return false }
-    var lastHour = 0
-    for t in rotations.reversed() {
-      if t <= now - 3_600_000 { break }
-      lastHour += 1
-    }
-    return lastHour >= perHour
+/// What a simulated person does at a visit with a want (`Simulation`), given what the
+/// stack showed: tap it (only when it is wanted), swipe to `swipeTo` (only when nothing
+/// wanted is shown and `swipeTo >= 0`, a wanted candidate), open the app by hand, or
+/// nothing.
+@usableFromInline package protocol VisitResponder {
+  mutating func respond(visit v: Int, shown: Int32, isHit: Bool, swipeTo: Int32) -> VisitAction
+}
+
+/// The scenario's people: the visit's own uniforms against the persona's `tap`, `swipe`
+/// and `open` probabilities (`SimulatedPerson.wouldTap(visit:)` etc.), in this order:
+/// a wanted widget shown is tapped if `wouldTap`; otherwise, with nothing wanted shown
+/// and a wanted widget in the stack, the person swipes to it if `wouldSwipe`; otherwise
+/// they open the app if `wouldOpen`; otherwise nothing.
+@usableFromInline package struct SimulatedResponder: VisitResponder {
+  @usableFromInline let person: SimulatedPerson
+  @inlinable package init(_ person: SimulatedPerson) { self.person = person }
+  @inline(__always)
+  @inlinable package func respond(visit v: Int, shown: Int32, isHit: Bool, swipeTo: Int32) -> VisitAction {
+    if isHit && person.wouldTap(visit: v) { return .tap }
+    if !isHit && swipeTo >= 0 && person.wouldSwipe(visit: v) { return .swipe }
+    if person.wouldOpen(visit: v) { return .open }
+    return .none
   }
 }
