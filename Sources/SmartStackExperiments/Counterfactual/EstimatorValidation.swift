@@ -65,17 +65,26 @@ public enum EstimatorValidation {
   /// - Throws: `ReplayError` from the targets' runs over a log.
   public static func run(
     _ scenario: Scenario, logging: [StrategyChoice], targets: [StrategyChoice], replicates: Int, seed: UInt64,
-    options: SimulationOptions, resamples: Int = Bootstrap.resamples
+    options: SimulationOptions, estimators: [OffPolicyEstimator] = OffPolicyEstimator.standard,
+    resamples: Int = Bootstrap.resamples, onLog: ((_ logger: Int, _ log: ExposureLog) -> Void)? = nil
   ) throws -> [ValidationRow] {
-    var kinds: [String: String] = [:]
-    for instance in scenario.stackInstances { kinds[instance.id] = instance.kind }
+    var kindsOf: [String: String] = [:]
+    for instance in scenario.stackInstances { kindsOf[instance.id] = instance.kind }
+    let kinds = kindsOf
+    let keepsLogs = onLog != nil
     // samples[logging][target][estimator·metric]: (estimate, interval, truth, zero share)
     typealias Sample = (estimate: Double, low: Double?, high: Double?, truth: Double, zero: Double)
-    let cellsPerTarget = OffPolicyEstimator.allCases.count * OffPolicyEvaluation.metrics.count
+    let cellsPerTarget = estimators.count * OffPolicyEvaluation.metrics.count
+    let ruleReplay = estimators.contains(where: \.isRuleReplay)
     var samples = [[[[Sample]]]](
       repeating: [[[Sample]]](repeating: [[Sample]](repeating: [], count: cellsPerTarget), count: targets.count),
       count: logging.count)
-    for r in 0..<replicates {
+    // One replicate's samples (logger, target, cell, sample) and logs; replicates run
+    // on every core (`DispatchQueue.concurrentPerform`) and are merged in replicate
+    // order, so the rows do not depend on the number of cores.
+    typealias Replicate = (samples: [(Int, Int, Int, Sample)], logs: [(Int, ExposureLog)])
+    @Sendable func replicate(_ r: Int) throws -> Replicate {
+      var out: Replicate = ([], [])
       let cell = SimulationCell(replicate: r, seed: seed, options: options)
       let truths = targets.map { target -> [Double] in
         let log = ExposureRun.run(scenario, choice: target, cell: cell)
@@ -84,24 +93,58 @@ public enum EstimatorValidation {
       }
       for (l, logger) in logging.enumerated() {
         let (log, timelines) = ExposureRun.runWithTimelines(scenario, choice: logger, cell: cell)
+        if keepsLogs { out.logs.append((l, log)) }
         let plan = try TargetChoices.plan(log, zone: scenario.zone, kinds: kinds, timelines: timelines)
-        let choices = try targets.map { (label: $0.descriptor.label, choices: try TargetChoices.choices($0, plan: plan, log: log)) }
+        var sidecar: ExposureSidecar? = nil
+        var model: ResponseModel? = nil
+        if ruleReplay {
+          let (v2, world) = ExposureRun.runWithSidecar(scenario, choice: logger, cell: cell)
+          precondition(v2.exposures == log.exposures, "the logging run with a sidecar differs from the one without")
+          sidecar = world
+          model = ResponseModel(log)
+        }
+        let rrSeed = StreamSeed.derive(seed, UInt64(r))
+        let choices = try targets.map { target in
+          OffPolicyEvaluation.Target(
+            label: target.descriptor.label, choices: try TargetChoices.choices(target, plan: plan, log: log),
+            ruleReplay: try sidecar.map {
+              try RuleReplay.sums(target, log: log, sidecar: $0, model: model!, seed: rrSeed, replicate: r, engine: options.engine)
+            },
+            ruleReplayNoRules: estimators.contains(.rrNoRules)
+              ? try sidecar.map {
+                try RuleReplay.sums(
+                  target, log: log, sidecar: $0, model: model!, seed: rrSeed, replicate: r, engine: options.engine,
+                  rulesOff: true)
+              } : nil)
+        }
         let rows = OffPolicyEvaluation.estimates(
-          log, targets: choices, zone: scenario.zone, seed: StreamSeed.derive(seed, UInt64(r)), resamples: resamples)
-        for (k, row) in rows.enumerated() {
-          let t = k / cellsPerTarget
+          log, targets: choices, estimators: estimators, zone: scenario.zone, seed: rrSeed, resamples: resamples)
+        for row in rows {
+          let t = targets.firstIndex { $0.descriptor.label == row.strategy }!
           let m = OffPolicyEvaluation.metrics.firstIndex { $0.name == row.metric }!
+          let e = estimators.firstIndex(of: row.estimator)!
           guard let estimate = row.estimate else { continue }
-          samples[l][t][k % cellsPerTarget].append(
-            (estimate, row.interval?.low, row.interval?.high, truths[t][m], row.zeroProbabilityShare ?? .nan))
+          out.samples.append(
+            (l, t, e * OffPolicyEvaluation.metrics.count + m,
+             (estimate, row.interval?.low, row.interval?.high, truths[t][m], row.zeroProbabilityShare ?? .nan)))
         }
       }
+      return out
+    }
+    let results = ReplicateResults<Replicate>(count: replicates)
+    DispatchQueue.concurrentPerform(iterations: replicates) { r in
+      results.set(r, Result { try replicate(r) })
+    }
+    for r in 0..<replicates {
+      let done = try results.get(r)
+      for (l, t, k, sample) in done.samples { samples[l][t][k].append(sample) }
+      for (l, log) in done.logs { onLog?(l, log) }
     }
     var result: [ValidationRow] = []
     for (l, logger) in logging.enumerated() {
       for (t, target) in targets.enumerated() {
         var k = 0
-        for estimator in OffPolicyEstimator.allCases {
+        for estimator in estimators {
           for metric in OffPolicyEvaluation.metrics {
             let s = samples[l][t][k]
             k += 1
@@ -131,16 +174,44 @@ public enum EstimatorValidation {
     return result
   }
 
+  /// `checks.csv` of a validation: per logging strategy and model-free check
+  /// (`ExposureCheck`), over the replicates' logs, how often it rejected at the 5 % level.
+  /// The simulated people's visits and wants never depend on what is shown, so every
+  /// rejection is a false positive: the rate should be near 0.05.
+  public static func checksCSV(_ checks: [[ExposureCheck]], logging: [String], scenario: String) -> String {
+    var csv = CSVWriter(header: [
+      "scenario", "logging_strategy", "check", "replicates", "rejections", "false_positive_rate", "mean_z",
+    ])
+    for (l, list) in checks.enumerated() {
+      var names: [String] = []
+      for c in list where !names.contains(c.name) { names.append(c.name) }
+      for name in names {
+        let these = list.filter { $0.name == name }
+        let rejections = these.filter { $0.pValue < 0.05 }.count
+        csv.append(scenario)
+        csv.append(logging[l])
+        csv.append(name)
+        csv.append(these.count)
+        csv.append(rejections)
+        csv.append(Double(rejections) / Double(these.count), decimals: 6)
+        csv.append(these.map(\.z).reduce(0, +) / Double(these.count), decimals: 6)
+        csv.endRow()
+      }
+    }
+    return csv.text
+  }
+
   /// `validation.csv`: header `scenario,logging_strategy,strategy,estimator,metric,
   /// replicates,truth,estimate,bias,bias_ci_low,bias_ci_high,rmse,coverage,
-  /// zero_probability_share,unbiased,unbiased_familywise`; numbers rounded to 6 decimals;
+  /// zero_probability_share,unbiased,unbiased_familywise,bias_se`; numbers rounded to 6
+  /// decimals (`bias_se`, the bias's standard error, to 8, for judging rows across files);
   /// `unbiased` 1 when the row's 95 % bias interval contains 0, `unbiased_familywise` 1
   /// when its Bonferroni-widened interval does (`ValidationRow.unbiasedFamilyWise`).
   public static func csv(_ rows: [ValidationRow], scenario: String) -> String {
     var csv = CSVWriter(header: [
       "scenario", "logging_strategy", "strategy", "estimator", "metric", "replicates", "truth", "estimate", "bias",
       "bias_ci_low", "bias_ci_high", "rmse", "coverage", "zero_probability_share", "unbiased",
-      "unbiased_familywise",
+      "unbiased_familywise", "bias_se",
     ])
     for r in rows {
       csv.append(scenario)
@@ -154,8 +225,27 @@ public enum EstimatorValidation {
       }
       csv.append(r.unbiasedWithinInterval ? 1 : 0)
       csv.append(r.unbiasedFamilyWise ? 1 : 0)
+      csv.append(r.biasStandardError, decimals: 8)
       csv.endRow()
     }
     return csv.text
+  }
+}
+
+/// One slot per replicate, filled from concurrent workers (`EstimatorValidation.run`).
+/// Each slot is written once, under the lock; read after every worker has finished.
+final class ReplicateResults<T>: @unchecked Sendable {
+  private var slots: [Result<T, any Error>?]
+  private let lock = NSLock()
+  init(count: Int) { slots = Array(repeating: nil, count: count) }
+  func set(_ i: Int, _ value: Result<T, any Error>) {
+    lock.lock()
+    slots[i] = value
+    lock.unlock()
+  }
+  func get(_ i: Int) throws -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return try slots[i]!.get()
   }
 }

@@ -1,5 +1,6 @@
 import SmartStackBase
 import SmartStackData
+import SmartStackEngine
 
 extension ExposureLog {
   /// Reads an exposure log (`ExposureLog.columns`; docs/counterfactual.md).
@@ -54,6 +55,16 @@ extension ExposureLog {
               wrongSeparator: "\t", separatorHint: "the columns must be separated by commas, not tabs",
               position: position, problems: &problems)
             if !problems.isEmpty { return }
+            // Version 2: the four columns together.
+            let two = Self.columnsVersion2.map { columns[Self.columns.firstIndex(of: $0)!] >= 0 }
+            if two.contains(true) && two.contains(false) {
+              let missing = zip(Self.columnsVersion2, two).filter { !$0.1 }.map(\.0)
+              problems.report(
+                line: 1, column: 1,
+                "a version-2 exposure log has all of the columns \(Self.columnsVersion2.joined(separator: ", ")); "
+                  + "missing: \(missing.joined(separator: ", "))")
+              return
+            }
             continue
           }
           var row = RowReader(fields: fields, columns: columns, position: position)
@@ -152,10 +163,35 @@ struct RowReader {
     if let stated, let k = candidates.firstIndex(of: text("shown")), abs(stated[k] - propensity) > 1e-9 {
       fail("propensity", "propensity \(text("propensity")) differs from the probability the candidates column states for '\(text("shown"))' (\(stated[k]))")
     }
+    var action: VisitAction? = nil
+    var rule: ExposureRule? = nil
+    if index("action") != nil {
+      action = VisitAction.allCases.first { $0.name == text("action") }
+      if action == nil { fail("action", "action '\(text("action"))' must be tap, swipe, open or none") }
+      rule = ExposureRule(rawValue: text("rule"))
+      if rule == nil {
+        fail("rule", "rule '\(text("rule"))' must be one of \(ExposureRule.allCases.map(\.rawValue).joined(separator: ", "))")
+      }
+      if action == .swipe && !candidates.contains(text("swiped_to")) {
+        fail("swiped_to", "swiped_to '\(text("swiped_to"))' must name the candidate the person swiped to")
+      } else if action != .swipe && !text("swiped_to").isEmpty {
+        fail("swiped_to", "swiped_to '\(text("swiped_to"))' is given but action is '\(text("action"))', not swipe")
+      }
+      if action == .tap && !reward { fail("action", "action tap with reward 0: a tap on the shown widget is the reward") }
+      if action != nil && action != .tap && reward { fail("reward", "reward 1 with action '\(text("action"))': the reward is a tap") }
+      if action != nil && action != VisitAction.none && text("want_app").isEmpty {
+        fail("want_app", "want_app is empty but the person acted (\(text("action"))): name the app they wanted")
+      }
+    }
     guard ok else { return nil }
-    return Exposure(
+    var e = Exposure(
       person: text("person"), time: time, candidates: candidates, candidateProbabilities: stated, shown: text("shown"), propensity: propensity,
       estimated: estimated, forced: forced, reward: reward, hit: hit, targets: targets)
+    e.action = action
+    e.rule = rule
+    e.swipedTo = text("swiped_to")
+    e.wantApp = text("want_app")
+    return e
   }
 
   /// The `candidates` column: ids, each optionally `id=probability`; either every

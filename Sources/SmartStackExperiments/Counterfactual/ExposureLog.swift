@@ -1,5 +1,6 @@
 import SmartStackBase
 import SmartStackData
+import SmartStackEngine
 
 /// One visit of a logging strategy: what the stack could show, what it showed, with
 /// which probability, and what the person did (see docs/counterfactual.md, "Exposure
@@ -31,6 +32,15 @@ public struct Exposure: Sendable, Hashable {
   public var hit: Bool
   /// The instance ids the person wanted (empty: nothing in the stack, or not known).
   public var targets: [String]
+  /// Version 2 (nil in a version-1 log): what the person did after seeing the shown
+  /// widget (`tap`, `swipe`, `open`, `none`).
+  public var action: VisitAction?
+  /// Version 2: the instance id the person swiped to (`action` `swipe`), else empty.
+  public var swipedTo: String = ""
+  /// Version 2: the app the person wanted (or opened) at the visit, empty for no want.
+  public var wantApp: String = ""
+  /// Version 2: which rule decided the visit (`ExposureRule`).
+  public var rule: ExposureRule?
 
   public init(
     person: String, time: Int64, candidates: [String], candidateProbabilities: [Double]? = nil, shown: String,
@@ -69,6 +79,31 @@ extension Exposure {
   }
 }
 
+/// Which rule decided what a visit showed (exposure log version 2, column `rule`): the
+/// strategy's ranking (`rank`), a swipe pin (`pin`), the rotation limit (`limit`),
+/// Smart Rotate off (`smart-rotate-off`), or suppression (`suppressed`: the strategy's
+/// first candidate was suppressed and the stack showed the first allowed one).
+public enum ExposureRule: String, Sendable, Hashable, CaseIterable {
+  case rank, pin, limit
+  case smartRotateOff = "smart-rotate-off"
+  case suppressed
+
+  /// The rule of an engine outcome's rule name (`StackRules`); any other name is the
+  /// strategy's own ranking.
+  public init(outcomeRule rule: String) {
+    switch rule {
+    case "manual swipe pin": self = .pin
+    case "stack rotation limit": self = .limit
+    case "smart rotate off": self = .smartRotateOff
+    case "suppressed: not rotated to": self = .suppressed
+    default: self = .rank
+    }
+  }
+
+  /// True for a rule that fixed the shown widget whatever the strategy ranked.
+  public var isForcing: Bool { self == .pin || self == .limit || self == .smartRotateOff }
+}
+
 /// An exposure log: the visits of one logging strategy, in file order.
 public struct ExposureLog: Sendable, Hashable {
   /// The logging strategy (its command-line form, e.g. `random` or
@@ -82,12 +117,21 @@ public struct ExposureLog: Sendable, Hashable {
     self.exposures = exposures
   }
 
-  /// The columns, in the order `csvText()` writes them. `ExposureLog.read` requires
-  /// `requiredColumns` and accepts the others missing.
-  public static let columns = [
+  /// 2 when every row has the version-2 columns (`action`, `want_app`, `rule`), else 1.
+  public var version: Int {
+    !exposures.isEmpty && exposures.allSatisfy { $0.action != nil && $0.rule != nil } ? 2 : 1
+  }
+
+  /// The version-1 columns, in the order `csvText()` writes them. `ExposureLog.read`
+  /// requires `requiredColumns` and accepts the others missing.
+  public static let columnsVersion1 = [
     "logging_strategy", "person", "time", "epoch_ms", "candidates", "shown", "propensity", "estimated",
     "forced", "reward", "hit", "target",
   ]
+  /// The columns version 2 adds (all of them or none; `swiped_to` may be empty).
+  public static let columnsVersion2 = ["action", "swiped_to", "want_app", "rule"]
+  /// Every column a log may have.
+  public static let columns = columnsVersion1 + columnsVersion2
   /// Columns a log must have.
   public static let requiredColumns = [
     "logging_strategy", "person", "time", "candidates", "shown", "propensity", "reward", "hit",
@@ -101,7 +145,8 @@ public struct ExposureLog: Sendable, Hashable {
   ///
   /// - Complexity: O(size of the output).
   public func csvText() -> String {
-    var csv = CSVWriter(header: Self.columns)
+    let two = version == 2
+    var csv = CSVWriter(header: two ? Self.columns : Self.columnsVersion1)
     for e in exposures {
       csv.append(loggingStrategy)
       csv.append(e.person)
@@ -115,6 +160,12 @@ public struct ExposureLog: Sendable, Hashable {
       csv.append(e.reward ? 1 : 0)
       csv.append(e.hit ? 1 : 0)
       csv.append(e.targets.joined(separator: ";"))
+      if two {
+        csv.append(e.action!.name)
+        csv.append(e.swipedTo)
+        csv.append(e.wantApp)
+        csv.append(e.rule!.rawValue)
+      }
       csv.endRow()
     }
     return csv.text

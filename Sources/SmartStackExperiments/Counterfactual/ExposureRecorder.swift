@@ -1,3 +1,4 @@
+import Foundation
 import SmartStackBase
 import SmartStackData
 import SmartStackEngine
@@ -26,9 +27,14 @@ public struct ExposureRecorder: OutcomeObserver {
   public private(set) var exposures: [Exposure] = []
   var labels: VisitLabels
   var pending: Exposure? = nil
+  /// The apps' ids by donation kind id, for `want_app` (version 2).
+  let appIDs: [String]
 
-  public init(probe: ExposureProbe, personNames: [String]) {
+  /// A recorder of `probe`'s run; `appIDs` name the apps by their donation kind ids
+  /// (`SimulatedPerson.apps`), for the version-2 column `want_app`.
+  public init(probe: ExposureProbe, personNames: [String], appIDs: [String] = []) {
     self.probe = probe
+    self.appIDs = appIDs
     labels = VisitLabels(personNames: personNames)
   }
 
@@ -58,6 +64,15 @@ public struct ExposureRecorder: OutcomeObserver {
       person: labels.person, time: o.time, candidates: candidates, candidateProbabilities: stated,
       shown: shownID, propensity: p?[shown] ?? 1, estimated: p != nil && probe.estimated, forced: isForced(o), reward: false, hit: o.isHit,
       targets: targets().compactMap(labels.id))
+    pending!.rule = ExposureRule(outcomeRule: "\(o.rule)")
+  }
+
+  /// The version-2 columns of the pending row: what the person did.
+  public mutating func responded(_ r: VisitResponse) {
+    guard pending?.time == r.time else { return }
+    pending!.action = r.action
+    pending!.swipedTo = r.action == .swipe ? labels.id(r.swipedTo) ?? "" : ""
+    pending!.wantApp = r.app >= 0 && Int(r.app) < appIDs.count ? appIDs[Int(r.app)] : ""
   }
 
   /// The probability of showing each instance at this visit (see the type's
@@ -124,6 +139,31 @@ public enum ExposureRun {
     return (log, emitter!.timelines)
   }
 
+  /// The exposure log (version 2) and its sidecar: the world rule replay rebuilds each
+  /// person from (instances, apps, rules, suggestion windows, every delivered entry).
+  public static func runWithSidecar(_ scenario: Scenario, choice: StrategyChoice, cell: SimulationCell) -> (
+    ExposureLog, ExposureSidecar
+  ) {
+    var emitter: LogEmitter? = LogEmitter(recordsWorld: true)
+    let log = run(scenario, choice: choice, cell: cell, emitter: &emitter)
+    return (log, ExposureSidecar(scenario: scenario, emitter: emitter!))
+  }
+
+  /// The files an emitted exposure log consists of, named after `logName` (a file name
+  /// ending in `.csv`): the log (version 2), its sidecar `NAME.sidecar.json` and the
+  /// timelines the stacks received, `NAME.timelines.json` (docs/counterfactual.md).
+  public static func files(
+    _ scenario: Scenario, choice: StrategyChoice, cell: SimulationCell, logName: String
+  ) -> [(name: String, text: String)] {
+    let (log, sidecar) = runWithSidecar(scenario, choice: choice, cell: cell)
+    let timelines = ExposureSidecar.timelinesName(besideLog: logName)
+    let sidecarName = (ExposureSidecar.path(besideLog: logName) as NSString).lastPathComponent
+    return [
+      (logName, log.csvText()), (sidecarName, sidecar.jsonText(timelinesFile: timelines)),
+      (timelines, (sidecar.timelines ?? TimelineFile(instances: [])).jsonText()),
+    ]
+  }
+
   static func run(
     _ scenario: Scenario, choice: StrategyChoice, cell: SimulationCell, emitter: inout LogEmitter?
   ) -> ExposureLog {
@@ -136,7 +176,8 @@ public enum ExposureRun {
         let probe = ExposureProbe()
         var emitter = emitter
         let recorder = ExposureRecorder(
-          probe: probe, personNames: (0..<scenario.personCount).map(scenario.personName))
+          probe: probe, personNames: (0..<scenario.personCount).map(scenario.personName),
+          appIDs: scenario.apps.map(\.id))
         let exposures = Simulation.run(
           scenario, strategy: ExposureLogged(base: prototype, probe: probe), descriptor: descriptor,
           replicate: cell.replicate, seed: cell.seed, options: cell.options, observer: recorder,

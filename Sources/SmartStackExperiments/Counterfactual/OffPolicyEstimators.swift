@@ -10,8 +10,35 @@ import SmartStackBase
 /// - `ips`: `(1/n) Σ w_k Y_k`;
 /// - `snips`: `Σ w_k Y_k / Σ w_k` (undefined when no visit has weight: written empty);
 /// - `dr`: `(1/n) Σ [q̂(c_k) + w_k (Y_k − q̂(shown_k))]`.
+///
+/// These four estimate a *one-visit* deviation: the value of letting the target choose
+/// at one visit, in the logger's state. Rule replay estimates the *on-policy* value
+/// (`RuleReplay`; version-2 logs with a sidecar only):
+/// - `rr`: `(1/n) Σ` the target's outcome in its own re-run under the stack's rules;
+/// - `rr-dr`: the same trajectories with the tap term `m(c_k) + w_k (Y_k − m(shown_k))`,
+///   m the fitted tap model; its hit rate is `rr`'s;
+/// - `rr-no-rules`: an ablation: `rr` with pins, Smart Rotate off and the rotation limit
+///   switched off inside the re-run (it should fail validation: the rules matter).
+///
+/// And for *a window*, switching to the target for one hour from the logger's state:
+/// - `pdis-1h`: per-decision importance sampling over each person's consecutive one-hour
+///   windows (the first starting at the person's first visit, each next one at the first
+///   visit an hour or more after the last start): `(1/n) Σ_k ρ_k Y_k` with
+///   `ρ_k = Π w_j` over the window's visits j ≤ k (Precup et al. 2000).
 public enum OffPolicyEstimator: String, Sendable, CaseIterable {
   case dm, ips, snips, dr
+  case pdisWindow = "pdis-1h"
+  case rr
+  case rrDR = "rr-dr"
+  case rrNoRules = "rr-no-rules"
+
+  /// The single-visit estimators.
+  public static let singleVisit: [OffPolicyEstimator] = [.dm, .ips, .snips, .dr]
+  /// The default of `evaluate`: every estimator but the ablation.
+  public static let standard: [OffPolicyEstimator] = [.dm, .ips, .snips, .dr, .pdisWindow, .rr, .rrDR]
+
+  /// True for rule replay's estimators, which need a version-2 log and its sidecar.
+  public var isRuleReplay: Bool { self == .rr || self == .rrDR || self == .rrNoRules }
 }
 
 /// Sums over one person's visits from which every estimator follows: the person is the
@@ -28,6 +55,13 @@ public struct OffPolicySums: Sendable, Hashable {
   public var weightSquared = 0.0
   /// Σ [q̂(c_k) + w_k (Y_k − q̂(shown_k))].
   public var dr = 0.0
+  /// Rule replay's sums of the outcome over the person's visits (`RuleReplay`): `rr`,
+  /// `rr-dr` and the ablation.
+  public var rr = 0.0
+  public var rrDR = 0.0
+  public var rrNoRules = 0.0
+  /// Σ ρ_k Y_k over one-hour windows (`pdis-1h`).
+  public var pdis = 0.0
 
   public init() {}
 
@@ -53,6 +87,10 @@ public struct OffPolicySums: Sendable, Hashable {
     s.weight += b.weight
     s.weightSquared += b.weightSquared
     s.dr += b.dr
+    s.rr += b.rr
+    s.rrDR += b.rrDR
+    s.rrNoRules += b.rrNoRules
+    s.pdis += b.pdis
     return s
   }
 
@@ -65,6 +103,10 @@ public struct OffPolicySums: Sendable, Hashable {
     case .ips: return ips / n
     case .snips: return weight > 0 ? ips / weight : nil
     case .dr: return dr / n
+    case .rr: return rr / n
+    case .rrDR: return rrDR / n
+    case .rrNoRules: return rrNoRules / n
+    case .pdisWindow: return pdis / n
     }
   }
 

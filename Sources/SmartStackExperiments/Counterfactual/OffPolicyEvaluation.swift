@@ -53,6 +53,37 @@ public enum OffPolicyEvaluation {
     _ log: ExposureLog, targets: [(label: String, choices: [String])], zone: ZoneRules, seed: UInt64,
     resamples: Int = Bootstrap.resamples
   ) -> [EstimateRow] {
+    estimates(
+      log, targets: targets.map { Target(label: $0.label, choices: $0.choices) }, estimators: OffPolicyEstimator.singleVisit,
+      zone: zone, seed: seed, resamples: resamples)
+  }
+
+  /// One target's inputs: its label, its choice at every exposure (`TargetChoices`) and,
+  /// for rule replay's estimators, its per-person sums (`RuleReplay.sums`), people in
+  /// the log's order.
+  public struct Target: Sendable {
+    public var label: String
+    public var choices: [String]
+    public var ruleReplay: [RuleReplay.PersonSums]? = nil
+    public var ruleReplayNoRules: [RuleReplay.PersonSums]? = nil
+    public init(
+      label: String, choices: [String], ruleReplay: [RuleReplay.PersonSums]? = nil,
+      ruleReplayNoRules: [RuleReplay.PersonSums]? = nil
+    ) {
+      self.label = label
+      self.choices = choices
+      self.ruleReplay = ruleReplay
+      self.ruleReplayNoRules = ruleReplayNoRules
+    }
+  }
+
+  /// Every (target, estimator, metric) row of `estimators` (in that order within a
+  /// target); a rule-replay estimator's rows need the target's `ruleReplay` sums
+  /// (`ruleReplayNoRules` for the ablation) and are left out without them.
+  public static func estimates(
+    _ log: ExposureLog, targets: [Target], estimators: [OffPolicyEstimator], zone: ZoneRules, seed: UInt64,
+    resamples: Int = Bootstrap.resamples
+  ) -> [EstimateRow] {
     // Dense ids: instances in order of first appearance, people likewise.
     var instanceIndex: [String: Int] = [:]
     for e in log.exposures {
@@ -64,6 +95,7 @@ public enum OffPolicyEvaluation {
     let shown = log.exposures.map { instanceIndex[$0.shown]! }
     let hours = log.exposures.map { WallClock.hourOfWeek(zone.localMilliseconds(at: Instant(milliseconds: $0.time))) }
     var rows: [EstimateRow] = []
+    let forcedShare = Double(log.exposures.count { $0.forced }) / Double(max(log.exposures.count, 1))
     for var target in targets {
       // At a forced visit every strategy shows what was shown.
       for (k, e) in log.exposures.enumerated() where e.forced { target.choices[k] = e.shown }
@@ -84,16 +116,36 @@ public enum OffPolicyEvaluation {
         let model = RewardModel(
           instanceCount: instanceIndex.count, shown: shown, hourOfWeek: hours, outcome: outcomes)
         var sums = [OffPolicySums](repeating: OffPolicySums(), count: people.count)
+        // pdis-1h: each person's window start and running weight.
+        var windowStart = [Int64](repeating: Int64.min, count: people.count)
+        var rho = [Double](repeating: 1, count: people.count)
         for (k, e) in log.exposures.enumerated() {
           let choice = instanceIndex[target.choices[k]] ?? -1
-          sums[personIndex[e.person]!].add(
+          let p = personIndex[e.person]!
+          if windowStart[p] == Int64.min || e.time >= windowStart[p] &+ 3_600_000 {
+            windowStart[p] = e.time
+            rho[p] = 1
+          }
+          rho[p] *= target.choices[k] == e.shown ? 1 / e.propensity : 0
+          sums[p].pdis += outcomes[k] ? rho[p] : 0
+          sums[p].add(
             outcome: outcomes[k], propensity: e.propensity, matches: target.choices[k] == e.shown,
             predictedChoice: model.predict(choice, hourOfWeek: hours[k]),
             predictedShown: model.predict(shown[k], hourOfWeek: hours[k]))
         }
+        for (p, r) in (target.ruleReplay ?? []).enumerated() where p < sums.count {
+          sums[p].rr = metric.name == "tap_rate" ? r.taps : r.hits
+          sums[p].rrDR = metric.name == "tap_rate" ? r.tapsDR : r.hits
+        }
+        for (p, r) in (target.ruleReplayNoRules ?? []).enumerated() where p < sums.count {
+          sums[p].rrNoRules = metric.name == "tap_rate" ? r.taps : r.hits
+        }
         models.append(sums)
       }
-      for estimator in OffPolicyEstimator.allCases {
+      for estimator in estimators {
+        if estimator == .rrNoRules ? target.ruleReplayNoRules == nil : estimator.isRuleReplay && target.ruleReplay == nil {
+          continue
+        }
         for (m, metric) in metrics.enumerated() {
           let total = models[m].reduce(OffPolicySums(), +)
           var generator = Bootstrap.generator(
@@ -104,7 +156,7 @@ public enum OffPolicyEvaluation {
               interval: PeopleBootstrap.interval(models[m], estimator, resamples: resamples, using: &generator),
               visits: n, people: people.count, effectiveSampleSize: total.effectiveSampleSize,
               zeroProbabilityShare: zeroShare,
-              note: note(estimator, zero: zero, unknown: unknown, visits: n, total: total)))
+              note: note(estimator, zero: zero, unknown: unknown, visits: n, total: total, forcedShare: forcedShare)))
         }
       }
     }
@@ -112,7 +164,27 @@ public enum OffPolicyEvaluation {
   }
 
   /// What a reader must know about a row's estimate (empty when nothing).
-  static func note(_ estimator: OffPolicyEstimator, zero: Int, unknown: Int, visits: Int, total: OffPolicySums) -> String {
+  static func note(
+    _ estimator: OffPolicyEstimator, zero: Int, unknown: Int, visits: Int, total: OffPolicySums, forcedShare: Double = 0
+  ) -> String {
+    if estimator == .pdisWindow {
+      return "switching to the target for one hour from the logger's state (per-decision importance sampling "
+        + "over one-hour windows); assumes the logged propensities are right"
+    }
+    if estimator.isRuleReplay {
+      return "on-policy value by rule replay; assumes visits, wants and timelines do not depend on what is shown, "
+        + "fixed per-person response probabilities, and known stack rules"
+    }
+    let forced =
+      forcedShare > 0
+      ? "one-visit deviation from the logger's state; the stack's rules forced "
+        + "\(NumberFormat.format(forcedShare * 100, decimals: 1)) % of visits"
+      : ""
+    func join(_ a: String) -> String { forced.isEmpty ? a : a.isEmpty ? forced : forced + "; " + a }
+    return join(singleVisitNote(estimator, zero: zero, unknown: unknown, visits: visits, total: total))
+  }
+
+  static func singleVisitNote(_ estimator: OffPolicyEstimator, zero: Int, unknown: Int, visits: Int, total: OffPolicySums) -> String {
     guard estimator != .dm else { return "" }
     if estimator == .snips && total.weight == 0 {
       return "not defined: the target never chose the logged widget (no weighted visit)"
