@@ -208,7 +208,8 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
   /// The exposure logs of `--emit-exposures`: per scenario source and strategy, the run of
   /// replicate 0 with the experiment's seed (the same run the batch scored), named
   /// `exposures-SOURCE-STRATEGY.csv` with every byte outside `A-Z a-z 0-9 . _ -` of the
-  /// strategy's label written as `_`.
+  /// strategy's label written as `_`, each with its sidecar and timelines
+  /// (`ExposureRun.files`).
   static func exposureLogs(design: ExperimentDesign, sources: [any ExperimentSource]) -> [OutputSet.File] {
     func safe(_ text: String) -> String {
       String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber || ".-_".contains($0)) ? $0 : "_" })
@@ -216,10 +217,10 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     var files: [OutputSet.File] = []
     for case let source as ScenarioSource in sources {
       for choice in design.strategies {
-        let log = ExposureRun.run(
-          source.scenario, choice: choice, cell: SimulationCell(replicate: 0, seed: design.seed, options: source.options))
-        files.append(
-          OutputSet.File(name: "exposures-\(safe(source.name))-\(safe(choice.descriptor.label)).csv", text: log.csvText()))
+        let emitted = ExposureRun.files(
+          source.scenario, choice: choice, cell: SimulationCell(replicate: 0, seed: design.seed, options: source.options),
+          logName: "exposures-\(safe(source.name))-\(safe(choice.descriptor.label)).csv")
+        files += emitted.map { OutputSet.File(name: $0.name, text: $0.text) }
       }
     }
     return files

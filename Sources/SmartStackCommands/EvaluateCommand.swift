@@ -35,6 +35,12 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
   @Option(help: "With --validate: logging strategies, comma-separated (stochastic ones, with stated probabilities).")
   var logging: [String] = ["random"]
 
+  @Option(
+    help: ArgumentHelp(
+      "Estimators, comma-separated: dm, ips, snips, dr (one-visit deviation), rr, rr-dr (on-policy value by rule replay), rr-no-rules (ablation).",
+      discussion: "Default: dm,ips,snips,dr,rr,rr-dr, with rr and rr-dr only where the log supports them (version 2 with its sidecar)."))
+  var estimator: String?
+
   @Option(parsing: .unconditional, help: "With --validate: replicates (independent draws of the people).")
   var replicates: Int = 10
 
@@ -52,6 +58,9 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
   @Option(help: "With --exposures: relevance timelines (JSON, as replay --timelines) of the log's instances, for targets that read relevance.")
   var timelines: String?
 
+  @Option(help: "With --exposures: the log's sidecar for rule replay (default: NAME.sidecar.json beside NAME.csv, when it exists).")
+  var sidecar: String?
+
   @Option(parsing: .unconditional, help: "Seed of the bootstrap (and, with --validate, of the simulation; default: the scenario's).")
   var seed: UInt64?
 
@@ -64,11 +73,19 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
   @Flag(help: "Replace the reports of another run in --out (only the files its manifest.json lists are removed). Without it such a folder is refused; the same command run again replaces its own reports.")
   var overwrite = false
 
-  static let files = ["estimates.csv", "validation.csv", "manifest.json"]
+  static let files = ["estimates.csv", "validation.csv", "checks.csv", "manifest.json"]
 
   /// The input files named on the command line (refused inside --out, listed with their
   /// hashes in manifest.json).
-  var inputs: [String] { [exposures, timelines, scenario].compactMap { $0 } }
+  var inputs: [String] { [exposures, timelines, scenario, sidecarPath].compactMap { $0 } }
+
+  /// The sidecar to read: `--sidecar`, or the one beside the log when it exists.
+  var sidecarPath: String? {
+    if let sidecar { return sidecar }
+    guard let exposures else { return nil }
+    let beside = ExposureSidecar.path(besideLog: exposures)
+    return FileManager.default.fileExists(atPath: beside) ? beside : nil
+  }
 
   func validate() throws {
     guard (exposures == nil) != (scenario == nil) else {
@@ -80,9 +97,26 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
     if let days, !(1...366).contains(days) { throw ValidationError("--days must be within 1...366") }
     if noHistoryRules && scenario == nil { throw ValidationError("--no-history-rules goes with --validate") }
     if timelines != nil && exposures == nil { throw ValidationError("--timelines goes with --exposures") }
+    if sidecar != nil && exposures == nil { throw ValidationError("--sidecar goes with --exposures") }
+  }
+
+  /// The estimators asked for, or nil for the default.
+  func requestedEstimators() throws -> [OffPolicyEstimator]? {
+    guard let estimator else { return nil }
+    var list: [OffPolicyEstimator] = []
+    for name in estimator.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+      guard let e = OffPolicyEstimator(rawValue: name) else {
+        let names = OffPolicyEstimator.allCases.map(\.rawValue)
+        let hint = names.first { $0.lowercased() == name.lowercased() }.map { " (did you mean '\($0)'?)" } ?? ""
+        throw ValidationError("unknown estimator '\(name)'\(hint); known: \(names.joined(separator: ", "))")
+      }
+      if !list.contains(e) { list.append(e) }
+    }
+    return list
   }
 
   func run(registry: StrategyRegistry) async throws {
+    let estimators = try requestedEstimators()
     let targets: [StrategyChoice]
     let loggers: [StrategyChoice]
     do {
@@ -100,13 +134,13 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
     /// Publishes one file and the manifest into `out` under the folder's lock, as one set
     /// (`OutputSet`: all or nothing), replacing the previous set of the same run or, with
     /// --overwrite, another run's.
-    func publish(_ name: String, _ text: String) throws {
+    func publish(_ name: String, _ text: String, _ more: [OutputSet.File] = []) throws {
       let held = try OutputFolder.lock(out, files: Self.files)
       var published = false
       defer { held.release(kept: published) }
       try reportingErrors {
         try OutputFolder.publish(
-          [OutputSet.File(name: name, text: text)], into: held, claim: claim, manifest: manifest, jobs: 1,
+          [OutputSet.File(name: name, text: text)] + more, into: held, claim: claim, manifest: manifest, jobs: 1,
           files: Self.files)
       }
       published = true
@@ -114,15 +148,48 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
     if let exposures {
       let log = try reportingErrors { try ExposureLog.read(path: exposures) }
       let timelineFile = try timelines.map { path in try reportingErrors { try TimelineFile.read(path: path, timeZone: zone) } }
-      let rows = try replayingErrors(exposures) {
-        let plan = try TargetChoices.plan(log, zone: zone, timelines: timelineFile)
-        let choices = try targets.map {
-          (label: $0.descriptor.label, choices: try TargetChoices.choices($0, plan: plan, log: log))
-        }
-        return OffPolicyEvaluation.estimates(log, targets: choices, zone: zone, seed: seed ?? 0)
+      // Rule replay needs a version-2 log and its sidecar: asked for explicitly without
+      // them, refused at the header; by default, left out with a word.
+      var chosen = estimators ?? OffPolicyEstimator.standard
+      let wantsRuleReplay = chosen.contains(where: \.isRuleReplay)
+      var world: ExposureSidecar? = nil
+      if wantsRuleReplay && log.version == 2, let path = sidecarPath {
+        world = try reportingErrors { try ExposureSidecar.read(path: path) }
       }
-      try publish("estimates.csv", OffPolicyEvaluation.csv(rows, loggingStrategy: log.loggingStrategy))
+      if wantsRuleReplay && world == nil {
+        if estimators != nil {
+          try Self.refuseRuleReplay(exposures, log: log, sidecar: sidecar)
+        }
+        chosen.removeAll(where: \.isRuleReplay)
+        if !quiet {
+          StandardError.write(
+            log.version == 2
+              ? "note: no sidecar beside \(exposures) (\(ExposureSidecar.path(besideLog: exposures))): rr and rr-dr left out"
+              : "note: \(exposures) is a version-1 exposure log (no 'action' column): rr and rr-dr left out")
+        }
+      }
+      let rows = try replayingErrors(exposures) {
+        let plan = try TargetChoices.plan(
+          log, zone: zone, kinds: world.map { Dictionary(uniqueKeysWithValues: $0.instances.map { ($0.id, $0.kind) }) } ?? [:],
+          timelines: timelineFile ?? world?.timelines)
+        let model = world.map { _ in ResponseModel(log) }
+        let choices = try targets.map { target in
+          OffPolicyEvaluation.Target(
+            label: target.descriptor.label, choices: try TargetChoices.choices(target, plan: plan, log: log),
+            ruleReplay: chosen.contains(.rr) || chosen.contains(.rrDR)
+              ? try world.map { try RuleReplay.sums(target, log: log, sidecar: $0, model: model!, seed: seed ?? 0) } : nil,
+            ruleReplayNoRules: chosen.contains(.rrNoRules)
+              ? try world.map { try RuleReplay.sums(target, log: log, sidecar: $0, model: model!, seed: seed ?? 0, rulesOff: true) }
+              : nil)
+        }
+        return OffPolicyEvaluation.estimates(log, targets: choices, estimators: chosen, zone: world?.zone ?? zone, seed: seed ?? 0)
+      }
+      let csv = OffPolicyEvaluation.csv(rows, loggingStrategy: log.loggingStrategy)
+      let checks = ExposureCheck.all(log)
+      try publish(
+        "estimates.csv", csv, checks.isEmpty ? [] : [OutputSet.File(name: "checks.csv", text: ExposureCheck.csv(checks))])
       if !quiet {
+        print(try EvaluationTable.estimates(csv))
         StandardError.write(
           "estimated \(targets.count) strateg\(targets.count == 1 ? "y" : "ies") from \(log.exposures.count) visits "
             + "of \(log.people.count) people logged by '\(log.loggingStrategy)'; wrote \(out)/estimates.csv")
@@ -135,17 +202,22 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
       }
       var options = SimulationOptions()
       options.days = days
+      var checks = [[ExposureCheck]](repeating: [], count: loggers.count)
       let rows = try replayingErrors(path) {
         try EstimatorValidation.run(
           scenario, logging: loggers, targets: targets, replicates: replicates, seed: seed ?? scenario.seed,
-          options: options)
+          options: options, estimators: estimators ?? OffPolicyEstimator.standard
+        ) { l, log in checks[l] += ExposureCheck.all(log) }
       }
       let label = scenario.name + (noHistoryRules ? ":no-history-rules" : "")
-      try publish("validation.csv", EstimatorValidation.csv(rows, scenario: label))
+      let checkFile = EstimatorValidation.checksCSV(checks, logging: loggers.map(\.descriptor.label), scenario: label)
+      try publish(
+        "validation.csv", EstimatorValidation.csv(rows, scenario: label),
+        checks.allSatisfy(\.isEmpty) ? [] : [OutputSet.File(name: "checks.csv", text: checkFile)])
       if !quiet {
         let ips = rows.filter { $0.estimator == .ips }
         StandardError.write(
-          "validated 4 estimators × \(targets.count) target(s) × \(loggers.count) logging strateg\(loggers.count == 1 ? "y" : "ies") "
+          "validated \((estimators ?? OffPolicyEstimator.standard).count) estimators × \(targets.count) target(s) × \(loggers.count) logging strateg\(loggers.count == 1 ? "y" : "ies") "
             + "over \(replicates) replicate(s) of \(label); IPS unbiased within its interval in "
             + "\(ips.filter(\.unbiasedWithinInterval).count) of \(ips.count) rows (family-wise: "
             + "\(ips.filter(\.unbiasedFamilyWise).count) of \(ips.count)); wrote \(out)/validation.csv")
@@ -164,4 +236,21 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
     }
   }
 
+
+  /// Refuses rule replay for a log that cannot support it, at the header of `file`
+  /// (`FILE:1:COLUMN: message`, exit 65): a version-1 log lacks the column `action`
+  /// (named at the column after the header's last); a version-2 log lacks its sidecar.
+  static func refuseRuleReplay(_ file: String, log: ExposureLog, sidecar: String?) throws -> Never {
+    if log.version != 2 {
+      let header = (try? FileIO.readBytes(file))?.prefix { $0 != 10 && $0 != 13 } ?? []
+      StandardError.write(
+        "\(file):1:\(header.count + 2): rr and rr-dr need the version-2 column 'action' (and swiped_to, want_app, "
+          + "rule), which this version-1 exposure log lacks; estimate it with --estimator dm,ips,snips,dr")
+    } else {
+      StandardError.write(
+        "\(file): rr and rr-dr need the log's sidecar: \(sidecar ?? ExposureSidecar.path(besideLog: file)) "
+          + "does not exist (simulate --emit-exposures writes it; give another with --sidecar)")
+    }
+    throw Exit.dataError
+  }
 }

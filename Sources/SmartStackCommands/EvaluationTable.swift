@@ -16,11 +16,11 @@ struct EvaluationTable {
       file: "estimates.csv",
       columns: [
         "strategy", "estimator", "metric", "estimate", "ci_low", "ci_high", "effective_sample_size",
-        "zero_probability_share",
+        "zero_probability_share", "note",
       ],
       textColumns: 3,
       caption:
-        "Off-policy estimates (estimates.csv): per target strategy, estimator and metric, the estimate with its 95 % people-bootstrap interval, the effective sample size, and the share of visits whose target choice the logger could not have shown (IPS is not defined there)."
+        "Off-policy estimates (estimates.csv): per target strategy, estimator and metric, the estimate with its 95 % people-bootstrap interval, the effective sample size, and the share of visits whose target choice the logger could not have shown (IPS is not defined there), and what the estimate assumes or lacks (note). dm, ips, snips and dr estimate a one-visit deviation from the logger's state; rr and rr-dr the on-policy value by rule replay (docs/counterfactual.md)."
     ),
     EvaluationTable(
       file: "validation.csv",
@@ -33,6 +33,11 @@ struct EvaluationTable {
         "Estimator validation (validation.csv): over the replicates, the on-policy truth, the mean estimate, the bias (estimate − truth) with its 95 % interval, the share of replicates whose bootstrap interval held the truth (nominal 0.95), unbiased = 1 when the bias's 95 % Student-t interval contains 0, and unbiased_familywise = 1 when its interval widened for every row of the same logging strategy and estimator (Bonferroni) does."
     ),
   ]
+
+  /// `estimates.csv` text as `markdown(_:)` prints it (for `evaluate` itself).
+  static func estimates(_ csv: String) throws -> String {
+    try all[0].markdown(CSVTable.read(bytes: Array(csv.utf8), file: "estimates.csv"))
+  }
 
   /// The caption and the table of `table`'s `columns`.
   ///

@@ -27,6 +27,16 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
   @Option(help: "Strategies, comma-separated, each NAME or NAME:PARAM=VALUE:... (see 'smartstack strategies'; default: all).")
   var strategy: [String] = []
 
+  @Option(
+    name: .customLong("smart-rotate"),
+    help: "Smart Rotate: 'on' (default) or 'off' (the widget shown at a person's first visit stays on top: a replayed log has no swipes).")
+  var smartRotate: String = "on"
+
+  @Option(
+    name: .customLong("rotation-limit"),
+    help: "The stack's rotation limit, applied by the engine as in simulation: 'none' (default: replay ranks freely at every visit) or PER_HOUR/PER_DAY rotations in any rolling hour/24 hours, e.g. 4/40 (the simulator's default); 0 for no limit on one.")
+  var rotationLimit: String = "none"
+
   @Option(parsing: .unconditional, help: "Master seed for the strategies' own randomness.")
   var seed: UInt64 = 1
 
@@ -44,6 +54,30 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
 
   func validate() throws {
     guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    _ = try stackRules()
+  }
+
+  /// The stack's rules from `--smart-rotate` and `--rotation-limit`
+  /// (`StackRuleSettings.unconstrained` by default).
+  func stackRules() throws -> StackRuleSettings {
+    var rules = StackRuleSettings.unconstrained
+    switch smartRotate {
+    case "on": rules.smartRotate = true
+    case "off": rules.smartRotate = false
+    default: throw ValidationError("--smart-rotate must be 'on' or 'off', not '\(smartRotate)'")
+    }
+    if rotationLimit != "none" {
+      let parts = rotationLimit.split(separator: "/", omittingEmptySubsequences: false)
+      guard parts.count == 2, let hour = Int(parts[0]), let day = Int(parts[1]),
+        (0...10_000).contains(hour), (0...100_000).contains(day)
+      else {
+        throw ValidationError(
+          "--rotation-limit must be 'none' or PER_HOUR/PER_DAY (whole numbers, e.g. 4/40), not '\(rotationLimit)'")
+      }
+      rules.developerMode = false
+      rules.rotationLimit = RotationLimit(perHour: hour, perDay: day)
+    }
+    return rules
   }
 
   func run(registry: StrategyRegistry) async throws {
@@ -61,6 +95,7 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     let (claim, manifest) = try OutputFolder.claim(
       out, run: "replay", inputs: input.inputPaths, overwrite: overwrite)
     options.seed = seed
+    options.stackRules = try stackRules()
     let plan: ReplayPlan
     do {
       plan = try ReplayPlan(log: log, options: options)

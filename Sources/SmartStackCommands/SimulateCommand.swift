@@ -84,7 +84,10 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
     try OutputFolder.check(out, files: OutputFolder.simulateFiles, inputs: [path])
     if let emitLog { try OutputFolder.check(emitLog, files: OutputFolder.emittedFiles, inputs: [path]) }
     if let emitExposures {
-      try reportingErrors { try OutputPath.checkFile(emitExposures) }
+      try reportingErrors {
+        try OutputPath.checkFile(emitExposures)
+        for companion in Self.exposureCompanions(emitExposures) { try OutputPath.checkFile(companion) }
+      }
       do {
         try choices.first.map(ExposureRun.check)
       } catch let error as StrategyError {
@@ -144,9 +147,14 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
     // The exposure log is made before anything is published, and written first: a
     // failure leaves the report folder as it was.
     if let emitExposures, let first = choices.first {
-      let log = ExposureRun.run(
-        scenario, choice: first, cell: SimulationCell(replicate: 0, seed: seed, options: options))
-      try reportingErrors { try AtomicFile.write(Array(log.csvText().utf8), to: emitExposures) }
+      let files = ExposureRun.files(
+        scenario, choice: first, cell: SimulationCell(replicate: 0, seed: seed, options: options),
+        logName: (emitExposures as NSString).lastPathComponent)
+      let paths = [emitExposures] + Self.exposureCompanions(emitExposures)
+      // The sidecar and timelines first, the log last: a log is never left without them.
+      try reportingErrors {
+        for (path, file) in zip(paths, files).reversed() { try AtomicFile.write(Array(file.text.utf8), to: path) }
+      }
     }
     try reportingErrors {
       var files = [
@@ -215,5 +223,12 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
       scenario, choice: choice, replicate: 0, seed: seed, options: options,
       observer: StandardMetrics(), emitter: &emitter)
     return emitter!
+  }
+
+  /// The sidecar and timelines written beside an exposure log (`ExposureRun.files`).
+  static func exposureCompanions(_ log: String) -> [String] {
+    let folder = (log as NSString).deletingLastPathComponent
+    let timelines = ExposureSidecar.timelinesName(besideLog: log)
+    return [ExposureSidecar.path(besideLog: log), folder.isEmpty ? timelines : folder + "/" + timelines]
   }
 }

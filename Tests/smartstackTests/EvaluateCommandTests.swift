@@ -26,12 +26,22 @@ struct EvaluateCommandTests {
        "--emit-exposures", "ex.csv", "--quiet"], in: folder)
     #expect(sim.status == 0, "\(sim.stderr)")
     let log = try String(contentsOf: folder.appendingPathComponent("ex.csv"), encoding: .utf8)
-    #expect(log.hasPrefix("logging_strategy,person,time,epoch_ms,candidates,shown,propensity,estimated,forced,reward,hit,target\nsoftmax:base=mfu:temperature=1,"))
+    #expect(log.hasPrefix("logging_strategy,person,time,epoch_ms,candidates,shown,propensity,estimated,forced,reward,hit,target,action,swiped_to,want_app,rule\nsoftmax:base=mfu:temperature=1,"))
+    // Version 2: the sidecar and the timelines beside the log.
+    for companion in ["ex.sidecar.json", "ex.timelines.json"] {
+      #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(companion).path), "\(companion)")
+    }
     let result = try CLI.run(["evaluate", "--exposures", "ex.csv", "--strategy", "mfu,static", "--out", "ev"], in: folder)
     #expect(result.status == 0, "\(result.stderr)")
     let csv = try String(contentsOf: folder.appendingPathComponent("ev/estimates.csv"), encoding: .utf8)
     let lines = csv.split(separator: "\n")
-    #expect(lines.count == 1 + 2 * 4 * 2)
+    // dm, ips, snips, dr, pdis-1h, rr, rr-dr × 2 metrics × 2 targets.
+    #expect(lines.count == 1 + 2 * 7 * 2)
+    #expect(lines.contains { $0.hasPrefix("softmax:base=mfu:temperature=1,mfu,rr,tap_rate,") })
+    #expect(lines.contains { $0.hasPrefix("softmax:base=mfu:temperature=1,static,rr-dr,hit_rate,") })
+    // The table is printed, notes included; the model-free checks are written.
+    #expect(result.stdout.contains("| mfu      | rr        |") && result.stdout.contains("on-policy value by rule replay"))
+    #expect(try String(contentsOf: folder.appendingPathComponent("ev/checks.csv"), encoding: .utf8).hasPrefix("check,visits,effect,z,p_value,note\nnext-want,"))
     #expect(lines[1].hasPrefix("softmax:base=mfu:temperature=1,mfu,dm,tap_rate,"))
     // Run to run, byte for byte.
     let again = try CLI.run(["evaluate", "--exposures", "ex.csv", "--strategy", "mfu,static", "--out", "ev2"], in: folder)
@@ -75,7 +85,7 @@ struct EvaluateCommandTests {
     #expect(result.stderr.contains("IPS unbiased within its interval in 4 of 4 rows (family-wise: 4 of 4)"), "\(result.stderr)")
     let csv = try String(contentsOf: folder.appendingPathComponent("val/validation.csv"), encoding: .utf8)
     #expect(csv.hasPrefix("scenario,logging_strategy,strategy,estimator,metric,replicates,truth,estimate,bias,"))
-    #expect(csv.split(separator: "\n")[0].hasSuffix(",unbiased,unbiased_familywise"))
+    #expect(csv.split(separator: "\n")[0].hasSuffix(",unbiased,unbiased_familywise,bias_se"))
     let single = try CLI.run(
       ["evaluate", "--validate", "Datasets/scenarios/tiny.json", "--strategy", "static", "--replicates", "1", "--out", "val1"],
       in: folder)
@@ -86,9 +96,31 @@ struct EvaluateCommandTests {
     #expect(oneStep.status == 0, "\(oneStep.stderr)")
     let rows = try String(contentsOf: folder.appendingPathComponent("val2/validation.csv"), encoding: .utf8)
       .split(separator: "\n")
-    #expect(rows.count == 1 + 8 && rows.dropFirst().allSatisfy { $0.hasPrefix("tiny:no-history-rules,random,static,") })
+    // dm, ips, snips, dr, pdis-1h, rr, rr-dr × 2 metrics.
+    #expect(rows.count == 1 + 14 && rows.dropFirst().allSatisfy { $0.hasPrefix("tiny:no-history-rules,random,static,") })
     let misplaced = try CLI.run(["evaluate", "--exposures", "x.csv", "--no-history-rules"], in: folder)
     #expect(misplaced.status == 64)
+  }
+
+  /// A version-1 log (no `action` column, no sidecar) still gives the one-visit
+  /// estimates; rule replay asked for by name is refused at its header, naming the column.
+  @Test func aVersion1LogRefusesRuleReplayNamingTheColumn() throws {
+    let folder = try exampleFolder()
+    let log = "Datasets/exposures/field-study.csv"
+    let plain = try CLI.run(["evaluate", "--exposures", log, "--strategy", "mfu", "--out", "a"], in: folder)
+    #expect(plain.status == 0, "\(plain.stderr)")
+    #expect(plain.stderr.contains("version-1 exposure log (no 'action' column): rr and rr-dr left out"))
+    let rows = try String(contentsOf: folder.appendingPathComponent("a/estimates.csv"), encoding: .utf8).split(separator: "\n")
+    #expect(!rows.contains { $0.contains(",rr,") || $0.contains(",rr-dr,") })
+    #expect(rows.contains { $0.contains(",mfu,ips,tap_rate,") })
+    let header = try String(contentsOf: root.appendingPathComponent(log), encoding: .utf8).prefix { $0 != "\n" }
+    let refused = try CLI.run(
+      ["evaluate", "--exposures", log, "--strategy", "mfu", "--estimator", "ips,rr", "--out", "b"], in: folder)
+    #expect(refused.status == 65)
+    #expect(refused.stderr.contains("\(log):1:\(header.utf8.count + 2): rr and rr-dr need the version-2 column 'action'"), "\(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("b/estimates.csv").path))
+    let typo = try CLI.run(["evaluate", "--exposures", log, "--estimator", "RR", "--out", "c"], in: folder)
+    #expect(typo.status == 64 && typo.stderr.contains("did you mean 'rr'?"), "\(typo.stderr)")
   }
 
   /// The folder is claimed like replay's: another evaluation is refused unless
