@@ -197,3 +197,30 @@ def test_plot_on_results(tmp_path):
     assert replay.plot().axes
     evaluate = smartstack.evaluate(exposures=FIELD_STUDY, strategy="mfu,static", out=tmp_path / "e", quiet=True)
     assert evaluate.plot().axes
+
+
+def test_where_the_swift_runtime_is_missing_the_package_says_so():
+    """The binary the package runs, in a private mount namespace where the folder of its
+    Swift runtime is hidden (an empty tmpfs over it): a build linked against the toolchain's
+    runtime raises MissingSwiftRuntime; a --static-swift-stdlib build still runs."""
+    import shutil
+    import subprocess
+    binary = str(smartstack.find_binary())
+    if os.geteuid() != 0 or not shutil.which("unshare") or not shutil.which("ldd"):
+        pytest.skip("needs root and unshare to hide the Swift runtime")
+    linked = subprocess.run(["ldd", binary], capture_output=True, text=True).stdout
+    runtime = next((line.split("=>")[1].split("(")[0].strip() for line in linked.splitlines()
+                    if "libswiftCore.so" in line and "=>" in line), None)
+    script = ("import smartstack, sys\n"
+              "try:\n"
+              f"    smartstack.validate({str(TINY_LOG)!r}, binary={binary!r}, progress=False)\n"
+              "    print('ran')\n"
+              "except smartstack.MissingSwiftRuntime:\n"
+              "    print('missing runtime')\n")
+    hidden = os.path.dirname(runtime) if runtime else "/mnt"
+    done = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c",
+                           f"mount -t tmpfs none {hidden} && exec \"$0\" -c \"$1\"", sys.executable, script],
+                          capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
+    if "mount" in done.stderr and done.returncode != 0:
+        pytest.skip(f"cannot make a mount namespace here: {done.stderr.strip()}")
+    assert done.stdout.strip() == ("missing runtime" if runtime else "ran"), done.stderr
