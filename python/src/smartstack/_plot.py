@@ -101,16 +101,16 @@ def plot_tradeoff(report, metric: str = "hit_rate", name: Optional[str] = None):
                 ax.annotate(f"n={int(row['n'])}", (row["rotations_per_day"], row["metric"]), fontsize=7,
                             xytext=(4, 3), textcoords="offset points", color="0.35")
         one_n = f" (n = {int(d['n'].iloc[0])} per point)" if d["n"].nunique() == 1 else ""
-        ax.set_title(source + one_n, fontsize=10)
+        small = d["n"].min()
+        if small < SMALL_N:   # the warning in the title, where it covers no point
+            ax.set_title(f"{source}{one_n}\nn = {int(small)} < {SMALL_N}: intervals undercover", fontsize=9, color="C3")
+        else:
+            ax.set_title(source + one_n, fontsize=10)
         ax.set_xlabel("rotations per active person-day")
         ax.set_ylabel(metric)
         if metric in RATES:
             ax.set_ylim(-0.02, 1.02)
         ax.grid(alpha=0.3)
-        small = d["n"].min()
-        if small < SMALL_N:
-            ax.text(0.01, 0.01, f"n = {int(small)} < {SMALL_N}: intervals undercover", transform=ax.transAxes,
-                    fontsize=7, color="C3", va="bottom")
     handles = [_handle(p, look[p]) for p in points]
     fig.legend(handles=handles, loc="outside lower center", fontsize=8, title="strategy point",
                ncol=min(len(points), 4), title_fontsize=8)
