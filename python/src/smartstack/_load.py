@@ -71,7 +71,7 @@ class Report(dict):
         return len(self.tables)
 
     def keys(self):
-        return self.tables
+        return dict.fromkeys(self.tables).keys()   # a view: set operations work as on a dict
 
     def get(self, key, default=None):
         return self[key] if key in self else default
