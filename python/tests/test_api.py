@@ -224,3 +224,16 @@ def test_where_the_swift_runtime_is_missing_the_package_says_so():
     if "mount" in done.stderr and done.returncode != 0:
         pytest.skip(f"cannot make a mount namespace here: {done.stderr.strip()}")
     assert done.stdout.strip() == ("missing runtime" if runtime else "ran"), done.stderr
+
+
+def test_a_dataframe_of_visits_gives_the_same_reports_as_its_file(tmp_path):
+    log = pd.read_csv(TINY_LOG, dtype=str, keep_default_na=False)
+    visits = pd.DataFrame({"timestamp": pd.to_datetime(log["timestamp"], utc=True, format="ISO8601")
+                           - pd.Timedelta(minutes=2), "user": log["user"]})
+    path = tmp_path / "visits.csv"
+    visits.assign(timestamp=visits["timestamp"].dt.strftime("%Y-%m-%dT%H:%M:%SZ")).to_csv(path, index=False)
+    from_file = smartstack.replay(log=TINY_LOG, visits=path, strategy="mfu", out=tmp_path / "file", quiet=True)
+    from_frame = smartstack.replay(log=TINY_LOG, visits=visits, strategy="mfu", out=tmp_path / "frame", quiet=True)
+    columns = ["strategy", "visits", "target_visits", "hits"]
+    pd.testing.assert_frame_equal(from_file.runs[columns], from_frame.runs[columns])
+    assert from_frame.runs["visits"].iloc[0] == len(visits)
