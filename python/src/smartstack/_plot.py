@@ -25,8 +25,8 @@ RATES = frozenset({"hit_rate", "hit_rate_macro", "hit_at_3", "mrr", "mrr_macro",
 
 
 def _wrap(text: str, width_inches: float) -> str:
-    """A title wrapped to the figure's width (about 12 characters an inch at 11 pt)."""
-    return "\n".join(textwrap.wrap(text, max(30, int(width_inches * 11))))
+    """A title wrapped to the figure's width (about 12.5 characters an inch at 11 pt)."""
+    return "\n".join(textwrap.wrap(text, max(30, int(width_inches * 12.5))))
 
 
 # ---------------------------------------------------------------------------------------
