@@ -180,7 +180,7 @@ def plot_intervals(report, metric: str = "hit_rate", paired: bool = False, name:
                          fontsize=9, color="C3")
     if paired:
         title = (f"{name + ': ' if name else ''}{metric} minus the baseline's on the same units "
-                 "(paired, 95% CI); filled: Wilcoxon p < 0.05, hollow: p ≥ 0.05")
+                 "(paired, 95% CI); filled: Wilcoxon p\u00a0<\u00a00.05, hollow: p\u00a0≥\u00a00.05")
     else:
         title = f"{name + ': ' if name else ''}{metric} per strategy point and source (mean over units, 95% bootstrap CI)"
     fig.suptitle(_wrap(title, fig.get_figwidth()), fontsize=11)
