@@ -14,9 +14,12 @@
 #    OUT, and the NAME=VALUE given) and saves NAME.ipynb with its outputs and NAME.html
 #    next to the figures, in DIR/notebooks/ ($NOTEBOOKS_OUT to choose another folder).
 # estimator-validation runs on a folder of `smartstack evaluate --validate` (validation.csv in it
-# or in its subfolders), compare-strategies and learning-curves on one with runs.csv;
+# or in its subfolders), counterfactual-estimates on one of `smartstack evaluate --exposures`
+# (estimates.csv in it or in its subfolders), compare-strategies and learning-curves on one with runs.csv;
 # relevance-explorer runs only where it can: on a folder with trace.csv whose source has
-# timelines (without DIR: reports/relevance-explorer). A failing notebook fails the script.
+# timelines (manifest.json read as JSON; without DIR: reports/relevance-explorer). A
+# NAME=VALUE that no notebook of the run takes (a typo: METRC=mrr) is refused, with a
+# did-you-mean, before any runs (exit 2). A failing notebook fails the script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -58,12 +61,34 @@ fi
 # would read it anyway; the shell tests below read the folder's own files).
 for folder in "$reports" "$explorer"; do smartstack report "$folder" > /dev/null 2>&1 || true; done
 validation=0
+estimates=0
 if [ -s "$reports/validation.csv" ] || compgen -G "$reports/*/validation.csv" > /dev/null; then
   validation=1
-elif [ ! -s "$reports/runs.csv" ]; then
-  echo "Notebooks/run.sh: $reports has no runs.csv (a batch, replay or simulate folder) and no validation.csv (evaluate --validate)"
+fi
+if [ -s "$reports/estimates.csv" ] || compgen -G "$reports/*/estimates.csv" > /dev/null; then
+  estimates=1
+fi
+if [ "$validation" = 0 ] && [ "$estimates" = 0 ] && [ ! -s "$reports/runs.csv" ]; then
+  echo "Notebooks/run.sh: $reports has no runs.csv (a batch, replay or simulate folder), no validation.csv (evaluate --validate) and no estimates.csv (evaluate --exposures)"
   exit 1
 fi
+# Whether a traced folder's sources have timelines: its manifest read as JSON (a source
+# without them says "timelines": null).
+has_timelines() { "$venv/bin/python" Notebooks/execute.py --has-timelines "$1"; }
+notebooks=()
+[ "$validation" = 1 ] && notebooks+=(estimator-validation)
+[ "$estimates" = 1 ] && notebooks+=(counterfactual-estimates)
+[ -s "$reports/runs.csv" ] && notebooks+=(compare-strategies learning-curves)
+explorer_ok=0
+if has_timelines "$explorer"; then
+  explorer_ok=1
+  notebooks+=(relevance-explorer)
+fi
+# A NAME=VALUE that none of these notebooks takes is refused before anything runs.
+paths=()
+for name in "${notebooks[@]}"; do paths+=("Notebooks/$name.ipynb"); done
+"$venv/bin/python" Notebooks/execute.py --check "${paths[@]}" -- "$@" \
+  || { echo "Notebooks/run.sh: the notebooks were not run"; exit 2; }
 out="${NOTEBOOKS_OUT:-$reports/notebooks}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
@@ -85,13 +110,16 @@ run_notebook() {  # NAME FOLDER NAME=VALUE...
 if [ "$validation" = 1 ]; then
   run_notebook estimator-validation "$reports" "$@"
 fi
+if [ "$estimates" = 1 ]; then
+  run_notebook counterfactual-estimates "$reports" "$@"
+fi
 if [ -s "$reports/runs.csv" ]; then
   run_notebook compare-strategies "$reports" "$@"
   run_notebook learning-curves "$reports" "$@"
 else
   echo "== compare-strategies.ipynb and learning-curves.ipynb skipped: $reports has no runs.csv"
 fi
-if [ -s "$explorer/trace.csv" ] && grep -q '"timelines"' "$explorer/manifest.json" 2>/dev/null; then
+if [ "$explorer_ok" = 1 ]; then
   run_notebook relevance-explorer "$explorer" "${explorer_args[@]}" "$@"
 else
   echo "== relevance-explorer.ipynb skipped: $explorer has no trace.csv from a source with timelines"

@@ -8,7 +8,7 @@ import warnings
 import os
 import zlib
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 import pandas as pd
 
@@ -31,12 +31,56 @@ _INTEGER = r"-?[0-9]+"
 
 class Report(dict):
     """A report folder: `{file stem: DataFrame}` for every CSV in it, keys sorted by name,
-    plus `manifest` (the parsed manifest.json, or None) and `folder`."""
+    plus `manifest` (the parsed manifest.json, or None) and `folder`.
 
-    def __init__(self, folder: Path, frames: dict, manifest: Optional[dict]):
+    The big per-visit tables (`trace`, `explain`: LAZY_TABLES) are read on first use
+    (`report["trace"]`, `.get`, `.items()`, `.values()`), checked then against the manifest
+    read by `load`; `tables` lists every table, `loaded` those read so far."""
+
+    def __init__(self, folder: Path, frames: dict, manifest: Optional[dict], lazy: Optional[dict] = None):
         super().__init__(frames)
         self.folder = folder
         self.manifest = manifest
+        self._lazy = dict(lazy or {})
+
+    @property
+    def tables(self) -> list[str]:
+        """Every table of the report, read or not, sorted by name."""
+        return sorted(set(dict.keys(self)) | set(self._lazy))
+
+    @property
+    def loaded(self) -> list[str]:
+        """The tables read so far."""
+        return sorted(dict.keys(self))
+
+    def __missing__(self, key):
+        reader = self._lazy.pop(key, None)
+        if reader is None:
+            raise KeyError(key)
+        frame = reader()
+        dict.__setitem__(self, key, frame)
+        return frame
+
+    def __contains__(self, key) -> bool:
+        return dict.__contains__(self, key) or key in self._lazy
+
+    def __iter__(self):
+        return iter(self.tables)
+
+    def __len__(self) -> int:
+        return len(self.tables)
+
+    def keys(self):
+        return dict.fromkeys(self.tables).keys()   # a view: set operations work as on a dict
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def items(self):
+        return [(k, self[k]) for k in self.tables]
+
+    def values(self):
+        return [self[k] for k in self.tables]
 
     def source_config(self, label: str) -> Optional[dict]:
         """The manifest's config of a source, by its label (`drift`, `sample[horizon=60]`)."""
@@ -59,7 +103,8 @@ class Report(dict):
         return None
 
     def __repr__(self) -> str:
-        shapes = ", ".join(f"{k}: {len(v)}x{v.shape[1]}" for k, v in self.items())
+        shapes = ", ".join(f"{k}: {len(dict.__getitem__(self, k))}x{dict.__getitem__(self, k).shape[1]}"
+                           if dict.__contains__(self, k) else f"{k}: not read yet" for k in self.tables)
         return f"Report({str(self.folder)!r}; {shapes})"
 
 
@@ -159,61 +204,96 @@ def _read_current(folder: Path, name: str) -> Optional[bytes]:
     return None
 
 
-def _read_set(folder: Path, manifest_bytes: bytes) -> tuple[dict, Optional[dict]]:
-    """The manifest and `{name: bytes}` of the files it lists, each checked against the
-    manifest's size and CRC-32 (when it gives one: older manifests give FNV-1a 64 only,
-    too slow in pure Python, so only sizes are checked). `contents` is None for a manifest
-    written before manifests listed their files with sizes (nothing to check)."""
+# Tables read only when asked for (a traced run's trace.csv can be hundreds of megabytes).
+LAZY_TABLES = frozenset({"trace", "explain"})
+
+
+def _check(folder: Path, name: str, entry: dict, data: Optional[bytes]) -> bytes:
+    """`data` (file `name`'s bytes) checked against its manifest entry's size and CRC-32."""
+    if data is None:
+        raise MixedReportError(
+            f"{folder / name}: no such file, though manifest.json lists it: the folder does not "
+            "hold the set its manifest describes. Run the batch again with --resume to rebuild it")
+    crc = entry.get("crc32")
+    if len(data) != entry.get("bytes") or (crc is not None and f"{zlib.crc32(data):08x}" != crc):
+        raise MixedReportError(
+            f"{folder / name} does not match manifest.json (the manifest says {entry.get('bytes')} "
+            f"bytes with CRC-32 {crc}, the file has {len(data)} bytes with CRC-32 "
+            f"{zlib.crc32(data):08x}): the folder holds files of different runs, or the file was "
+            "changed. Run the batch again with --resume to rebuild the reports from the journal")
+    return data
+
+
+def _read_set(folder: Path, manifest_bytes: bytes, wanted=None) -> tuple[dict, Optional[dict], dict]:
+    """The manifest, `{name: bytes}` of the files it lists that are `wanted` (stems; None:
+    all), each checked against the manifest's size and CRC-32 (when it gives one: older
+    manifests give FNV-1a 64 only, too slow in pure Python, so only sizes are checked), and
+    `{name: entry}` of the listed files not wanted, which are only checked to exist.
+    `contents` is None for a manifest written before manifests listed their files with
+    sizes (nothing to check)."""
     manifest = json.loads(manifest_bytes.decode("utf-8"))
     if not any(isinstance(e, dict) for e in manifest.get("files", [])):
-        return manifest, None
-    contents = {}
+        return manifest, None, {}
+    contents, deferred = {}, {}
     for entry in manifest.get("files", []):
         if not isinstance(entry, dict):   # a manifest written before file hashes
             continue
         name = entry.get("name")
         if name not in REPORT_NAMES:
             continue
-        data = _read_current(folder, name)
-        if data is None:
-            raise MixedReportError(
-                f"{folder / name}: no such file, though manifest.json lists it: the folder does not "
-                "hold the set its manifest describes. Run the batch again with --resume to rebuild it")
-        crc = entry.get("crc32")
-        if len(data) != entry.get("bytes") or (crc is not None and f"{zlib.crc32(data):08x}" != crc):
-            raise MixedReportError(
-                f"{folder / name} does not match manifest.json (the manifest says {entry.get('bytes')} "
-                f"bytes with CRC-32 {crc}, the file has {len(data)} bytes with CRC-32 "
-                f"{zlib.crc32(data):08x}): the folder holds files of different runs, or the file was "
-                "changed. Run the batch again with --resume to rebuild the reports from the journal")
-        contents[name] = data
-    return manifest, contents
+        if wanted is not None and Path(name).stem not in wanted:
+            if not _current_path(folder, name).is_file():
+                _check(folder, name, entry, None)
+            deferred[name] = entry
+            continue
+        contents[name] = _check(folder, name, entry, _read_current(folder, name))
+    return manifest, contents, deferred
 
 
-def load(folder: os.PathLike | str) -> Report:
+def _lazy_reader(folder: Path, name: str, entry: Optional[dict]):
+    """Reads a deferred table on first use, checked against the manifest `load` read."""
+    def read() -> pd.DataFrame:
+        if entry is None:
+            return read_csv(folder / name)
+        data = _check(folder, name, entry, _read_current(folder, name))
+        return read_csv(io.BytesIO(data))
+    return read
+
+
+def load(folder: os.PathLike | str, tables: Optional[Sequence[str]] = None) -> Report:
     """Every report file in `folder`: runs, daily, summary, paired, trace, explain, grid...
     as DataFrames keyed by file stem, and `manifest.json` as `report.manifest`.
+
+    `tables` (file stems: `["runs", "summary"]`) reads only those, and the report holds only
+    those (a name the folder lacks raises KeyError naming the ones it has). Without it the
+    report holds every table, and the big per-visit ones (`trace`, `explain`) are read on
+    first use (`report["trace"]`), so loading a traced folder does not parse its trace
+    unless asked.
 
     With a manifest.json that lists its files (every smartstack batch, merge, replay and
     simulate folder), the report files are exactly those it lists, read as one set: from
     `.reports-committed/` first when a run was killed while moving its new set into place
     (as `smartstack report` reads them), each checked against the manifest's size and
     CRC-32, and read again when a run replaces the set while they are being read (the
-    manifest changed); a folder whose files do not match raises `MixedReportError`. Other
-    `*.csv` files directly in the folder (not report names, e.g. an emitted log) are
-    loaded too. Without a manifest, every `*.csv` directly in the folder is loaded."""
+    manifest changed); a folder whose files do not match raises `MixedReportError` (a table
+    read on first use is checked then, against the manifest read here). Other `*.csv` files
+    directly in the folder (not report names, e.g. an emitted log) are loaded too. Without
+    a manifest, every `*.csv` directly in the folder is loaded."""
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"{folder}: no such report folder")
+    if isinstance(tables, str):
+        tables = [tables]
+    wanted = None if tables is None else {Path(t).stem for t in tables}
     for attempt in range(3):
         manifest_bytes = _read_current(folder, "manifest.json")
         if manifest_bytes is None:
-            frames = {p.stem: read_csv(p) for p in sorted(folder.glob("*.csv")) if p.is_file()}
-            if not frames:
+            paths = {p.stem: p for p in sorted(folder.glob("*.csv")) if p.is_file()}
+            if not paths:
                 raise FileNotFoundError(f"{folder}: no report files (*.csv, manifest.json)")
-            return Report(folder, frames, None)
+            return _report(folder, None, {}, {}, paths, wanted)
         try:
-            manifest, contents = _read_set(folder, manifest_bytes)
+            manifest, contents, deferred = _read_set(folder, manifest_bytes, _eager(wanted))
         except MixedReportError:
             if attempt == 2 or _read_current(folder, "manifest.json") == manifest_bytes:
                 raise
@@ -226,11 +306,44 @@ def load(folder: os.PathLike | str) -> Report:
             others = on_disk
         else:
             others = on_disk - set(REPORT_NAMES)
-        names = sorted(set(contents) | others)
-        frames = {Path(n).stem: (read_csv(io.BytesIO(contents[n])) if n in contents else read_csv(folder / n))
-                  for n in names}
-        return Report(folder, frames, manifest)
+        return _report(folder, manifest, contents, deferred, {Path(n).stem: folder / n for n in others}, wanted)
     raise MixedReportError(f"{folder}: its report set kept changing while it was read")
+
+
+def _eager(wanted):
+    """The stems `_read_set` reads now: `wanted`, or (None) every report but the lazy ones."""
+    if wanted is not None:
+        return wanted
+    return {Path(n).stem for n in REPORT_NAMES} - LAZY_TABLES
+
+
+def _report(folder: Path, manifest, contents: dict, deferred: dict, paths: dict, wanted) -> Report:
+    """The Report of the checked `contents`, the `deferred` manifest entries and the other
+    CSV files `paths` ({stem: path}), restricted to `wanted` when given."""
+    available = sorted({Path(n).stem for n in contents} | {Path(n).stem for n in deferred} | set(paths))
+    if wanted is not None:
+        missing = sorted(wanted - set(available))
+        if missing:
+            import difflib
+            hints = [f"{m} (did you mean {c[0]}?)" if (c := difflib.get_close_matches(m, available, 1)) else m
+                     for m in missing]
+            raise KeyError(f"{folder}: no table {', '.join(hints)}; it has {', '.join(available)}")
+    frames, lazy = {}, {}
+    for name, data in contents.items():
+        frames[Path(name).stem] = read_csv(io.BytesIO(data))
+    for name, entry in deferred.items():
+        lazy[Path(name).stem] = _lazy_reader(folder, name, entry)
+    for stem, path in paths.items():
+        if stem in frames or stem in lazy:
+            continue
+        if wanted is None and stem in LAZY_TABLES:
+            lazy[stem] = _lazy_reader(folder, path.name, None)
+        elif wanted is None or stem in wanted:
+            frames[stem] = read_csv(path)
+    if wanted is not None:
+        frames = {k: v for k, v in frames.items() if k in wanted}
+        lazy = {k: v for k, v in lazy.items() if k in wanted}
+    return Report(folder, dict(sorted(frames.items())), manifest, lazy)
 
 
 def _points(frame: pd.DataFrame) -> tuple[pd.Series, pd.Series]:

@@ -108,18 +108,3 @@ def run(command: str, *arguments: Any, binary: Optional[os.PathLike | str] = Non
     if out is not None:
         out = Path(cwd or ".") / out
     return Run(args=args, stdout=done.stdout, stderr=done.stderr, out=out)
-
-
-def batch(config: Optional[os.PathLike | str] = None, **kwargs: Any) -> Run:
-    """`smartstack batch [CONFIG] OPTIONS`: e.g. `batch("study.json", out="results", replicates=5)`."""
-    return run("batch", *([config] if config is not None else []), **kwargs)
-
-
-def replay(**kwargs: Any) -> Run:
-    """`smartstack replay OPTIONS`: e.g. `replay(log="donations.csv", strategy="mfu,oracle", out="r")`."""
-    return run("replay", **kwargs)
-
-
-def simulate(**kwargs: Any) -> Run:
-    """`smartstack simulate OPTIONS`: e.g. `simulate(scenario="drift.json", days=7, out="s")`."""
-    return run("simulate", **kwargs)
