@@ -7,14 +7,23 @@ import SmartStackKit
 struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
   static let configuration = CommandConfiguration(
     commandName: "evaluate",
-    abstract: "Estimate strategies' tap and hit rates from an exposure log (DM, IPS, SNIPS, DR), or validate the estimators.",
+    abstract: "Estimate strategies' tap and hit rates from an exposure log (rule replay rr/rr-dr; DM, IPS, SNIPS, DR; pdis-1h), or validate the estimators.",
     discussion: """
       With --exposures, writes estimates.csv: per target strategy, estimator and metric, \
-      the estimate, its 95 % bootstrap interval over people, the effective sample size and \
-      the share of visits where the target chose a widget the logging policy could not show. \
-      With --validate, simulates the scenario under each logging strategy and each target \
-      (the same people), and writes validation.csv: each estimator's bias, RMSE and interval \
-      coverage against the targets' on-policy truth. The folder gets a manifest.json; one       holding another run's reports is refused unless --overwrite. `smartstack report DIR`       prints the table. See docs/counterfactual.md.
+      the estimate, its 95 % bootstrap interval over people, the effective sample size, the \
+      share of visits where the target chose a widget the logging policy could not show, and \
+      a note; and checks.csv, model-free checks that the display did not change later wants \
+      or visit rates. dm, ips, snips and dr estimate a one-visit deviation from the logger's \
+      state; pdis-1h switching to the target for an hour; rr and rr-dr the on-policy value by \
+      rule replay: each target re-run through the stack's rules over each person rebuilt from \
+      a version-2 log and its sidecar (NAME.sidecar.json, written by simulate \
+      --emit-exposures). Rule replay assumes: visits, wants and timelines do not depend on \
+      what is shown; people respond with fixed per-person probabilities; the rules and their \
+      settings are known. With --validate, simulates the scenario under each logging \
+      strategy and each target (the same people), and writes validation.csv: each \
+      estimator's bias, RMSE and interval coverage against the targets' on-policy truth. The \
+      folder gets a manifest.json; one holding another run's reports is refused unless \
+      --overwrite. `smartstack report DIR` prints the table. See docs/counterfactual.md.
 
       Examples:
         smartstack simulate --scenario Datasets/scenarios/tiny.json --strategy random --out reports/logging --emit-exposures exposures.csv
@@ -190,6 +199,11 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
         "estimates.csv", csv, checks.isEmpty ? [] : [OutputSet.File(name: "checks.csv", text: ExposureCheck.csv(checks))])
       if !quiet {
         print(try EvaluationTable.estimates(csv))
+        if log.people.count < 10 {
+          StandardError.write(
+            "warning: the intervals come from \(log.people.count) \(log.people.count == 1 ? "person" : "people") (a bootstrap over "
+              + "people); with fewer than 10 they are too narrow and undercover: read them with care")
+        }
         StandardError.write(
           "estimated \(targets.count) strateg\(targets.count == 1 ? "y" : "ies") from \(log.exposures.count) visits "
             + "of \(log.people.count) people logged by '\(log.loggingStrategy)'; wrote \(out)/estimates.csv")

@@ -150,13 +150,21 @@ public enum OffPolicyEvaluation {
           let total = models[m].reduce(OffPolicySums(), +)
           var generator = Bootstrap.generator(
             masterSeed: seed, rowKey: "evaluate|\(target.label)|\(estimator.rawValue)|\(metric.name)")
+          // A rate lies in [0, 1]: the interval is cut there (weighted estimators' resamples
+          // can reach past it), and the note says so.
+          let raw = PeopleBootstrap.interval(models[m], estimator, resamples: resamples, using: &generator)
+          let clipped = raw.map { (low: min(max($0.low, 0), 1), high: min(max($0.high, 0), 1)) }
+          let cut = raw.map { $0.low < 0 || $0.high > 1 } ?? false
           rows.append(
             EstimateRow(
               strategy: target.label, estimator: estimator, metric: metric.name, estimate: total.estimate(estimator),
-              interval: PeopleBootstrap.interval(models[m], estimator, resamples: resamples, using: &generator),
+              interval: clipped,
               visits: n, people: people.count, effectiveSampleSize: total.effectiveSampleSize,
               zeroProbabilityShare: zeroShare,
-              note: note(estimator, zero: zero, unknown: unknown, visits: n, total: total, forcedShare: forcedShare)))
+              note: [
+                note(estimator, zero: zero, unknown: unknown, visits: n, total: total, forcedShare: forcedShare),
+                cut ? "interval cut to [0, 1]" : "",
+              ].filter { !$0.isEmpty }.joined(separator: "; ")))
         }
       }
     }
