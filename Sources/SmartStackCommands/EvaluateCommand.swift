@@ -181,15 +181,14 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
         let plan = try TargetChoices.plan(
           log, zone: zone, kinds: world.map { Dictionary(uniqueKeysWithValues: $0.instances.map { ($0.id, $0.kind) }) } ?? [:],
           timelines: timelineFile ?? world?.timelines)
-        let model = world.map { _ in ResponseModel(log) }
+        let replayed = try world.map { try RuleReplay.World(log: log, sidecar: $0, model: ResponseModel(log)) }
         let choices = try targets.map { target in
           OffPolicyEvaluation.Target(
             label: target.descriptor.label, choices: try TargetChoices.choices(target, plan: plan, log: log),
             ruleReplay: chosen.contains(.rr) || chosen.contains(.rrDR)
-              ? try world.map { try RuleReplay.sums(target, log: log, sidecar: $0, model: model!, seed: seed ?? 0) } : nil,
+              ? try replayed.map { try RuleReplay.sums(target, world: $0, seed: seed ?? 0) } : nil,
             ruleReplayNoRules: chosen.contains(.rrNoRules)
-              ? try world.map { try RuleReplay.sums(target, log: log, sidecar: $0, model: model!, seed: seed ?? 0, rulesOff: true) }
-              : nil)
+              ? try replayed.map { try RuleReplay.sums(target, world: $0, seed: seed ?? 0, rulesOff: true) } : nil)
         }
         return OffPolicyEvaluation.estimates(log, targets: choices, estimators: chosen, zone: world?.zone ?? zone, seed: seed ?? 0)
       }

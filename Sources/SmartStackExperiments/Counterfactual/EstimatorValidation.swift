@@ -95,26 +95,22 @@ public enum EstimatorValidation {
         let (log, timelines) = ExposureRun.runWithTimelines(scenario, choice: logger, cell: cell)
         if keepsLogs { out.logs.append((l, log)) }
         let plan = try TargetChoices.plan(log, zone: scenario.zone, kinds: kinds, timelines: timelines)
-        var sidecar: ExposureSidecar? = nil
-        var model: ResponseModel? = nil
+        var world: RuleReplay.World? = nil
         if ruleReplay {
-          let (v2, world) = ExposureRun.runWithSidecar(scenario, choice: logger, cell: cell)
+          let (v2, sidecar) = ExposureRun.runWithSidecar(scenario, choice: logger, cell: cell)
           precondition(v2.exposures == log.exposures, "the logging run with a sidecar differs from the one without")
-          sidecar = world
-          model = ResponseModel(log)
+          world = try RuleReplay.World(log: log, sidecar: sidecar, model: ResponseModel(log))
         }
         let rrSeed = StreamSeed.derive(seed, UInt64(r))
         let choices = try targets.map { target in
           OffPolicyEvaluation.Target(
             label: target.descriptor.label, choices: try TargetChoices.choices(target, plan: plan, log: log),
-            ruleReplay: try sidecar.map {
-              try RuleReplay.sums(target, log: log, sidecar: $0, model: model!, seed: rrSeed, replicate: r, engine: options.engine)
+            ruleReplay: try world.map {
+              try RuleReplay.sums(target, world: $0, seed: rrSeed, replicate: r, engine: options.engine)
             },
             ruleReplayNoRules: estimators.contains(.rrNoRules)
-              ? try sidecar.map {
-                try RuleReplay.sums(
-                  target, log: log, sidecar: $0, model: model!, seed: rrSeed, replicate: r, engine: options.engine,
-                  rulesOff: true)
+              ? try world.map {
+                try RuleReplay.sums(target, world: $0, seed: rrSeed, replicate: r, engine: options.engine, rulesOff: true)
               } : nil)
         }
         let rows = OffPolicyEvaluation.estimates(

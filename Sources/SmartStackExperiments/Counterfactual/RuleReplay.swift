@@ -51,25 +51,71 @@ public enum RuleReplay {
     _ target: StrategyChoice, log: ExposureLog, sidecar: ExposureSidecar, model: ResponseModel,
     seed: UInt64, replicate: Int = 0, engine: EngineOptions = EngineOptions(), rulesOff: Bool = false
   ) throws -> [PersonSums] {
-    guard log.version == 2 else { throw ReplayError("rule replay needs a version-2 exposure log (column 'action')") }
-    let people = try sidecar.people(of: log)
-    var rowsOf: [String: [Int]] = [:]
-    for (k, e) in log.exposures.enumerated() { rowsOf[e.person, default: []].append(k) }
-    var rules = sidecar.rules
+    try sums(
+      target, world: World(log: log, sidecar: sidecar, model: model), seed: seed, replicate: replicate, engine: engine,
+      rulesOff: rulesOff)
+  }
+
+  /// `sums(_:log:sidecar:model:seed:replicate:engine:rulesOff:)` over a world built once
+  /// per log (`World`), for several targets.
+  public static func sums(
+    _ target: StrategyChoice, world: World, seed: UInt64, replicate: Int = 0, engine: EngineOptions = EngineOptions(),
+    rulesOff: Bool = false
+  ) throws -> [PersonSums] {
+    var rules = world.sidecar.rules
     if rulesOff { rules = StackRuleSettings(smartRotate: true, developerMode: true, swipeCooldownMinutes: 0) }
     let run = PeopleRun(
-      people: people, rows: people.map { rowsOf[$0.name]! }, log: log, sidecar: sidecar, model: model,
-      rules: rules, engine: engine, seed: seed, replicate: replicate, target: target.descriptor)
+      world: world, rules: rules, engine: engine, seed: seed, replicate: replicate, target: target.descriptor)
     return target.open(run)
+  }
+
+  /// Each person of a version-2 log rebuilt (`ExposureSidecar.people(of:)`), with what
+  /// each logged visit says in dense ids: the logger's shown instance, the wanted
+  /// instances, the revealed decisions (`RevealedReaction`), the propensity and the tap;
+  /// and the person's fitted rates. Built once per log, shared by every target.
+  public struct World: Sendable {
+    let sidecar: ExposureSidecar
+    let people: [SimulatedPerson]
+    let visits: [[LoggedVisit]]
+    let rates: [ResponseModel.Rates]
+
+    /// - Throws: `ReplayError` when the log is not version 2 or names what the sidecar
+    ///   lacks.
+    public init(log: ExposureLog, sidecar: ExposureSidecar, model: ResponseModel) throws {
+      guard log.version == 2 else { throw ReplayError("rule replay needs a version-2 exposure log (column 'action')") }
+      self.sidecar = sidecar
+      people = try sidecar.people(of: log)
+      var index: [String: Int32] = [:]
+      for (i, instance) in sidecar.instances.enumerated() { index[instance.id] = Int32(i) }
+      var rowsOf: [String: [Int]] = [:]
+      for (k, e) in log.exposures.enumerated() { rowsOf[e.person, default: []].append(k) }
+      visits = people.map { person in
+        rowsOf[person.name]!.map { k in
+          let row = log.exposures[k]
+          let canSwipe = !row.hit && row.targets.contains(where: row.candidates.contains)
+          return LoggedVisit(
+            revealed: RevealedReaction(action: row.action ?? .none, hit: row.hit, canSwipe: canSwipe),
+            shown: index[row.shown] ?? -1, wanted: row.targets.compactMap { index[$0] }, hasWant: !row.wantApp.isEmpty,
+            propensity: row.propensity, reward: row.reward)
+        }
+      }
+      rates = people.map { model.rates[$0.name] ?? model.pooled }
+    }
+  }
+
+  /// One logged visit in dense ids (`World`).
+  struct LoggedVisit: Sendable {
+    var revealed: RevealedReaction
+    var shown: Int32
+    var wanted: [Int32]
+    var hasWant: Bool
+    var propensity: Double
+    var reward: Bool
   }
 
   /// Opens the target's type, then its engine path.
   struct PeopleRun: StrategyTypeVisitor, EnginePathVisitor {
-    let people: [SimulatedPerson]
-    let rows: [[Int]]
-    let log: ExposureLog
-    let sidecar: ExposureSidecar
-    let model: ResponseModel
+    let world: World
     let rules: StackRuleSettings
     let engine: EngineOptions
     let seed: UInt64
@@ -81,14 +127,16 @@ public enum RuleReplay {
     func visit<P: EnginePath>(_ path: P) -> [PersonSums] {
       let strategyStream = StreamSeed.stableHash(target.description)
       let imputationStream = StreamSeed.stableHash("rule-replay")
+      let sidecar = world.sidecar
       var result: [PersonSums] = []
-      for (p, person) in people.enumerated() {
-        let rows = rows[p].map { log.exposures[$0] }
-        let rates = model.rates[person.name] ?? model.pooled
+      for (p, person) in world.people.enumerated() {
+        let visits = world.visits[p]
+        let rates = world.rates[p]
         var total = PersonSums()
+        total.visits = Double(visits.count)
         for m in 0..<RuleReplay.imputations {
           var responder = RuleReplayResponder(
-            rows: rows, instanceIDs: sidecar.instances.map(\.id), rates: rates,
+            visits: visits, rates: rates,
             stream: Xoshiro256StarStar(
               seed: StreamSeed.derive(seed, imputationStream, strategyStream, UInt64(p), UInt64(m))))
           var session = StackSession(
@@ -101,18 +149,17 @@ public enum RuleReplay {
             person, widgetSuggestions: sidecar.widgetSuggestions, responder: &responder, session: &session,
             counts: &counts, emitter: &emitter)
           let recorded = session.finishedObserver()
-          total.visits = Double(rows.count)
-          for (k, row) in rows.enumerated() where k < recorded.shown.count {
+          for (k, visit) in visits.enumerated() where k < recorded.shown.count {
             let shown = recorded.shown[k]
             total.hits += recorded.hit[k] ? 1 : 0
             total.taps += recorded.tapped[k] ? 1 : 0
             // Doubly robust tap term: the tap model m(c) = rate·1[c wanted], corrected
             // with the logged tap where the target's choice is the logged one.
-            let wanted = !row.wantApp.isEmpty
-            let model = { (id: String) -> Double in wanted && row.targets.contains(id) ? rates.tap : 0 }
-            let choice = shown >= 0 ? sidecar.instances[Int(shown)].id : ""
-            var term = model(choice)
-            if choice == row.shown { term += (row.reward ? 1 - model(row.shown) : -model(row.shown)) / row.propensity }
+            let modelChoice = visit.hasWant && visit.wanted.contains(shown) ? rates.tap : 0
+            var term = modelChoice
+            if shown == visit.shown {
+              term += ((visit.reward ? 1 : 0) - modelChoice) / visit.propensity
+            }
             total.tapsDR += term
           }
         }
@@ -128,19 +175,15 @@ public enum RuleReplay {
 }
 
 /// Rule replay's reactions: the logged decisions where the log reveals them, the fitted
-/// rates elsewhere (`RevealedReaction`), for one person's rows in visit order.
+/// rates elsewhere (`RevealedReaction`), for one person's visits in order.
 struct RuleReplayResponder: VisitResponder {
-  let rows: [Exposure]
-  let instanceIDs: [String]
+  let visits: [RuleReplay.LoggedVisit]
   let rates: ResponseModel.Rates
   var stream: Xoshiro256StarStar
 
   mutating func respond(visit v: Int, shown: Int32, isHit: Bool, swipeTo: Int32) -> VisitAction {
-    let row = rows[v]
-    let loggedCanSwipe = !row.hit && row.targets.contains(where: row.candidates.contains)
-    let revealed = RevealedReaction(action: row.action ?? .none, hit: row.hit, canSwipe: loggedCanSwipe)
     var stream = self.stream
-    let action = revealed.reaction(isHit: isHit, canSwipe: swipeTo >= 0, rates: rates) { rate in
+    let action = visits[v].revealed.reaction(isHit: isHit, canSwipe: swipeTo >= 0, rates: rates) { rate in
       stream.nextUnit() < rate
     }
     self.stream = stream
