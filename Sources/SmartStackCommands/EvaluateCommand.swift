@@ -140,13 +140,15 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
     }
     try OutputFolder.check(out, files: Self.files, inputs: inputs)
     let (claim, manifest) = try OutputFolder.claim(out, run: "evaluate", inputs: inputs, overwrite: overwrite)
-    /// Publishes one file and the manifest into `out` under the folder's lock, as one set
-    /// (`OutputSet`: all or nothing), replacing the previous set of the same run or, with
-    /// --overwrite, another run's.
+    // The folder is locked from the start, not only while publishing: another run (a
+    // batch, another evaluate) is refused at once instead of being overwritten later.
+    let held = try OutputFolder.lock(out, files: Self.files)
+    var published = false
+    defer { held.release(kept: published) }
+    /// Publishes the report files and the manifest into `out` as one set (`OutputSet`:
+    /// all or nothing), replacing the previous set of the same run or, with --overwrite,
+    /// another run's.
     func publish(_ name: String, _ text: String, _ more: [OutputSet.File] = []) throws {
-      let held = try OutputFolder.lock(out, files: Self.files)
-      var published = false
-      defer { held.release(kept: published) }
       try reportingErrors {
         try OutputFolder.publish(
           [OutputSet.File(name: name, text: text)] + more, into: held, claim: claim, manifest: manifest, jobs: 1,

@@ -76,8 +76,12 @@ extension ExposureLog {
               continue
             }
             logging = row.text("logging_strategy")
-            if let last = lastTime[e.person], e.time < last {
-              row.report("time", "time goes back for person '\(e.person)': rows of a person must be in time order", &problems)
+            if let last = lastTime[e.person], e.time <= last {
+              row.report(
+                "time",
+                e.time == last
+                  ? "a second row of person '\(e.person)' at the same instant: one row per visit (a repeated row?)"
+                  : "time goes back for person '\(e.person)': rows of a person must be in time order", &problems)
               continue
             }
             lastTime[e.person] = e.time
@@ -133,8 +137,13 @@ struct RowReader {
         fail("epoch_ms", "epoch_ms '\(text("epoch_ms"))' is not a whole number of milliseconds")
       }
     }
-    let propensity = Double(text("propensity")) ?? .nan
-    if !(propensity > 0 && propensity <= 1) {
+    let propensity = Self.decimal(text("propensity")) ?? .nan
+    if propensity > 0 && propensity < ExposureLog.minimumPropensity {
+      fail(
+        "propensity",
+        "propensity \(text("propensity")) is below the floor of \(ExposureLog.minimumPropensity): a weight above "
+          + "a million makes every weighted estimate noise; log with more exploration")
+    } else if !(propensity > 0 && propensity <= 1) {
       fail(
         "propensity",
         propensity == 0
@@ -194,6 +203,22 @@ struct RowReader {
     return e
   }
 
+  /// A plain decimal number (digits, one point, an optional exponent), or nil: what
+  /// `Double(_:)` also accepts (hexadecimal `0x1p-3`, `inf`, `nan`) is not a probability
+  /// anyone writes by hand, and is refused.
+  static func decimal(_ text: String) -> Double? {
+    guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) || $0 == 46 || $0 == 101 || $0 == 69 || $0 == 43 || $0 == 45 })
+    else { return nil }
+    return Double(text)
+  }
+
+  /// The first id listed a second time, or nil.
+  static func firstRepeated(_ ids: [String]) -> String? {
+    var seen = Set<String>()
+    for id in ids where !seen.insert(id).inserted { return id }
+    return nil
+  }
+
   /// The `candidates` column: ids, each optionally `id=probability`; either every
   /// candidate states a probability (in [0, 1], summing to 1 within 1e-6) or none does.
   func candidateList(_ problems: inout DiagnosticCollector, _ ok: inout Bool) -> ([String], [Double]?) {
@@ -204,7 +229,7 @@ struct RowReader {
       let kv = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
       ids.append(String(kv[0]))
       if kv.count == 2 {
-        guard let p = Double(kv[1]), p >= 0, p <= 1 else {
+        guard let p = Self.decimal(String(kv[1])), p >= 0, p <= 1 else {
           report("candidates", "candidate probability '\(kv[1])' of '\(kv[0])' is not a number in [0, 1]", &problems)
           ok = false
           return (ids, nil)
@@ -214,6 +239,18 @@ struct RowReader {
     }
     if ids.contains("") {
       report("candidates", "candidates '\(text)' has an empty id (ids are joined by ';')", &problems)
+      ok = false
+    }
+    if ids.count > ExposureLog.maximumCandidates {
+      report(
+        "candidates",
+        "\(ids.count) candidates: a stack holds at most 10 widgets (plus suggestions); more than "
+          + "\(ExposureLog.maximumCandidates) is refused", &problems)
+      ok = false
+      return (Array(ids.prefix(1)), nil)
+    }
+    if let twice = Self.firstRepeated(ids) {
+      report("candidates", "candidate '\(twice)' is listed twice", &problems)
       ok = false
     }
     if probabilities.isEmpty { return (ids, nil) }

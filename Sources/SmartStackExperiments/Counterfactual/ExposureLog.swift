@@ -117,6 +117,13 @@ public struct ExposureLog: Sendable, Hashable {
     self.exposures = exposures
   }
 
+  /// The smallest propensity a log may state (a weight of at most 10⁶); smaller ones are
+  /// refused at their field.
+  public static let minimumPropensity = 1e-6
+  /// The most candidates a row may list: a stack holds at most 10 widgets plus suggested
+  /// ones, and a bound keeps memory proportional to the file.
+  public static let maximumCandidates = 64
+
   /// 2 when every row has the version-2 columns (`action`, `want_app`, `rule`), else 1.
   public var version: Int {
     !exposures.isEmpty && exposures.allSatisfy { $0.action != nil && $0.rule != nil } ? 2 : 1

@@ -97,6 +97,10 @@ public struct OffPolicySums: Sendable, Hashable {
   /// The estimate of `estimator` from these sums; nil when it is not defined (no visit,
   /// or `snips` with no weight).
   public func estimate(_ estimator: OffPolicyEstimator) -> Double? {
+    value(estimator).flatMap { $0.isFinite ? $0 : nil }
+  }
+
+  func value(_ estimator: OffPolicyEstimator) -> Double? {
     guard n > 0 else { return nil }
     switch estimator {
     case .dm: return dm / n
