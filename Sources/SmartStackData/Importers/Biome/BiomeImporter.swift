@@ -20,8 +20,11 @@ import SmartStackBase
 ///   `kind` = bundle id. `starting` = 0 and any other or missing value are counted.
 /// - `App.Intent`: a donation of `kind` = bundle id, `intent` = the intent class, and
 ///   parameters `verb` (the intent verb) and what `InteractionArchive` takes from the
-///   archived interaction. An archive that cannot be decoded is counted (event
-///   `interactions not decoded`) and the donation is kept without those parameters.
+///   archived interaction. An archive that cannot be decoded, or is over 16 MiB
+///   (`SQLiteDatabase.maximumValueBytes`, left unread), is counted (event `interactions
+///   not decoded`) and the donation is kept without those parameters.
+/// - A donation a log cannot hold (a NUL byte in a field, a row over 1 MiB:
+///   `DonationFieldCheck`) is a bad row, like a record whose CRC is wrong.
 ///
 /// **Times.** The record's own event time (`absolute_time`, field 4 of `App.InFocus`,
 /// field 1 of `App.Intent`), else the SEGB record's time when the field is missing, is
@@ -127,7 +130,7 @@ public struct BiomeImporter: Sendable {
         case .written:
           if let problem = take(record, of: segb, stream: stream) {
             badRows += 1
-            if problems.count < importer.limit { problems.append("\(file): offset \(record.offset): \(problem)") }
+            if problems.count < importer.limit { problems.append("\(TerminalText.escapingControls(file)): offset \(record.offset): \(problem)") }
           }
         }
       }
@@ -149,7 +152,7 @@ public struct BiomeImporter: Sendable {
     /// time in milliseconds to `use`; returns the problem of a bad row.
     mutating func take<E: BiomeEventRecord>(
       _ type: E.Type, _ payload: [UInt8], _ record: SEGBRecord, _ stream: BiomeStream,
-      _ use: (inout State, E, Int64) -> Void
+      _ use: (inout State, E, Int64) -> String?
     ) -> String? {
       guard let event = try? E(serializedBytes: payload) else {
         return "the payload (\(payload.count) bytes) is not a protobuf message of the \(stream.rawValue) stream"
@@ -160,23 +163,24 @@ public struct BiomeImporter: Sendable {
       }
       if event.bundleIdentifier.isEmpty {
         dropped[2] += 1
-      } else {
-        use(&self, event, ms)
+        return nil
       }
-      return nil
+      return use(&self, event, ms)
     }
 
-    /// An `App.InFocus` record with a bundle id and a valid time.
-    mutating func inFocus(_ event: BiomeAppInFocusEvent, _ ms: Int64) {
+    /// An `App.InFocus` record with a bundle id and a valid time; returns the problem of a
+    /// donation a log cannot hold (`DonationFieldCheck`).
+    mutating func inFocus(_ event: BiomeAppInFocusEvent, _ ms: Int64) -> String? {
       switch event.hasStarting ? event.starting : UInt64.max {
       case 1:
-        events[0] += 1
         if importer.launcherApps.contains(event.bundleID) {
           visitTimes.append(ms)
         } else {
-          donations.append(
-            Donation(timestamp: Instant(milliseconds: ms), user: importer.user, kind: event.bundleID))
+          let donation = Donation(timestamp: Instant(milliseconds: ms), user: importer.user, kind: event.bundleID)
+          if let problem = DonationFieldCheck.problem(donation) { return problem }
+          donations.append(donation)
         }
+        events[0] += 1
       case 0:
         events[1] += 1
         counts.counted += 1
@@ -184,27 +188,35 @@ public struct BiomeImporter: Sendable {
         events[2] += 1
         counts.counted += 1
       }
+      return nil
     }
 
-    /// An `App.Intent` record with a bundle id and a valid time.
-    mutating func intent(_ event: BiomeAppIntentEvent, _ ms: Int64) {
-      events[3] += 1
+    /// An `App.Intent` record with a bundle id and a valid time; returns the problem of a
+    /// donation a log cannot hold (`DonationFieldCheck`).
+    mutating func intent(_ event: BiomeAppIntentEvent, _ ms: Int64) -> String? {
       var parameters: [Parameter] = []
       if event.hasIntentVerb, !event.intentVerb.isEmpty {
         parameters.append(Parameter("verb", event.intentVerb))
       }
-      if event.hasInteraction, !event.interaction.isEmpty {
+      var decoded = true
+      if event.hasInteraction, event.interaction.count > SQLiteDatabase.maximumValueBytes {
+        decoded = false
+      } else if event.hasInteraction, !event.interaction.isEmpty {
         if let archive = InteractionArchive(event.interaction) {
           parameters += archive.interactionParameters
         } else {
-          events[4] += 1
+          decoded = false
         }
       }
       let intent = event.hasIntentClass && !event.intentClass.isEmpty ? event.intentClass : nil
-      donations.append(
-        Donation(
-          timestamp: Instant(milliseconds: ms), user: importer.user, kind: event.bundleID,
-          intent: intent, parameters: parameters))
+      let donation = Donation(
+        timestamp: Instant(milliseconds: ms), user: importer.user, kind: event.bundleID,
+        intent: intent, parameters: parameters)
+      if let problem = DonationFieldCheck.problem(donation) { return problem }
+      events[3] += 1
+      if !decoded { events[4] += 1 }
+      donations.append(donation)
+      return nil
     }
 
     func hex(_ value: UInt32) -> String {

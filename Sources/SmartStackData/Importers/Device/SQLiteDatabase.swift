@@ -16,8 +16,9 @@ public struct DatabaseError: Error, Sendable, Hashable, CustomStringConvertible 
     self.message = message
   }
 
-  /// `FILE: message`.
-  public var description: String { "\(file): \(message)" }
+  /// `FILE: message`, control characters escaped (`TerminalText.escapingControls`): the
+  /// file name and SQLite's own messages may quote hostile text (a schema's names).
+  public var description: String { TerminalText.escapingControls("\(file): \(message)") }
 }
 
 /// One column value of a row, copied out of SQLite.
@@ -80,6 +81,9 @@ public final class SQLiteDatabase {
   private var handle: OpaquePointer?
   /// The folder holding the copy (removed by `close()`); nil for a database not copied.
   let temporaryFolder: String?
+  /// The text values read so far that were not valid UTF-8 (each read with U+FFFD in
+  /// place of its bad bytes): the importers report the count.
+  public private(set) var invalidUTF8Values = 0
 
   private init(file: String, handle: OpaquePointer, temporaryFolder: String?) {
     self.file = file
@@ -89,25 +93,25 @@ public final class SQLiteDatabase {
 
   deinit { close() }
 
-  /// Copies `path` (and its `-wal`, `-shm`) to a new temporary folder and opens the copy
-  /// read-only. Checks that the copy is a readable database (reads its schema).
+  /// Copies `path` (and its `-wal`, `-shm`, looked for beside the file `path` leads to
+  /// through links) to a new temporary folder (`SQLiteCopyFolder`, which first removes
+  /// the copies killed runs left) and opens the copy read-only. Checks that the copy is a
+  /// readable database (reads its schema).
   ///
   /// - Throws: `InputFileError` when `path` is missing or unreadable; `DatabaseError`
   ///   (`path: is not a SQLite database ...`) when it is not a database or is damaged.
   public static func open(copying path: String) throws -> SQLiteDatabase {
-    let main = try FileIO.readBytes(path)
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("smartstack-sqlite-\(UUID().uuidString)").path
-    do {
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-    } catch {
-      throw InputFileError(path: path, reason: "cannot create a temporary folder for its copy")
-    }
+    // Through links: the -wal and -shm that hold the newest rows are beside the file the
+    // link leads to, not beside the link.
+    let real = ResolvedPath.of(path)
+    // Checked as named first, so a missing or special file is reported by its name.
+    try SQLiteCopyFolder.checkReadable(path)
+    let folder = try SQLiteCopyFolder.create(for: path)
     let copy = folder + "/database.sqlite"
     do {
-      try FileIO.writeAtomically(main, to: copy)
-      for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-        try FileIO.writeAtomically(try FileIO.readBytes(path + suffix), to: copy + suffix)
+      try SQLiteCopyFolder.copy(real, to: copy)
+      for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: real + suffix) {
+        try SQLiteCopyFolder.copy(real + suffix, to: copy + suffix)
       }
       let database = try openReadOnly(copy, file: path, temporaryFolder: folder)
       try database.checkReadable()
@@ -138,7 +142,28 @@ public final class SQLiteDatabase {
       sqlite3_close(pointer)
       throw DatabaseError(file: file, message: "cannot open as a SQLite database: \(message)")
     }
+    // Every value SQLite makes, read from the file or computed (a generated column), is
+    // bounded: a bigger one fails the statement with SQLITE_TOOBIG instead of taking
+    // memory without limit.
+    sqlite3_limit(pointer, SQLITE_LIMIT_LENGTH, Int32(maximumValueBytes))
     return SQLiteDatabase(file: file, handle: pointer, temporaryFolder: temporaryFolder)
+  }
+
+  /// The largest value (text or blob, in bytes) a statement may read or compute: 16 MiB.
+  /// A value beyond it fails the statement (`valueTooLarge`); the importers select big
+  /// blobs through `length()` first and skip them instead (`SQLiteDatabase.boundedBlob`).
+  public static let maximumValueBytes = 16 << 20
+
+  /// `expression` when it is at most `maximumValueBytes` long, else NULL: `length()` of a
+  /// stored blob is read from the record header, without reading the blob.
+  public static func boundedBlob(_ expression: String) -> String {
+    "CASE WHEN length(\(expression)) <= \(maximumValueBytes) THEN \(expression) END"
+  }
+
+  /// The message for a statement that failed on a value beyond `maximumValueBytes`.
+  static var valueTooLarge: String {
+    "a value (text or blob, stored or computed by a generated column) is larger than "
+      + "\(maximumValueBytes) bytes (16 MiB), the most the importers read"
   }
 
   /// Reads the schema and checks the database's integrity quickly, so a file that is not
@@ -152,6 +177,9 @@ public final class SQLiteDatabase {
         }
       }
     } catch let error as DatabaseError {
+      // quick_check computes generated columns with NOT NULL: one beyond the value limit
+      // stops the check, not the import, which reads only the columns it needs.
+      if error.message == Self.valueTooLarge { return }
       if error.message.hasPrefix("the database is damaged") { throw error }
       throw DatabaseError(
         file: file,
@@ -228,25 +256,33 @@ public final class SQLiteDatabase {
     while true {
       let status = sqlite3_step(statement)
       if status == SQLITE_DONE { return }
-      guard status == SQLITE_ROW else {
-        throw DatabaseError(file: file, message: String(cString: sqlite3_errmsg(handle)))
-      }
+      guard status == SQLITE_ROW else { throw stepError(status, handle) }
       var values: [SQLiteValue] = []
       values.reserveCapacity(count)
-      for c in 0..<Int32(count) { values.append(Self.value(statement, c)) }
+      for c in 0..<Int32(count) { values.append(value(statement, c)) }
       try body(SQLiteRow(names: names, values: values))
     }
   }
 
+  /// The error of a failed `sqlite3_step`, SQLite's message escaped (it may quote a
+  /// hostile schema).
+  private func stepError(_ status: Int32, _ handle: OpaquePointer) -> DatabaseError {
+    if status == SQLITE_TOOBIG { return DatabaseError(file: file, message: Self.valueTooLarge) }
+    return DatabaseError(file: file, message: String(cString: sqlite3_errmsg(handle)))
+  }
+
   /// Column `c` of the current row, copied.
-  private static func value(_ statement: OpaquePointer, _ c: Int32) -> SQLiteValue {
+  private func value(_ statement: OpaquePointer, _ c: Int32) -> SQLiteValue {
     switch sqlite3_column_type(statement, c) {
     case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, c))
     case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, c))
     case SQLITE_TEXT:
       guard let bytes = sqlite3_column_text(statement, c) else { return .text("") }
       let n = Int(sqlite3_column_bytes(statement, c))
-      return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: n), as: UTF8.self))
+      let buffer = UnsafeBufferPointer(start: bytes, count: n)
+      if let text = String(validating: buffer, as: UTF8.self) { return .text(text) }
+      invalidUTF8Values += 1
+      return .text(String(decoding: buffer, as: UTF8.self))
     case SQLITE_BLOB:
       let n = Int(sqlite3_column_bytes(statement, c))
       guard n > 0, let bytes = sqlite3_column_blob(statement, c) else { return .blob([]) }
