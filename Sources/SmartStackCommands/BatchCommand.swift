@@ -172,7 +172,8 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
           throw ValidationError(
             "--emit-exposures \(emitExposures) is the batch's own output folder, whose reports are one set; name another folder (a subfolder such as \(options.directory)/exposures works)")
         }
-        try OutputFolder.check(emitExposures, files: [])
+        try OutputFolder.check(emitExposures, files: [], inputs: design.inputPaths)
+        try reportingErrors { try ReportSetPath.checkFolder(emitExposures) }
         do {
           for choice in design.strategies { try ExposureRun.check(choice) }
         } catch let error as StrategyError {

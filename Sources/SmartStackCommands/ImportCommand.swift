@@ -278,8 +278,10 @@ struct ImportRun {
   func run() throws {
     do {
       try reportingErrors {
-        try OutputPath.checkFile(options.out)
-        if let visitsOut = options.visitsOut { try OutputPath.checkFile(visitsOut) }
+        for output in [options.out] + (options.visitsOut.map { [$0] } ?? []) {
+          try OutputPath.checkFile(output)
+          try ReportSetPath.check(output)  // never a file of a report set
+        }
         // Before anything else (even an import that fails on its input): finish or
         // discard the set an interrupted import left at these outputs.
         let targets = [options.out] + (options.visitsOut.map { [$0] } ?? [])

@@ -39,7 +39,10 @@ struct ImportPowerLogCommand: ParsableCommand {
   func run() throws {
     let widgetsOut = self.widgetsOut
     try ImportRun(format: "powerlog", options: options) {
-      if let widgetsOut { try OutputPath.checkFile(widgetsOut) }
+      if let widgetsOut {
+        try OutputPath.checkFile(widgetsOut)
+        try ReportSetPath.check(widgetsOut)
+      }
       let read = try PowerLogImporter(skipBadRows: options.skipBadRows).read(path: options.input)
       var loaded = LoadedImport(file: options.input, container: "sqlite", result: read.result)
       if let widgetsOut {

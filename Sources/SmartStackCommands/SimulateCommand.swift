@@ -84,7 +84,13 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
     try OutputFolder.check(out, files: OutputFolder.simulateFiles, inputs: [path])
     if let emitLog { try OutputFolder.check(emitLog, files: OutputFolder.emittedFiles, inputs: [path]) }
     if let emitExposures {
-      try reportingErrors { try OutputPath.checkFile(emitExposures) }
+      try reportingErrors {
+        try OutputPath.checkFile(emitExposures)
+        try ReportSetPath.check(emitExposures)
+        if let problem = InputOutputOverlap.problem(inputs: [path], outputs: [("--emit-exposures", emitExposures)]) {
+          throw ValidationError(TerminalText.escapingControls(problem))
+        }
+      }
       do {
         try choices.first.map(ExposureRun.check)
       } catch let error as StrategyError {
