@@ -112,6 +112,8 @@ public struct BiomeImporter: Sendable {
     var dropped = [Int](repeating: 0, count: BiomeImporter.droppedReasons.count)
     var problems: [String] = []
     var badRows = 0
+    /// Whether the record being taken had its interaction left out (`ProtobufFieldTrim`).
+    var interactionTooLarge = false
 
     init(importer: BiomeImporter) { self.importer = importer }
 
@@ -141,7 +143,15 @@ public struct BiomeImporter: Sendable {
       guard record.crcMatches else {
         return "CRC-32 mismatch: the record header says 0x\(hex(record.storedCRC)), the payload has 0x\(hex(record.computedCRC)); the record is corrupt"
       }
-      let payload = Array(segb.payload(record))
+      // A field over 16 MiB is left out before decoding (never copied): an interaction is
+      // then counted as not decoded, any other field makes a bad row.
+      let (payload, dropped) = ProtobufFieldTrim.trimming(
+        segb.payload(record), limit: SQLiteDatabase.maximumValueBytes)
+      let interactionField = 8
+      if let field = dropped.first(where: { stream != .intent || $0 != interactionField }) {
+        return "field \(field) of the payload is over \(SQLiteDatabase.maximumValueBytes) bytes (16 MiB)"
+      }
+      interactionTooLarge = !dropped.isEmpty
       switch stream {
       case .inFocus: return take(BiomeAppInFocusEvent.self, payload, record, stream) { $0.inFocus($1, $2) }
       case .intent: return take(BiomeAppIntentEvent.self, payload, record, stream) { $0.intent($1, $2) }
@@ -198,10 +208,8 @@ public struct BiomeImporter: Sendable {
       if event.hasIntentVerb, !event.intentVerb.isEmpty {
         parameters.append(Parameter("verb", event.intentVerb))
       }
-      var decoded = true
-      if event.hasInteraction, event.interaction.count > SQLiteDatabase.maximumValueBytes {
-        decoded = false
-      } else if event.hasInteraction, !event.interaction.isEmpty {
+      var decoded = !interactionTooLarge
+      if event.hasInteraction, !event.interaction.isEmpty {
         if let archive = InteractionArchive(event.interaction) {
           parameters += archive.interactionParameters
         } else {

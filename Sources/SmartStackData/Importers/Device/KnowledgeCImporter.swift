@@ -102,9 +102,9 @@ public struct KnowledgeCImporter: Sendable {
       column("s", joinSource ? source : [], "ZBUNDLEID", as: "bundle"),
       column("m", joinMetadata ? metadata : [], intentKey + "INTENTCLASS", as: "intent_class"),
       column("m", joinMetadata ? metadata : [], intentKey + "INTENTVERB", as: "intent_verb"),
-      joinMetadata && metadata.contains(interaction)
-        ? SQLiteDatabase.boundedBlob("m." + interaction) + " AS interaction, length(m.\(interaction)) AS interaction_bytes"
-        : "NULL AS interaction, NULL AS interaction_bytes",
+      // The interaction is read by rowid afterwards (`SQLiteDatabase.blob`), so that a
+      // huge one is skipped unread.
+      joinMetadata && metadata.contains(interaction) ? "m.rowid AS interaction_row" : "NULL AS interaction_row",
     ]
     let allStreams = streams + [visitSource.stream]
     var sql = "SELECT " + selected.joined(separator: ", ") + " FROM ZOBJECT o"
@@ -114,7 +114,13 @@ public struct KnowledgeCImporter: Sendable {
     sql += " ORDER BY o.ZSTARTDATE, o.rowid"
 
     var rows = KnowledgeCRows(importer: self, hasOffsets: object.contains("ZSECONDSFROMGMT"), file: db.file)
-    try db.query(sql, bind: allStreams.map { .text($0) }) { try rows.add($0) }
+    try db.query(sql, bind: allStreams.map { .text($0) }) { row in
+      let interactionRow = row["interaction_row"]?.integer
+      try rows.add(row) {
+        interactionRow.map { db.blob(table: "ZSTRUCTUREDMETADATA", column: interaction, rowid: $0) }
+          ?? .bytes([])
+      }
+    }
     try refuseUnknownEmptyStreams(rows.streamCounts, db)
     var total = 0
     try db.query("SELECT COUNT(*) FROM ZOBJECT") { total = Int($0.values[0].integer ?? 0) }
@@ -193,7 +199,8 @@ struct KnowledgeCRows {
     streamCounts = [Int](repeating: 0, count: importer.streams.count + 1)
   }
 
-  mutating func add(_ row: SQLiteRow) throws {
+  /// Takes one row; `interaction` reads its serialized interaction (only for a donation).
+  mutating func add(_ row: SQLiteRow, interaction: () -> SQLiteDatabase.BlobRead) throws {
     let stream = row["stream"]?.text ?? ""
     let streamIndex = importer.streams.firstIndex(of: stream) ?? importer.streams.count
     streamCounts[streamIndex] += 1
@@ -225,14 +232,16 @@ struct KnowledgeCRows {
     var intent: String?
     if let c = row["intent_class"]?.text, !c.isEmpty { intent = c }
     var parameters: [Parameter] = []
-    if row["interaction"] == .null, (row["interaction_bytes"]?.integer ?? 0) > 0 {
-      tooLarge += 1
-    } else if case .blob(let bytes)? = row["interaction"], !bytes.isEmpty {
+    switch interaction() {
+    case .tooLarge: tooLarge += 1
+    case .unavailable: notDecoded += 1
+    case .bytes(let bytes) where !bytes.isEmpty:
       if let archive = InteractionArchive(bytes) {
         parameters = archive.stringEntries
       } else {
         notDecoded += 1
       }
+    case .bytes: break
     }
     if let verb = row["intent_verb"]?.text, !verb.isEmpty {
       parameters.removeAll { $0.key == "intent_verb" }

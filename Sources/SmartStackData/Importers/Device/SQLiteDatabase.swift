@@ -75,6 +75,8 @@ public enum SQLiteValue: Sendable, Hashable {
 ///   finalised there, whatever the closure throws.
 /// - Column text and blobs are copied into Swift values before the next `sqlite3_step`,
 ///   so no pointer SQLite owns escapes.
+/// - A blob handle lives only inside `blob(table:column:rowid:)`, closed there; it reads
+///   exactly `sqlite3_blob_bytes` bytes into an array of that capacity.
 public final class SQLiteDatabase {
   /// The file the user named, for messages.
   public let file: String
@@ -150,14 +152,39 @@ public final class SQLiteDatabase {
   }
 
   /// The largest value (text or blob, in bytes) a statement may read or compute: 16 MiB.
-  /// A value beyond it fails the statement (`valueTooLarge`); the importers select big
-  /// blobs through `length()` first and skip them instead (`SQLiteDatabase.boundedBlob`).
+  /// A value beyond it fails the statement (`valueTooLarge`); a blob that may be bigger is
+  /// read with `blob(table:column:rowid:)` instead, which skips it unread.
   public static let maximumValueBytes = 16 << 20
 
-  /// `expression` when it is at most `maximumValueBytes` long, else NULL: `length()` of a
-  /// stored blob is read from the record header, without reading the blob.
-  public static func boundedBlob(_ expression: String) -> String {
-    "CASE WHEN length(\(expression)) <= \(maximumValueBytes) THEN \(expression) END"
+  /// What `blob(table:column:rowid:)` read.
+  public enum BlobRead: Sendable, Equatable {
+    /// The value's bytes (empty for NULL and for an empty value).
+    case bytes([UInt8])
+    /// The value has this many bytes, more than `maximumValueBytes`: not read.
+    case tooLarge(Int)
+    /// SQLite cannot open it as a blob (no such row, a generated column, a table
+    /// without rowid).
+    case unavailable
+  }
+
+  /// The stored value of `column` in the row `rowid` of `table`, read with SQLite's
+  /// incremental blob I/O straight into one Swift array, or only its size when it is over
+  /// `maximumValueBytes` (a 100 MB blob costs nothing).
+  public func blob(table: String, column: String, rowid: Int64) -> BlobRead {
+    guard let handle else { return .unavailable }
+    var blob: OpaquePointer?
+    guard sqlite3_blob_open(handle, "main", table, column, rowid, 0, &blob) == SQLITE_OK, let blob else {
+      return .unavailable
+    }
+    defer { sqlite3_blob_close(blob) }
+    let count = Int(sqlite3_blob_bytes(blob))
+    guard count <= Self.maximumValueBytes else { return .tooLarge(count) }
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      failed = count > 0 && sqlite3_blob_read(blob, buffer.baseAddress, Int32(count), 0) != SQLITE_OK
+      initialized = failed ? 0 : count
+    }
+    return failed ? .unavailable : .bytes(bytes)
   }
 
   /// The message for a statement that failed on a value beyond `maximumValueBytes`.

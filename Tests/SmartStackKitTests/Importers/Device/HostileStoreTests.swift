@@ -153,3 +153,23 @@ struct InteractionKeysTests {
     #expect(Date().timeIntervalSince(start) < 5)
   }
 }
+
+@Suite("Biome: an interaction over 16 MiB is left out before decoding and counted")
+struct HugeBiomeInteractionTests {
+  @Test("the donation stays, the interaction counts as not decoded; a huge other field is a bad row")
+  func hugeInteraction() throws {
+    let huge = [UInt8]("bplist00".utf8) + [UInt8](repeating: 7, count: 16 << 20)
+    let payload = BiomePayload.intent("com.a.app", intentClass: "X", verb: "send", time: 794_131_200, interaction: huge)
+    let file = SEGBWriter.v2([SEGBWriter.Record(payload: payload, time: 794_131_200)])
+    let output = try BiomeImporter().read(bytes: file, file: "f", stream: .intent)
+    #expect(output.result.counts.donations == 1)
+    #expect(output.result.counts.events.first { $0.name == "interactions not decoded" }?.count == 1)
+    let trimmed = ProtobufFieldTrim.trimming(payload[...], limit: 1000)
+    #expect(trimmed.dropped == [8])
+    #expect(trimmed.bytes.count < 100)
+    let bigBundle = BiomePayload.intent(String(repeating: "b", count: (16 << 20) + 1), intentClass: nil, verb: nil, time: 794_131_200)
+    let skipped = try BiomeImporter(skipBadRows: true)
+      .read(bytes: SEGBWriter.v2([SEGBWriter.Record(payload: bigBundle)]), file: "f", stream: .intent)
+    #expect(skipped.result.counts.dropped.first { $0.name == "bad_rows" }?.count == 1)
+  }
+}
