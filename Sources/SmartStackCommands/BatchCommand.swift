@@ -166,7 +166,10 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       var exposures: [OutputSet.File] = []
       var exposureFolder: OutputFolder.Held?
       var published = false
-      defer { exposureFolder?.release(kept: published) }
+      defer {
+        if let exposureFolder, !published { OutputSet.discardStaged(in: exposureFolder.path) }
+        exposureFolder?.release(kept: published)
+      }
       if let emitExposures {
         if Self.sameFolder(emitExposures, options.directory) {
           throw ValidationError(
@@ -180,7 +183,11 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
           throw ValidationError("--emit-exposures: " + error.description)
         }
         exposures = Self.exposureLogs(design: design, sources: sources)
-        exposureFolder = try OutputFolder.lock(emitExposures, files: exposures.map(\.name))
+        let held = try OutputFolder.lock(emitExposures, files: exposures.map(\.name))
+        exposureFolder = held
+        // Staged before the batch runs (a full disk fails here, before any report is
+        // published) and committed after it: the reports and the logs, all or nothing.
+        try reportingErrors { try OutputSet.stage(exposures, into: held.path, known: exposures.map(\.name)) }
       }
       defer { progress.finish() }
       let report = try await BatchSession.run(design, sources: sources, options: options) { done, total in
@@ -188,7 +195,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       }
       if let exposureFolder {
         let names = exposures.map(\.name)
-        try reportingErrors { try OutputSet.publish(exposures, into: exposureFolder.path, known: names) }
+        try reportingErrors { try OutputSet.commitStaged(into: exposureFolder.path, known: names) }
         published = true
       }
       return report

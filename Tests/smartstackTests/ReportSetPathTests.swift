@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Commands that write one file refuse a path that belongs to a report set, and
-/// `--emit-exposures` refuses inputs and report sets (issue 30, items 12 and 13).
+/// `--emit-exposures` refuses inputs and report sets and publishes with the batch's reports
+/// all or nothing (issue 30, items 12, 13 and 14).
 @Suite("A single-file output never replaces a file of a report set")
 struct ReportSetPathTests {
   static var repository: URL {
@@ -71,6 +72,16 @@ struct ReportSetPathTests {
       let r = try CLI.run(["batch", "exp.json", "--out", "out", "--emit-exposures", folder, "--quiet"], in: work)
       #expect(r.status != 0, "\(folder)")
       #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("out/runs.csv").path), "\(folder)")
-    }
+    }    // A full disk while writing an exposure log: neither the reports nor the logs appear.
+    let full = try CLI.run(
+      ["batch", "exp.json", "--out", "out", "--emit-exposures", "exp", "--quiet"], in: work,
+      environment: ["SMARTSTACK_FAIL_WRITE": "exposures-w-mfu.csv"])
+    #expect(full.status != 0)
+    #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("out/runs.csv").path))
+    #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("exp/exposures-w-mfu.csv").path))
+    let whole = try CLI.run(["batch", "exp.json", "--out", "out", "--emit-exposures", "exp", "--quiet"], in: work)
+    #expect(whole.status == 0, "\(whole.stderr)")
+    #expect(FileManager.default.fileExists(atPath: work.appendingPathComponent("exp/exposures-w-mfu.csv").path))
+    #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("exp/.reports-staging").path))
   }
 }
