@@ -10,21 +10,25 @@
 # end must leave no copy of the evidence in TMPDIR (no smartstack-sqlite-* folder: the
 # copies killed runs left are removed by it) and no hidden file beside its outputs (no
 # staged file, record or temporary record). Uses $SMARTSTACK, else .build/debug/smartstack
-# (run `swift build` first), and sqlite3. About 0.3 s a kill.
+# (run `swift build` first), and python3 (its sqlite3 module). About 0.3 s a kill.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 bin="${SMARTSTACK:-$root/.build/debug/smartstack}"
 seed="${1:-7}"
 kills="${2:-20}"
-command -v sqlite3 >/dev/null || { echo "kill-imports: sqlite3 is needed"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 mkdir ev out tmp
-{ echo "PRAGMA journal_mode=WAL;"; cat "$root/Tests/Fixtures/importers/knowledgeC-ios.sql"
-  echo "CREATE TABLE PAD (x BLOB); INSERT INTO PAD VALUES (randomblob(30000000));"; } \
-  | sqlite3 ev/e.db >/dev/null
+python3 - "$root/Tests/Fixtures/importers/knowledgeC-ios.sql" ev/e.db <<'PY' || exit 1
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[2])
+db.executescript(open(sys.argv[1]).read()
+                 + "CREATE TABLE PAD (x BLOB); INSERT INTO PAD VALUES (randomblob(30000000));")
+db.commit()
+db.close()
+PY
 state() { for f in ev/*; do printf '%s %s\n' "$(sha256sum < "$f")" "$(stat -c %y "$f")"; done; }
 before=$(state)
 RANDOM=$seed
