@@ -3,7 +3,7 @@
 #
 #   Scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags...]
 #   TARGET: one of Fuzz/Targets/*.swift (csv jsonl iso8601 scenario segb visits stack
-#           timeline config journal tsv app-events gzip tar)        SECONDS: default 60
+#           timeline config journal tsv app-events gzip tar knowledgec)        SECONDS: default 60
 #
 # Builds SwiftProtobuf (SmartStackKit's one package dependency, from SwiftPM's checkout in
 # .build/checkouts, resolved first when missing) and the library sources once

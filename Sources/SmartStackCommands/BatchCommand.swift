@@ -166,20 +166,28 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       var exposures: [OutputSet.File] = []
       var exposureFolder: OutputFolder.Held?
       var published = false
-      defer { exposureFolder?.release(kept: published) }
+      defer {
+        if let exposureFolder, !published { OutputSet.discardStaged(in: exposureFolder.path) }
+        exposureFolder?.release(kept: published)
+      }
       if let emitExposures {
         if Self.sameFolder(emitExposures, options.directory) {
           throw ValidationError(
             "--emit-exposures \(emitExposures) is the batch's own output folder, whose reports are one set; name another folder (a subfolder such as \(options.directory)/exposures works)")
         }
-        try OutputFolder.check(emitExposures, files: [])
+        try OutputFolder.check(emitExposures, files: [], inputs: design.inputPaths)
+        try reportingErrors { try ReportSetPath.checkFolder(emitExposures) }
         do {
           for choice in design.strategies { try ExposureRun.check(choice) }
         } catch let error as StrategyError {
           throw ValidationError("--emit-exposures: " + error.description)
         }
         exposures = Self.exposureLogs(design: design, sources: sources)
-        exposureFolder = try OutputFolder.lock(emitExposures, files: exposures.map(\.name))
+        let held = try OutputFolder.lock(emitExposures, files: exposures.map(\.name))
+        exposureFolder = held
+        // Staged before the batch runs (a full disk fails here, before any report is
+        // published) and committed after it: the reports and the logs, all or nothing.
+        try reportingErrors { try OutputSet.stage(exposures, into: held.path, known: exposures.map(\.name)) }
       }
       defer { progress.finish() }
       let report = try await BatchSession.run(design, sources: sources, options: options) { done, total in
@@ -187,7 +195,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       }
       if let exposureFolder {
         let names = exposures.map(\.name)
-        try reportingErrors { try OutputSet.publish(exposures, into: exposureFolder.path, known: names) }
+        try reportingErrors { try OutputSet.commitStaged(into: exposureFolder.path, known: names) }
         published = true
       }
       return report

@@ -100,8 +100,15 @@ struct ImportOptions: ParsableArguments {
     if let visitsOut, Self.samePath(visitsOut, out) {
       throw ValidationError("--out and --visits-out name the same file '\(out)'")
     }
-    if Self.samePath(input, out) || visitsOut.map({ Self.samePath(input, $0) }) == true {
-      throw ValidationError("an output would overwrite the input '\(input)'")
+    try refuseOverwritingInputs([("--out", out)] + (visitsOut.map { [("--visits-out", $0)] } ?? []))
+  }
+
+  /// Refuses an output that resolves to the input, its `-wal`/`-shm`/`-journal`, a file
+  /// inside an input folder, or the `--kinds` file (`InputOutputOverlap`).
+  func refuseOverwritingInputs(_ outputs: [(option: String, path: String)]) throws {
+    let inputs = [input] + (kinds.map { [$0] } ?? [])
+    if let problem = InputOutputOverlap.problem(inputs: inputs, outputs: outputs) {
+      throw ValidationError(TerminalText.escapingControls(problem))
     }
   }
 
@@ -271,8 +278,10 @@ struct ImportRun {
   func run() throws {
     do {
       try reportingErrors {
-        try OutputPath.checkFile(options.out)
-        if let visitsOut = options.visitsOut { try OutputPath.checkFile(visitsOut) }
+        for output in [options.out] + (options.visitsOut.map { [$0] } ?? []) {
+          try OutputPath.checkFile(output)
+          try ReportSetPath.check(output)  // never a file of a report set
+        }
         // Before anything else (even an import that fails on its input): finish or
         // discard the set an interrupted import left at these outputs.
         let targets = [options.out] + (options.visitsOut.map { [$0] } ?? [])

@@ -51,7 +51,8 @@ struct ImportKnowledgeCCommand: ParsableCommand {
 
   func run() throws {
     let importer = KnowledgeCImporter(
-      streams: streamList, visitSource: KnowledgeCImporter.VisitSource(rawValue: visitsFrom) ?? .locked)
+      streams: streamList, visitSource: KnowledgeCImporter.VisitSource(rawValue: visitsFrom) ?? .locked,
+      skipBadRows: options.skipBadRows)
     try ImportRun(format: "knowledgec", options: options) {
       LoadedImport(
         file: options.input, container: "sqlite", result: try importer.read(path: options.input))

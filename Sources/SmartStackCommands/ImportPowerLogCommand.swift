@@ -25,11 +25,25 @@ struct ImportPowerLogCommand: ParsableCommand {
     help: ArgumentHelp("Also write the home-screen widget statistics as CSV.", valueName: "FILE"))
   var widgetsOut: String?
 
+  func validate() throws {
+    if let widgetsOut {
+      if ImportOptions.samePath(widgetsOut, options.out)
+        || options.visitsOut.map({ ImportOptions.samePath(widgetsOut, $0) }) == true
+      {
+        throw ValidationError("--widgets-out names the same file as another output: '\(widgetsOut)'")
+      }
+      try options.refuseOverwritingInputs([("--widgets-out", widgetsOut)])
+    }
+  }
+
   func run() throws {
     let widgetsOut = self.widgetsOut
     try ImportRun(format: "powerlog", options: options) {
-      if let widgetsOut { try OutputPath.checkFile(widgetsOut) }
-      let read = try PowerLogImporter().read(path: options.input)
+      if let widgetsOut {
+        try OutputPath.checkFile(widgetsOut)
+        try ReportSetPath.check(widgetsOut)
+      }
+      let read = try PowerLogImporter(skipBadRows: options.skipBadRows).read(path: options.input)
       var loaded = LoadedImport(file: options.input, container: "sqlite", result: read.result)
       if let widgetsOut {
         loaded.extraOutputs.append(

@@ -71,7 +71,10 @@ struct RelevanceCommand: ParsableCommand {
     let zone = try zoneRules()
     let grid = try grid(zone: zone)
     try reportingErrors {
-      if let out { try OutputPath.checkFile(out) }  // before reading anything
+      if let out {  // before reading anything
+        try OutputPath.checkFile(out)
+        try ReportSetPath.check(out)
+      }
       var file = try TimelineFile.read(path: timeline, timeZone: zone)
       if let user {
         file = file.timelines(ofUser: user)

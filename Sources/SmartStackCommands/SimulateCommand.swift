@@ -87,6 +87,12 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
       try reportingErrors {
         try OutputPath.checkFile(emitExposures)
         for companion in Self.exposureCompanions(emitExposures) { try OutputPath.checkFile(companion) }
+        for file in [emitExposures] + Self.exposureCompanions(emitExposures) {
+          try ReportSetPath.check(file)
+          if let problem = InputOutputOverlap.problem(inputs: [path], outputs: [("--emit-exposures", file)]) {
+            throw ValidationError(TerminalText.escapingControls(problem))
+          }
+        }
       }
       do {
         try choices.first.map(ExposureRun.check)

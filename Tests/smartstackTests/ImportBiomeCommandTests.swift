@@ -99,7 +99,11 @@ struct ImportBiomeCommandTests {
   @Test func badInputAndUsageExitWithTheirCodes() throws {
     let folder = try CLI.temporaryFolder()
     #expect(try CLI.run(["import", "biome", "missing", "--out", "log.csv"], in: folder).status == 66)
-    #expect(try CLI.run(["import", "biome", ".", "--out", "log.csv"], in: folder).status == 66)
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("empty"), withIntermediateDirectories: false)
+    #expect(try CLI.run(["import", "biome", "empty", "--out", "log.csv"], in: folder).status == 66)
+    // An output inside the input folder is refused before it is read: never write into evidence.
+    #expect(try CLI.run(["import", "biome", ".", "--out", "log.csv"], in: folder).status == 64)
     let stream = try CLI.run(
       ["import", "biome", biomeFolder.path, "--stream", "App.Other", "--out", "l.csv"], in: folder)
     #expect(stream.status == 64)

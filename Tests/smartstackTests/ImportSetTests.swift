@@ -53,6 +53,27 @@ struct ImportSetTests {
     #expect(try Self.hidden(work) == [])
   }
 
+  /// A kill while the set's record is written leaves `..d.csv.set.tmp-PID` (the record's
+  /// own temporary file): the next import removes it once its process is gone.
+  @Test func aStrayTemporaryRecordOfAKilledImportIsRemovedByTheNext() throws {
+    let work = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: work) }
+    for folder in ["logs", "visits"] {
+      try FileManager.default.createDirectory(
+        at: work.appendingPathComponent(folder), withIntermediateDirectories: true)
+    }
+    let gone = Process()
+    gone.executableURL = URL(fileURLWithPath: "/bin/true")
+    try gone.run()
+    gone.waitUntilExit()
+    let stray = work.appendingPathComponent("logs/..d.csv.set.tmp-\(gone.processIdentifier)").path
+    try CLI.write("smartstack file set 1\n", to: "logs/..d.csv.set.tmp-\(gone.processIdentifier)", in: work)
+    let ran = try CLI.run(Self.importing(zone: "UTC"), in: work)
+    #expect(ran.status == 0, "\(ran.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: stray))
+    #expect(try Self.hidden(work) == [])
+  }
+
   @Test(arguments: ["import-stage:1", "import-stage:2", "import-commit:1", "import-move:1", "import-move:2"])
   func aKilledImportLeavesTheOldPairOrARefusedOneAndTheNextImportFinishesIt(point: String) throws {
     let work = try CLI.temporaryFolder()

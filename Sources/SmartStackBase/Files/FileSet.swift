@@ -100,7 +100,8 @@ public enum FileSet {
   /// Finishes or discards what an interrupted `publish` left at any of `targets`: a
   /// committed set is moved in (each staged file still there renamed onto its target),
   /// an uncommitted one's staged files removed; then its records are removed. Also
-  /// removes `.NAME.tmp-PID` files of those targets whose process is gone.
+  /// removes `.NAME.tmp-PID` and `..NAME.set.tmp-PID` files of those targets whose
+  /// process is gone.
   ///
   /// - Returns: a note per set finished or discarded, for the user.
   /// - Throws: `OutputFileError` when a rename fails.
@@ -127,7 +128,11 @@ public enum FileSet {
             + record.entries.map(\.target).joined(separator: ", "))
       }
     }
-    for target in targets { removeDeadTemporaries(of: absolute(target)) }
+    for target in targets {
+      removeDeadTemporaries(of: absolute(target))
+      // The record is written through a temporary file too (`..NAME.set.tmp-PID`).
+      removeDeadTemporaries(of: recordPath(target))
+    }
     return notes
   }
 

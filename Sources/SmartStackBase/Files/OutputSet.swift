@@ -54,6 +54,18 @@ public enum OutputSet {
   /// - Throws: `OutputFileError` (the previous set is then untouched, unless the error
   ///   comes after the commit, while moving: then the next run or `report` completes it).
   public static func publish(_ files: [File], into folder: String, known: [String]) throws {
+    try stage(files, into: folder, known: known)
+    try commitStaged(into: folder, known: known)
+  }
+
+  /// Step 1 alone: `files` staged in `folder`, not yet replacing anything; then
+  /// `commitStaged(into:known:)` publishes them, or `discardStaged(in:)` drops them. For
+  /// a command that publishes two sets all or nothing (`batch --emit-exposures`): the
+  /// second is staged (its bytes on disk) before the first is published. Hold the
+  /// folder's lock from here to the commit.
+  ///
+  /// - Throws: `OutputFileError` (nothing is then left staged).
+  public static func stage(_ files: [File], into folder: String, known: [String]) throws {
     let staging = folder + "/" + stagingName
     removeTree(staging)
     guard mkdir(staging, 0o755) == 0 else {
@@ -74,6 +86,18 @@ public enum OutputSet {
       removeTree(staging)
       throw error
     }
+  }
+
+  /// Drops a set `stage(_:into:known:)` left uncommitted in `folder`.
+  public static func discardStaged(in folder: String) {
+    removeTree(folder + "/" + stagingName)
+  }
+
+  /// Steps 2 and 3 for the set staged in `folder` by `stage(_:into:known:)`.
+  ///
+  /// - Throws: `OutputFileError` as `publish` does.
+  public static func commitStaged(into folder: String, known: [String]) throws {
+    let staging = folder + "/" + stagingName
     let committed = folder + "/" + committedName
     removeTree(committed)  // a finished move's empty remains (recover ran before)
     guard rename(staging, committed) == 0 else {

@@ -37,8 +37,14 @@ public struct ArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
     self.message = message
   }
 
-  /// `FILE: message`, or the message alone when no file is known.
-  public var description: String { file.isEmpty ? message : "\(file): \(message)" }
+  /// `FILE: message`, or the message alone when no file is known; control characters
+  /// (a file name's or the data's escape sequences) escaped on each line
+  /// (`TerminalText.escapingControls`), the line ends between problems kept.
+  public var description: String {
+    let text = file.isEmpty ? message : "\(TerminalText.escapingControls(file)): \(message)"
+    return text.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { TerminalText.escapingControls(String($0)) }.joined(separator: "\n")
+  }
 
   /// The same error, naming `file`.
   public func naming(_ file: String) -> ArchiveError {

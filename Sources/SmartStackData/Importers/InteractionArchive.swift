@@ -67,7 +67,7 @@ public struct InteractionArchive {
   public var stringEntries: [Parameter] {
     func string(_ reference: Any) -> String? { Self.resolve(reference, in: objects) as? String }
     var parameters: [Parameter] = []
-    var seen: [String] = []
+    var seen: Set<String> = []  // looked up only, never iterated
     for object in objects {
       guard let dictionary = object as? [String: Any],
         let keys = dictionary["NS.keys"] as? [Any], let values = dictionary["NS.objects"] as? [Any],
@@ -75,9 +75,8 @@ public struct InteractionArchive {
       else { continue }
       for (key, value) in zip(keys, values) {
         guard Self.uid(key) != nil, Self.uid(value) != nil, let k = string(key), let v = string(value),
-          !k.isEmpty, !seen.contains(k)
+          !k.isEmpty, seen.insert(k).inserted
         else { continue }
-        seen.append(k)
         parameters.append(Parameter(k, v))
       }
     }

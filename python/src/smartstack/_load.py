@@ -6,6 +6,7 @@ import io
 import json
 import warnings
 import os
+import stat
 import zlib
 from pathlib import Path
 from typing import Optional, Sequence
@@ -170,7 +171,8 @@ def read_csv(path: os.PathLike | str) -> pd.DataFrame:
 
 
 # The report files a toolkit command writes as one set (OutputClaim.reportNames).
-REPORT_NAMES = ("runs.csv", "daily.csv", "summary.csv", "paired.csv", "trace.csv", "explain.csv")
+REPORT_NAMES = ("runs.csv", "daily.csv", "summary.csv", "paired.csv", "trace.csv", "explain.csv",
+                "estimates.csv", "validation.csv")
 # Where a set committed by a run killed while moving it into place waits (OutputSet).
 _COMMITTED = ".reports-committed"
 
@@ -197,10 +199,17 @@ def _read_current(folder: Path, name: str) -> Optional[bytes]:
     for _ in range(3):
         path = _current_path(folder, name)
         try:
-            return path.read_bytes()
+            # Non-blocking, and regular files only: a FIFO named like a report would block
+            # a plain open for ever (as FileIO.readBytes refuses it on the Swift side).
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
         except FileNotFoundError:
             if path.parent == folder:
                 return None
+            continue
+        with os.fdopen(fd, "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                raise MixedReportError(f"{path}: is not a regular file (a FIFO, a device or a folder)")
+            return file.read()
     return None
 
 

@@ -20,8 +20,11 @@ import SmartStackBase
 ///   `kind` = bundle id. `starting` = 0 and any other or missing value are counted.
 /// - `App.Intent`: a donation of `kind` = bundle id, `intent` = the intent class, and
 ///   parameters `verb` (the intent verb) and what `InteractionArchive` takes from the
-///   archived interaction. An archive that cannot be decoded is counted (event
-///   `interactions not decoded`) and the donation is kept without those parameters.
+///   archived interaction. An archive that cannot be decoded, or is over 16 MiB
+///   (`SQLiteDatabase.maximumValueBytes`, left unread), is counted (event `interactions
+///   not decoded`) and the donation is kept without those parameters.
+/// - A donation a log cannot hold (a NUL byte in a field, a row over 1 MiB:
+///   `DonationFieldCheck`) is a bad row, like a record whose CRC is wrong.
 ///
 /// **Times.** The record's own event time (`absolute_time`, field 4 of `App.InFocus`,
 /// field 1 of `App.Intent`), else the SEGB record's time when the field is missing, is
@@ -109,6 +112,8 @@ public struct BiomeImporter: Sendable {
     var dropped = [Int](repeating: 0, count: BiomeImporter.droppedReasons.count)
     var problems: [String] = []
     var badRows = 0
+    /// Whether the record being taken had its interaction left out (`ProtobufFieldTrim`).
+    var interactionTooLarge = false
 
     init(importer: BiomeImporter) { self.importer = importer }
 
@@ -127,7 +132,7 @@ public struct BiomeImporter: Sendable {
         case .written:
           if let problem = take(record, of: segb, stream: stream) {
             badRows += 1
-            if problems.count < importer.limit { problems.append("\(file): offset \(record.offset): \(problem)") }
+            if problems.count < importer.limit { problems.append("\(TerminalText.escapingControls(file)): offset \(record.offset): \(problem)") }
           }
         }
       }
@@ -138,7 +143,15 @@ public struct BiomeImporter: Sendable {
       guard record.crcMatches else {
         return "CRC-32 mismatch: the record header says 0x\(hex(record.storedCRC)), the payload has 0x\(hex(record.computedCRC)); the record is corrupt"
       }
-      let payload = Array(segb.payload(record))
+      // A field over 16 MiB is left out before decoding (never copied): an interaction is
+      // then counted as not decoded, any other field makes a bad row.
+      let (payload, dropped) = ProtobufFieldTrim.trimming(
+        segb.payload(record), limit: SQLiteDatabase.maximumValueBytes)
+      let interactionField = 8
+      if let field = dropped.first(where: { stream != .intent || $0 != interactionField }) {
+        return "field \(field) of the payload is over \(SQLiteDatabase.maximumValueBytes) bytes (16 MiB)"
+      }
+      interactionTooLarge = !dropped.isEmpty
       switch stream {
       case .inFocus: return take(BiomeAppInFocusEvent.self, payload, record, stream) { $0.inFocus($1, $2) }
       case .intent: return take(BiomeAppIntentEvent.self, payload, record, stream) { $0.intent($1, $2) }
@@ -149,7 +162,7 @@ public struct BiomeImporter: Sendable {
     /// time in milliseconds to `use`; returns the problem of a bad row.
     mutating func take<E: BiomeEventRecord>(
       _ type: E.Type, _ payload: [UInt8], _ record: SEGBRecord, _ stream: BiomeStream,
-      _ use: (inout State, E, Int64) -> Void
+      _ use: (inout State, E, Int64) -> String?
     ) -> String? {
       guard let event = try? E(serializedBytes: payload) else {
         return "the payload (\(payload.count) bytes) is not a protobuf message of the \(stream.rawValue) stream"
@@ -160,23 +173,24 @@ public struct BiomeImporter: Sendable {
       }
       if event.bundleIdentifier.isEmpty {
         dropped[2] += 1
-      } else {
-        use(&self, event, ms)
+        return nil
       }
-      return nil
+      return use(&self, event, ms)
     }
 
-    /// An `App.InFocus` record with a bundle id and a valid time.
-    mutating func inFocus(_ event: BiomeAppInFocusEvent, _ ms: Int64) {
+    /// An `App.InFocus` record with a bundle id and a valid time; returns the problem of a
+    /// donation a log cannot hold (`DonationFieldCheck`).
+    mutating func inFocus(_ event: BiomeAppInFocusEvent, _ ms: Int64) -> String? {
       switch event.hasStarting ? event.starting : UInt64.max {
       case 1:
-        events[0] += 1
         if importer.launcherApps.contains(event.bundleID) {
           visitTimes.append(ms)
         } else {
-          donations.append(
-            Donation(timestamp: Instant(milliseconds: ms), user: importer.user, kind: event.bundleID))
+          let donation = Donation(timestamp: Instant(milliseconds: ms), user: importer.user, kind: event.bundleID)
+          if let problem = DonationFieldCheck.problem(donation) { return problem }
+          donations.append(donation)
         }
+        events[0] += 1
       case 0:
         events[1] += 1
         counts.counted += 1
@@ -184,27 +198,33 @@ public struct BiomeImporter: Sendable {
         events[2] += 1
         counts.counted += 1
       }
+      return nil
     }
 
-    /// An `App.Intent` record with a bundle id and a valid time.
-    mutating func intent(_ event: BiomeAppIntentEvent, _ ms: Int64) {
-      events[3] += 1
+    /// An `App.Intent` record with a bundle id and a valid time; returns the problem of a
+    /// donation a log cannot hold (`DonationFieldCheck`).
+    mutating func intent(_ event: BiomeAppIntentEvent, _ ms: Int64) -> String? {
       var parameters: [Parameter] = []
       if event.hasIntentVerb, !event.intentVerb.isEmpty {
         parameters.append(Parameter("verb", event.intentVerb))
       }
+      var decoded = !interactionTooLarge
       if event.hasInteraction, !event.interaction.isEmpty {
         if let archive = InteractionArchive(event.interaction) {
           parameters += archive.interactionParameters
         } else {
-          events[4] += 1
+          decoded = false
         }
       }
       let intent = event.hasIntentClass && !event.intentClass.isEmpty ? event.intentClass : nil
-      donations.append(
-        Donation(
-          timestamp: Instant(milliseconds: ms), user: importer.user, kind: event.bundleID,
-          intent: intent, parameters: parameters))
+      let donation = Donation(
+        timestamp: Instant(milliseconds: ms), user: importer.user, kind: event.bundleID,
+        intent: intent, parameters: parameters)
+      if let problem = DonationFieldCheck.problem(donation) { return problem }
+      events[3] += 1
+      if !decoded { events[4] += 1 }
+      donations.append(donation)
+      return nil
     }
 
     func hex(_ value: UInt32) -> String {

@@ -40,14 +40,20 @@ public struct KnowledgeCImporter: Sendable {
   /// The donation streams, full names, in the order their counts are reported.
   public var streams: [String]
   public var visitSource: VisitSource
+  /// Skip and count (`bad_values`) a donation a log cannot hold (`DonationFieldCheck`)
+  /// instead of failing on it.
+  public var skipBadRows: Bool
 
   /// The donation streams this importer knows by short name (`intents`, `inFocus`,
   /// `activity`): asked for and absent, they are simply counted as 0.
   public static let knownStreams = ["/app/intents", "/app/inFocus", "/app/activity"]
 
-  public init(streams: [String] = ["/app/intents"], visitSource: VisitSource = .locked) {
+  public init(
+    streams: [String] = ["/app/intents"], visitSource: VisitSource = .locked, skipBadRows: Bool = false
+  ) {
     self.streams = streams.map(Self.streamName)
     self.visitSource = visitSource
+    self.skipBadRows = skipBadRows
   }
 
   /// `intents` → `/app/intents`, `inFocus` → `/app/inFocus`, `activity` → `/app/activity`;
@@ -79,21 +85,26 @@ public struct KnowledgeCImporter: Sendable {
     let source = tables.contains("ZSOURCE") ? try db.columns(of: "ZSOURCE") : []
     let metadata =
       tables.contains("ZSTRUCTUREDMETADATA") ? try db.columns(of: "ZSTRUCTUREDMETADATA") : []
+    let intentKey = "Z_DKINTENTMETADATAKEY__"
     func column(_ table: String, _ columns: [String], _ name: String, as alias: String) -> String {
       columns.contains(name) ? "\(table).\(name) AS \(alias)" : "NULL AS \(alias)"
     }
     let joinSource = object.contains("ZSOURCE") && source.contains("Z_PK")
     let joinMetadata = object.contains("ZSTRUCTUREDMETADATA") && metadata.contains("Z_PK")
-    let intentKey = "Z_DKINTENTMETADATAKEY__"
+    if joinSource { try refuseDuplicateKeys("ZSOURCE", db) }
+    if joinMetadata { try refuseDuplicateKeys("ZSTRUCTUREDMETADATA", db) }
+    let interaction = intentKey + "SERIALIZEDINTERACTION"
     let selected = [
-      "o.ZSTREAMNAME AS stream", "o.ZSTARTDATE AS start",
+      "o.rowid AS row_id", "o.ZSTREAMNAME AS stream", "o.ZSTARTDATE AS start",
       column("o", object, "ZSECONDSFROMGMT", as: "gmt"),
       column("o", object, "ZVALUESTRING", as: "value_string"),
       column("o", object, "ZVALUEINTEGER", as: "value_integer"),
       column("s", joinSource ? source : [], "ZBUNDLEID", as: "bundle"),
       column("m", joinMetadata ? metadata : [], intentKey + "INTENTCLASS", as: "intent_class"),
       column("m", joinMetadata ? metadata : [], intentKey + "INTENTVERB", as: "intent_verb"),
-      column("m", joinMetadata ? metadata : [], intentKey + "SERIALIZEDINTERACTION", as: "interaction"),
+      // The interaction is read by rowid afterwards (`SQLiteDatabase.blob`), so that a
+      // huge one is skipped unread.
+      joinMetadata && metadata.contains(interaction) ? "m.rowid AS interaction_row" : "NULL AS interaction_row",
     ]
     let allStreams = streams + [visitSource.stream]
     var sql = "SELECT " + selected.joined(separator: ", ") + " FROM ZOBJECT o"
@@ -102,16 +113,40 @@ public struct KnowledgeCImporter: Sendable {
     sql += " WHERE o.ZSTREAMNAME IN (" + allStreams.map { _ in "?" }.joined(separator: ", ") + ")"
     sql += " ORDER BY o.ZSTARTDATE, o.rowid"
 
-    var rows = KnowledgeCRows(importer: self, hasOffsets: object.contains("ZSECONDSFROMGMT"))
-    try db.query(sql, bind: allStreams.map { .text($0) }) { rows.add($0) }
+    var rows = KnowledgeCRows(importer: self, hasOffsets: object.contains("ZSECONDSFROMGMT"), file: db.file)
+    try db.query(sql, bind: allStreams.map { .text($0) }) { row in
+      let interactionRow = row["interaction_row"]?.integer
+      try rows.add(row) {
+        interactionRow.map { db.blob(table: "ZSTRUCTUREDMETADATA", column: interaction, rowid: $0) }
+          ?? .bytes([])
+      }
+    }
     try refuseUnknownEmptyStreams(rows.streamCounts, db)
     var total = 0
     try db.query("SELECT COUNT(*) FROM ZOBJECT") { total = Int($0.values[0].integer ?? 0) }
-    return rows.finish(file: db.file, totalRows: total)
+    return rows.finish(file: db.file, totalRows: total, invalidUTF8: db.invalidUTF8Values)
   }
 }
 
 extension KnowledgeCImporter {
+  /// Refuses `table` when its `Z_PK` (the key ZOBJECT joins on) is not unique: every
+  /// ZOBJECT row would be repeated once per duplicate (300 rows of `Z_PK` 1 in each
+  /// table turn a 24 KB file into millions of donations).
+  ///
+  /// - Throws: `DatabaseError` `FILE: table ZSOURCE: Z_PK 1 is not unique (300 rows, the first at rowid 1) ...`.
+  func refuseDuplicateKeys(_ table: String, _ db: SQLiteDatabase) throws {
+    try db.query(
+      "SELECT substr(Z_PK, 1, 64), COUNT(*), MIN(rowid) FROM \(table) WHERE Z_PK IS NOT NULL"
+        + " GROUP BY Z_PK HAVING COUNT(*) > 1 ORDER BY MIN(rowid) LIMIT 1"
+    ) { row in
+      throw DatabaseError(
+        file: db.file,
+        message: "table \(table): Z_PK \(row.text(0) ?? "?") is not unique (\(row.text(1) ?? "?") rows, "
+          + "the first at rowid \(row.text(2) ?? "?")); each ZOBJECT row joined to it would be repeated, "
+          + "so the database is refused")
+    }
+  }
+
   /// A requested stream that is not one of `knownStreams` and has no row in the database
   /// is most likely misspelt (`--streams bogus` reads `/app/bogus`): refused, naming the
   /// streams the database has (by name, with their row counts, the first 20; control
@@ -152,14 +187,20 @@ struct KnowledgeCRows {
   var noApp = 0
   var notDecoded = 0
   var withoutOffset = 0
+  var tooLarge = 0
+  var badValues: BadValueRows
+  let file: String
 
-  init(importer: KnowledgeCImporter, hasOffsets: Bool) {
+  init(importer: KnowledgeCImporter, hasOffsets: Bool, file: String) {
     self.importer = importer
     self.hasOffsets = hasOffsets
+    self.file = file
+    badValues = BadValueRows(skip: importer.skipBadRows)
     streamCounts = [Int](repeating: 0, count: importer.streams.count + 1)
   }
 
-  mutating func add(_ row: SQLiteRow) {
+  /// Takes one row; `interaction` reads its serialized interaction (only for a donation).
+  mutating func add(_ row: SQLiteRow, interaction: () -> SQLiteDatabase.BlobRead) throws {
     let stream = row["stream"]?.text ?? ""
     let streamIndex = importer.streams.firstIndex(of: stream) ?? importer.streams.count
     streamCounts[streamIndex] += 1
@@ -169,7 +210,7 @@ struct KnowledgeCRows {
       return
     }
     var offset = UTCOffset.none
-    if let gmt = row["gmt"]?.integer, abs(gmt) <= Int64(UTCOffset.limit) {
+    if let gmt = row["gmt"]?.integer, gmt.magnitude <= UInt64(UTCOffset.limit) {
       offset = Int32(gmt)
     } else {
       withoutOffset += 1
@@ -191,34 +232,45 @@ struct KnowledgeCRows {
     var intent: String?
     if let c = row["intent_class"]?.text, !c.isEmpty { intent = c }
     var parameters: [Parameter] = []
-    if case .blob(let bytes)? = row["interaction"], !bytes.isEmpty {
+    switch interaction() {
+    case .tooLarge: tooLarge += 1
+    case .unavailable: notDecoded += 1
+    case .bytes(let bytes) where !bytes.isEmpty:
       if let archive = InteractionArchive(bytes) {
         parameters = archive.stringEntries
       } else {
         notDecoded += 1
       }
+    case .bytes: break
     }
     if let verb = row["intent_verb"]?.text, !verb.isEmpty {
       parameters.removeAll { $0.key == "intent_verb" }
       parameters.append(Parameter("intent_verb", verb))
     }
-    builder.donate(
-      Donation(timestamp: Instant(milliseconds: ms), kind: kind, intent: intent, parameters: parameters),
-      offset: offset)
+    let donation = Donation(
+      timestamp: Instant(milliseconds: ms), kind: kind, intent: intent, parameters: parameters)
+    let rowID = row["row_id"]?.text ?? "?"
+    if try badValues.refuses(donation, file: file, location: { "ZOBJECT row \(rowID)" }) { return }
+    builder.donate(donation, offset: offset)
   }
 
-  consuming func finish(file: String, totalRows: Int) -> ImportResult {
+  consuming func finish(file: String, totalRows: Int, invalidUTF8: Int) -> ImportResult {
     var counts = ImportCounts()
     let names = importer.streams + [importer.visitSource.stream]
     counts.events = names.indices.map { NamedCount(names[$0], streamCounts[$0]) }
     let read = streamCounts.reduce(0, +)
     counts.rows = max(totalRows, read)
     counts.counted = counted + (counts.rows - read)
-    counts.dropped = [NamedCount("bad_times", badTimes), NamedCount("no_app", noApp)]
+    counts.dropped = [
+      NamedCount("bad_times", badTimes), NamedCount("no_app", noApp),
+      NamedCount("bad_values", badValues.count),
+    ]
     counts.notes = [
       NamedCount("other streams", counts.rows - read),
       NamedCount("interactions not decoded", notDecoded),
+      NamedCount("interactions over 16 MiB", tooLarge),
       NamedCount("rows without utc offset", withoutOffset),
+      NamedCount("texts with invalid UTF-8", invalidUTF8),
     ]
     return builder.finish(file: file, counts: counts)
   }

@@ -32,7 +32,11 @@ public struct PowerLogImporter: Sendable {
     public var widgets: PowerLogWidgetRows
   }
 
-  public init() {}
+  /// Skip and count (`bad_values`) a launch whose app id a log cannot hold
+  /// (`DonationFieldCheck`) instead of failing on it.
+  public var skipBadRows: Bool
+
+  public init(skipBadRows: Bool = false) { self.skipBadRows = skipBadRows }
 
   /// Copies `path` (with `-wal`, `-shm`) to a temporary folder, imports the copy, removes it.
   public func read(path: String) throws -> Output {
@@ -64,7 +68,7 @@ public struct PowerLogImporter: Sendable {
       }
     }
     let clock = PowerLogClock(offsetRows)
-    var state = PowerLogRows(clock: clock)
+    var state = PowerLogRows(clock: clock, badValues: BadValueRows(skip: skipBadRows), file: db.file)
     if try require(Self.lockTable, ["timestamp", "Locked"]) {
       try db.query("SELECT timestamp, Locked FROM \(Self.lockTable) ORDER BY timestamp, rowid") {
         state.lock($0)
@@ -72,11 +76,13 @@ public struct PowerLogImporter: Sendable {
     }
     if try require(Self.applicationTable, ["timestamp", "Identifier", "State"]) {
       try db.query(
-        "SELECT timestamp, Identifier, State FROM \(Self.applicationTable) ORDER BY timestamp, rowid"
-      ) { state.application($0) }
+        "SELECT timestamp, Identifier, State, rowid FROM \(Self.applicationTable) ORDER BY timestamp, rowid"
+      ) { try state.application($0) }
     }
     let widgets = try PowerLogWidgetRows.read(db, tables: tables, clock: clock)
     var result = state.finish(file: db.file)
+    result.counts.notes.append(
+      NamedCount("texts with invalid UTF-8", db.invalidUTF8Values))
     result.counts.notes.append(NamedCount("widget rows", widgets.count))
     return Output(result: result, widgets: widgets)
   }
@@ -85,6 +91,8 @@ public struct PowerLogImporter: Sendable {
 /// The per-row work of `PowerLogImporter`.
 struct PowerLogRows {
   let clock: PowerLogClock
+  var badValues: BadValueRows
+  let file: String
   var builder = DeviceLogBuilder()
   var lockRows = 0
   var applicationRows = 0
@@ -114,7 +122,7 @@ struct PowerLogRows {
     }
   }
 
-  mutating func application(_ row: SQLiteRow) {
+  mutating func application(_ row: SQLiteRow) throws {
     applicationRows += 1
     guard let ms = time(row.values[0]) else { return }
     guard let app = row.values[1].text, !app.isEmpty else {
@@ -128,7 +136,11 @@ struct PowerLogRows {
       previous == PowerLogImporter.foregroundState
       || previous == PowerLogImporter.foregroundObscuredState
     if state == PowerLogImporter.foregroundState && !wasInFront {
-      builder.donate(Donation(timestamp: Instant(milliseconds: ms), kind: app), offset: UTCOffset.none)
+      let donation = Donation(timestamp: Instant(milliseconds: ms), kind: app)
+      let rowID = row.text(3) ?? "?"
+      let table = PowerLogImporter.applicationTable
+      if try badValues.refuses(donation, file: file, location: { "\(table) row \(rowID)" }) { return }
+      builder.donate(donation, offset: UTCOffset.none)
     } else {
       counted += 1
     }
@@ -142,7 +154,10 @@ struct PowerLogRows {
       NamedCount(PowerLogImporter.applicationTable, applicationRows),
     ]
     counts.counted = counted
-    counts.dropped = [NamedCount("bad_times", badTimes), NamedCount("no_app", noApp)]
+    counts.dropped = [
+      NamedCount("bad_times", badTimes), NamedCount("no_app", noApp),
+      NamedCount("bad_values", badValues.count),
+    ]
     counts.notes = [
       NamedCount("time offset rows", clock.offsets.count),
       NamedCount("rows before the first offset", beforeFirstOffset),

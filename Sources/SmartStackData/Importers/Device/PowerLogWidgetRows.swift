@@ -5,7 +5,8 @@ import SmartStackBase
 ///
 /// No public source we could check names the table or its other columns, so nothing is
 /// assumed about them: each row is written with its table's name, its corrected time (from
-/// a `timestamp` column when the table has one) and every other non-null column as
+/// a `timestamp` column when the table has one) and every other non-null stored column
+/// (generated columns are not read) as
 /// `name=value` pairs (`ParameterText`), among them `isInStack` and whatever columns hold
 /// the widget's size and time on screen on that iOS version.
 public struct PowerLogWidgetRows: Sendable {
@@ -26,7 +27,10 @@ public struct PowerLogWidgetRows: Sendable {
       guard columns.contains(where: { $0.lowercased() == "isinstack" }) else { continue }
       let timestamp = columns.first { $0.lowercased() == "timestamp" }
       let order = timestamp.map { SQLiteDatabase.quoted($0) + ", rowid" } ?? "rowid"
-      try db.query("SELECT * FROM \(SQLiteDatabase.quoted(table)) ORDER BY \(order)") { row in
+      // The stored columns by name, never `SELECT *`: `columns(of:)` (`PRAGMA table_info`)
+      // leaves out generated columns, which would be computed on every read.
+      let list = columns.map(SQLiteDatabase.quoted).joined(separator: ", ")
+      try db.query("SELECT \(list) FROM \(SQLiteDatabase.quoted(table)) ORDER BY \(order)") { row in
         var ms: Int64?
         var fields: [Parameter] = []
         for (name, value) in zip(row.names, row.values) {

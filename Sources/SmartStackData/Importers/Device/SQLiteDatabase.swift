@@ -16,8 +16,9 @@ public struct DatabaseError: Error, Sendable, Hashable, CustomStringConvertible 
     self.message = message
   }
 
-  /// `FILE: message`.
-  public var description: String { "\(file): \(message)" }
+  /// `FILE: message`, control characters escaped (`TerminalText.escapingControls`): the
+  /// file name and SQLite's own messages may quote hostile text (a schema's names).
+  public var description: String { TerminalText.escapingControls("\(file): \(message)") }
 }
 
 /// One column value of a row, copied out of SQLite.
@@ -74,12 +75,17 @@ public enum SQLiteValue: Sendable, Hashable {
 ///   finalised there, whatever the closure throws.
 /// - Column text and blobs are copied into Swift values before the next `sqlite3_step`,
 ///   so no pointer SQLite owns escapes.
+/// - A blob handle lives only inside `blob(table:column:rowid:)`, closed there; it reads
+///   exactly `sqlite3_blob_bytes` bytes into an array of that capacity.
 public final class SQLiteDatabase {
   /// The file the user named, for messages.
   public let file: String
   private var handle: OpaquePointer?
   /// The folder holding the copy (removed by `close()`); nil for a database not copied.
   let temporaryFolder: String?
+  /// The text values read so far that were not valid UTF-8 (each read with U+FFFD in
+  /// place of its bad bytes): the importers report the count.
+  public private(set) var invalidUTF8Values = 0
 
   private init(file: String, handle: OpaquePointer, temporaryFolder: String?) {
     self.file = file
@@ -89,25 +95,25 @@ public final class SQLiteDatabase {
 
   deinit { close() }
 
-  /// Copies `path` (and its `-wal`, `-shm`) to a new temporary folder and opens the copy
-  /// read-only. Checks that the copy is a readable database (reads its schema).
+  /// Copies `path` (and its `-wal`, `-shm`, looked for beside the file `path` leads to
+  /// through links) to a new temporary folder (`SQLiteCopyFolder`, which first removes
+  /// the copies killed runs left) and opens the copy read-only. Checks that the copy is a
+  /// readable database (reads its schema).
   ///
   /// - Throws: `InputFileError` when `path` is missing or unreadable; `DatabaseError`
   ///   (`path: is not a SQLite database ...`) when it is not a database or is damaged.
   public static func open(copying path: String) throws -> SQLiteDatabase {
-    let main = try FileIO.readBytes(path)
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("smartstack-sqlite-\(UUID().uuidString)").path
-    do {
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-    } catch {
-      throw InputFileError(path: path, reason: "cannot create a temporary folder for its copy")
-    }
+    // Through links: the -wal and -shm that hold the newest rows are beside the file the
+    // link leads to, not beside the link.
+    let real = ResolvedPath.of(path)
+    // Checked as named first, so a missing or special file is reported by its name.
+    try SQLiteCopyFolder.checkReadable(path)
+    let folder = try SQLiteCopyFolder.create(for: path)
     let copy = folder + "/database.sqlite"
     do {
-      try FileIO.writeAtomically(main, to: copy)
-      for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-        try FileIO.writeAtomically(try FileIO.readBytes(path + suffix), to: copy + suffix)
+      try SQLiteCopyFolder.copy(real, to: copy)
+      for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: real + suffix) {
+        try SQLiteCopyFolder.copy(real + suffix, to: copy + suffix)
       }
       let database = try openReadOnly(copy, file: path, temporaryFolder: folder)
       try database.checkReadable()
@@ -138,7 +144,53 @@ public final class SQLiteDatabase {
       sqlite3_close(pointer)
       throw DatabaseError(file: file, message: "cannot open as a SQLite database: \(message)")
     }
+    // Every value SQLite makes, read from the file or computed (a generated column), is
+    // bounded: a bigger one fails the statement with SQLITE_TOOBIG instead of taking
+    // memory without limit.
+    sqlite3_limit(pointer, SQLITE_LIMIT_LENGTH, Int32(maximumValueBytes))
     return SQLiteDatabase(file: file, handle: pointer, temporaryFolder: temporaryFolder)
+  }
+
+  /// The largest value (text or blob, in bytes) a statement may read or compute: 16 MiB.
+  /// A value beyond it fails the statement (`valueTooLarge`); a blob that may be bigger is
+  /// read with `blob(table:column:rowid:)` instead, which skips it unread.
+  public static let maximumValueBytes = 16 << 20
+
+  /// What `blob(table:column:rowid:)` read.
+  public enum BlobRead: Sendable, Equatable {
+    /// The value's bytes (empty for NULL and for an empty value).
+    case bytes([UInt8])
+    /// The value has this many bytes, more than `maximumValueBytes`: not read.
+    case tooLarge(Int)
+    /// SQLite cannot open it as a blob (no such row, a generated column, a table
+    /// without rowid).
+    case unavailable
+  }
+
+  /// The stored value of `column` in the row `rowid` of `table`, read with SQLite's
+  /// incremental blob I/O straight into one Swift array, or only its size when it is over
+  /// `maximumValueBytes` (a 100 MB blob costs nothing).
+  public func blob(table: String, column: String, rowid: Int64) -> BlobRead {
+    guard let handle else { return .unavailable }
+    var blob: OpaquePointer?
+    guard sqlite3_blob_open(handle, "main", table, column, rowid, 0, &blob) == SQLITE_OK, let blob else {
+      return .unavailable
+    }
+    defer { sqlite3_blob_close(blob) }
+    let count = Int(sqlite3_blob_bytes(blob))
+    guard count <= Self.maximumValueBytes else { return .tooLarge(count) }
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      failed = count > 0 && sqlite3_blob_read(blob, buffer.baseAddress, Int32(count), 0) != SQLITE_OK
+      initialized = failed ? 0 : count
+    }
+    return failed ? .unavailable : .bytes(bytes)
+  }
+
+  /// The message for a statement that failed on a value beyond `maximumValueBytes`.
+  static var valueTooLarge: String {
+    "a value (text or blob, stored or computed by a generated column) is larger than "
+      + "\(maximumValueBytes) bytes (16 MiB), the most the importers read"
   }
 
   /// Reads the schema and checks the database's integrity quickly, so a file that is not
@@ -152,6 +204,9 @@ public final class SQLiteDatabase {
         }
       }
     } catch let error as DatabaseError {
+      // quick_check computes generated columns with NOT NULL: one beyond the value limit
+      // stops the check, not the import, which reads only the columns it needs.
+      if error.message == Self.valueTooLarge { return }
       if error.message.hasPrefix("the database is damaged") { throw error }
       throw DatabaseError(
         file: file,
@@ -228,25 +283,33 @@ public final class SQLiteDatabase {
     while true {
       let status = sqlite3_step(statement)
       if status == SQLITE_DONE { return }
-      guard status == SQLITE_ROW else {
-        throw DatabaseError(file: file, message: String(cString: sqlite3_errmsg(handle)))
-      }
+      guard status == SQLITE_ROW else { throw stepError(status, handle) }
       var values: [SQLiteValue] = []
       values.reserveCapacity(count)
-      for c in 0..<Int32(count) { values.append(Self.value(statement, c)) }
+      for c in 0..<Int32(count) { values.append(value(statement, c)) }
       try body(SQLiteRow(names: names, values: values))
     }
   }
 
+  /// The error of a failed `sqlite3_step`, SQLite's message escaped (it may quote a
+  /// hostile schema).
+  private func stepError(_ status: Int32, _ handle: OpaquePointer) -> DatabaseError {
+    if status == SQLITE_TOOBIG { return DatabaseError(file: file, message: Self.valueTooLarge) }
+    return DatabaseError(file: file, message: String(cString: sqlite3_errmsg(handle)))
+  }
+
   /// Column `c` of the current row, copied.
-  private static func value(_ statement: OpaquePointer, _ c: Int32) -> SQLiteValue {
+  private func value(_ statement: OpaquePointer, _ c: Int32) -> SQLiteValue {
     switch sqlite3_column_type(statement, c) {
     case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, c))
     case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, c))
     case SQLITE_TEXT:
       guard let bytes = sqlite3_column_text(statement, c) else { return .text("") }
       let n = Int(sqlite3_column_bytes(statement, c))
-      return .text(String(decoding: UnsafeBufferPointer(start: bytes, count: n), as: UTF8.self))
+      let buffer = UnsafeBufferPointer(start: bytes, count: n)
+      if let text = String(validating: buffer, as: UTF8.self) { return .text(text) }
+      invalidUTF8Values += 1
+      return .text(String(decoding: buffer, as: UTF8.self))
     case SQLITE_BLOB:
       let n = Int(sqlite3_column_bytes(statement, c))
       guard n > 0, let bytes = sqlite3_column_blob(statement, c) else { return .blob([]) }

@@ -1,0 +1,58 @@
+import Foundation
+import SmartStackBase
+
+/// The check of a single-file output (`import … --out`, `--visits-out`, `--widgets-out`,
+/// `relevance --out`, `simulate --emit-exposures`): it must not replace a file of a report
+/// set, which only the command that wrote the set may replace (`OutputClaim`).
+///
+/// A folder is a report set's when its `manifest.json` is a manifest of this toolkit
+/// (`PreviousRun`) or it holds a batch journal (`.journal/`, a set still being computed).
+/// Refused, after resolving links: a file of such a folder named like a report
+/// (`OutputClaim.reportNames`, `manifest.json` among them), and anything inside a
+/// report set's own hidden folders (`.journal/`, `.reports-committed/`,
+/// `.reports-staging/`), wherever they are.
+public enum ReportSetPath {
+  /// The hidden folders a report set keeps beside its files.
+  public static let setFolders = [".journal", ".reports-committed", ".reports-staging"]
+
+  /// - Throws: `OutputFileError` naming `path` and the set it belongs to.
+  public static func check(_ path: String) throws {
+    if let reason = problem(path) { throw OutputFileError(path: path, reason: reason) }
+  }
+
+  /// Why `path` belongs to a report set, or nil.
+  public static func problem(_ path: String) -> String? {
+    let resolved = ResolvedPath.of(path)
+    let components = resolved.split(separator: "/").map(String.init)
+    for (i, component) in components.enumerated().dropLast() where setFolders.contains(component) {
+      let set = "/" + components[..<i].joined(separator: "/")
+      return "it is inside \(component)/ of the report set in \(set), which only the run that wrote it may change; give another output path"
+    }
+    guard let name = components.last else { return nil }
+    let folder = "/" + components.dropLast().joined(separator: "/")
+    guard OutputClaim.reportNames.contains(name), isReportSet(folder) else { return nil }
+    return "\(folder) holds a report set (manifest.json or .journal/) and \(name) is one of its files, which only the run that wrote it may replace; give another output path"
+  }
+
+  /// Refuses a folder for files that are not a report set (`--emit-exposures`) when it is
+  /// a report set's folder or inside one's hidden folders (`OUT/.journal`).
+  ///
+  /// - Throws: `OutputFileError` naming `folder`.
+  public static func checkFolder(_ folder: String) throws {
+    let resolved = ResolvedPath.of(folder)
+    if let reason = problem(resolved + "/x") {  // inside .journal/ and the like
+      throw OutputFileError(path: folder, reason: reason)
+    }
+    if isReportSet(resolved) {
+      throw OutputFileError(
+        path: folder,
+        reason: "it holds a report set (manifest.json or .journal/), whose files only the run that wrote it may change; give another folder")
+    }
+  }
+
+  /// Whether `folder` holds a report set: a manifest of this toolkit, or a journal.
+  static func isReportSet(_ folder: String) -> Bool {
+    if PathKind(folder + "/.journal") == .folder { return true }
+    return ((try? PreviousRun(folder)) ?? nil) != nil
+  }
+}
