@@ -61,8 +61,10 @@ struct ValidateCommand: ParsableCommand {
       }
       StandardOutput.write(
         json
-          ? Self.jsonSummary(file: log, format: read.format, statistics: statistics)
-          : Self.summary(file: log, format: read.format, statistics: statistics))
+          ? Self.jsonSummary(
+            file: log, format: read.format, statistics: statistics, ignored: read.ignoredColumns)
+          : Self.summary(
+            file: log, format: read.format, statistics: statistics, ignored: read.ignoredColumns))
     }
   }
 
@@ -77,14 +79,16 @@ struct ValidateCommand: ParsableCommand {
       + " \(fixed(megabytes / parseSeconds, 2)) MB/s"
   }
 
-  /// The human summary, one `name: value` per line.
-  static func summary(file: String, format: DonationLogFormat, statistics s: DonationStatistics)
-    -> String
-  {
+  /// The human summary, one `name: value` per line; `ignored columns` (the columns or
+  /// keys the reader did not read) only when there are some.
+  static func summary(
+    file: String, format: DonationLogFormat, statistics s: DonationStatistics,
+    ignored: [String] = []
+  ) -> String {
     let busiest = s.busiestHours(3).map {
       "\(NumberFormat.format($0.hour, minimumDigits: 2)):00 (\($0.donations))"
     }
-    let lines: [(String, String)] = [
+    var lines: [(String, String)] = [
       ("file", file),
       ("format", format.rawValue),
       ("time zone", s.timeZone),
@@ -98,6 +102,9 @@ struct ValidateCommand: ParsableCommand {
       ("span", "\(fixed(s.spanDays, 2)) days"),
       ("busiest hours", busiest.isEmpty ? "none" : busiest.joined(separator: ", ")),
     ]
+    if !ignored.isEmpty {
+      lines.append(("ignored columns", ignored.map { "'\($0)'" }.joined(separator: ", ")))
+    }
     let width = lines.map(\.0.count).max() ?? 0
     return lines.map { name, value in
       "\(name):" + String(repeating: " ", count: width - name.count + 1) + value + "\n"
@@ -105,10 +112,12 @@ struct ValidateCommand: ParsableCommand {
   }
 
   /// One JSON object; keys in the order file, format, timezone, events, users, kinds,
-  /// intents, first, last, busiest_hours.
-  static func jsonSummary(file: String, format: DonationLogFormat, statistics s: DonationStatistics)
-    -> String
-  {
+  /// intents, parameter_keys, first, last, span_days, busiest_hours, ignored_columns (the
+  /// columns or keys the reader did not read, `[]` when none).
+  static func jsonSummary(
+    file: String, format: DonationLogFormat, statistics s: DonationStatistics,
+    ignored: [String] = []
+  ) -> String {
     let hours = s.busiestHours(3).map { hour -> JSONValue in
       ["hour": .number(Double(hour.hour)), "donations": .number(Double(hour.donations))]
     }
@@ -120,9 +129,12 @@ struct ValidateCommand: ParsableCommand {
       "users": .number(Double(s.users)),
       "kinds": .number(Double(s.kinds)),
       "intents": .number(Double(s.intents)),
+      "parameter_keys": .number(Double(s.parameterKeys)),
       "first": s.first.map { .string(ISO8601.format($0)) } ?? .null,
       "last": s.last.map { .string(ISO8601.format($0)) } ?? .null,
+      "span_days": .number((s.spanDays * 1_000_000).rounded() / 1_000_000),
       "busiest_hours": .array(hours.map { JSONNode($0) }),
+      "ignored_columns": .array(ignored.map { JSONNode(.string($0)) }),
     ]
     return summary.serialized() + "\n"
   }

@@ -45,8 +45,29 @@ struct ValidateCommandTests {
     // 08:01Z is 03:01 EST, 09:15Z is 04:15 EST.
     #expect(
       r.stdout
-        == #"{"file":"log.csv","format":"csv","timezone":"America/New_York","events":4,"users":2,"kinds":2,"intents":2,"first":"2026-03-02T08:01:05Z","last":"2026-03-04T08:01:05Z","busiest_hours":[{"hour":3,"donations":3},{"hour":4,"donations":1}]}"#
+        == #"{"file":"log.csv","format":"csv","timezone":"America/New_York","events":4,"users":2,"kinds":2,"intents":2,"parameter_keys":3,"first":"2026-03-02T08:01:05Z","last":"2026-03-04T08:01:05Z","span_days":2,"busiest_hours":[{"hour":3,"donations":3},{"hour":4,"donations":1}],"ignored_columns":[]}"#
         + "\n")
+  }
+
+  @Test func listsTheColumnsItIgnoredInTextAndJSON() throws {
+    let folder = try CLI.temporaryFolder()
+    try CLI.write(
+      "timestamp,kind,device\n2026-03-02T08:00:00Z,A,phone\n", to: "log.csv", in: folder)
+    let text = try CLI.run(["validate", "log.csv"], in: folder)
+    #expect(text.status == 0)
+    #expect(text.stdout.hasSuffix("ignored columns: 'device'\n"))
+    let json = try CLI.run(["validate", "log.csv", "--json"], in: folder)
+    #expect(json.stdout.hasSuffix(#","ignored_columns":["device"]}"# + "\n"))
+  }
+
+  @Test func aMiscasedUserColumnExits65AtItsCell() throws {
+    let folder = try CLI.temporaryFolder()
+    try CLI.write(
+      "timestamp,User,kind\n2026-03-02T08:00:00Z,ana,A\n", to: "log.csv", in: folder)
+    let r = try CLI.run(["validate", "log.csv"], in: folder)
+    #expect(r.status == 65)
+    #expect(r.stdout == "")
+    #expect(r.stderr.contains("log.csv:1:11: unknown column 'User' (did you mean 'user'?"))
   }
 
   @Test func emptyLogHasNullFirstAndLast() throws {
@@ -56,7 +77,7 @@ struct ValidateCommandTests {
     #expect(r.status == 0)
     #expect(
       r.stdout
-        == #"{"file":"empty.csv","format":"csv","timezone":"UTC","events":0,"users":0,"kinds":0,"intents":0,"first":null,"last":null,"busiest_hours":[]}"#
+        == #"{"file":"empty.csv","format":"csv","timezone":"UTC","events":0,"users":0,"kinds":0,"intents":0,"parameter_keys":0,"first":null,"last":null,"span_days":0,"busiest_hours":[],"ignored_columns":[]}"#
         + "\n")
   }
 

@@ -13,7 +13,9 @@ extension DonationLog {
   /// `parameters` an object of strings with non-empty names (absent or null: none).
   /// The time may instead be one epoch key (`timestamp_ms`, `epoch_ms`, `timestamp_s`,
   /// `epoch_s`) and `utc_offset` gives the row's own UTC offset
-  /// (`JSONObjectReader.donationTime(zone:)`). Unknown fields are ignored; lines holding only white space are skipped, so an empty
+  /// (`JSONObjectReader.donationTime(zone:)`). Unknown fields are ignored (told to the
+  /// sink) except a near miss of an absent optional field (`"usr"`, `"params"`), an error
+  /// at its key with a did-you-mean (`DonationColumnNames`); lines holding only white space are skipped, so an empty
   /// file is an empty log. A line longer than `InputLimits.maximumLineBytes` is refused at
   /// its first byte past the limit. Wrong types are reported with the field name, e.g.
   /// `kind: expected a string, found a number`, at the value; every problem in the file is
@@ -122,8 +124,17 @@ extension DonationLog {
     _ range: Range<Int>, json: inout JSONDecoding, sink: inout Sink, timeZone: ZoneRules
   ) {
     guard let root = json.parse(range: range) else { return }
-    // Unknown fields are ignored.
+    // Unknown fields are ignored, except a near miss of an absent optional field
+    // (`DonationColumnNames`).
     _ = json.decodeObject(root, ignoringUnknownKeys: true) { o -> Void? in
+      let keys = o.object.members.map(\.key)
+      for member in o.object.members where !DonationColumnNames.isKnown(member.key) {
+        if let message = DonationColumnNames.problem(member.key, among: keys, what: "key") {
+          o.json.report(message, at: member.keyOffset, path: o.path)
+        } else {
+          sink.ignore(column: member.key)
+        }
+      }
       let time = o.donationTime(zone: timeZone)
 
       var userName = o.optional(DonationField.user, as: String.self) ?? ""
