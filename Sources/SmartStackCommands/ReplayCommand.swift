@@ -114,6 +114,11 @@ struct ReplayInputOptions: ParsableArguments {
   @Option(help: "The people's IANA time zone, for naive timestamps and local-time features.")
   var timezone: String = "UTC"
 
+  @Flag(
+    help: "Make naive local times in the log that do not exist or exist twice in the time zone (a daylight-saving gap or fold), or that are read in UTC by default, errors instead of warnings."
+  )
+  var strictLocalTimes = false
+
   @Option(help: "Relevance timelines JSON; instance ids refer to stack instance ids (the kind for 'all' and 'top:N').")
   var timelines: String?
 
@@ -153,7 +158,10 @@ struct ReplayInputOptions: ParsableArguments {
     case let other?: throw ValidationError("--format must be 'csv' or 'jsonl', not '\(other)'")
     }
     return try reportingErrors {
-      let log = try DonationLog.read(path: log, format: logFormat, timeZone: zone)
+      var localTimes = LocalTimeReport()
+      let log = try DonationLog.read(
+        path: log, format: logFormat, timeZone: zone, localTimes: &localTimes)
+      try LocalTimeWarnings.report(localTimes, file: self.log, zone: zone, strict: strictLocalTimes)
       switch try Self.parsed("--visits", visits, VisitSource.parse) {
       case .donations: options.visits = .donations
       case .sessions(let minutes): options.visits = .sessions(gapMinutes: minutes)

@@ -35,6 +35,11 @@ struct ValidateCommand: ParsableCommand {
 
   @Flag(help: "Print the summary as one JSON object.") var json = false
 
+  @Flag(
+    help: "Make naive local times that do not exist or exist twice in the time zone (a daylight-saving gap or fold), or that are read in UTC by default, errors instead of warnings."
+  )
+  var strictLocalTimes = false
+
   @Flag(help: "Print read and parse times and speeds to standard error.") var timing = false
 
   func validate() throws {
@@ -55,6 +60,7 @@ struct ValidateCommand: ParsableCommand {
       let start = clock.now
       let read = try DonationStatistics.read(path: log, format: format?.logFormat, timeZone: zone)
       let statistics = read.statistics
+      try LocalTimeWarnings.report(read.localTimes, file: log, zone: zone, strict: strictLocalTimes)
       if timing {
         StandardError.write(
           Self.timingLine(rows: statistics.events, bytes: read.bytes, parse: clock.now - start))

@@ -209,10 +209,17 @@ struct CSVRowReader {
           (csv.sourceOffset(ofField: columns.timestamp, byte: error.offset), "timestamp: \(error.message)"))
       }
     } else {
-      switch timeZone.instant(parsing: timestampField) {
+      var local: LocalTimeKind? = nil
+      switch timeZone.instant(parsing: timestampField, local: &local) {
       case .success(let instant):
         milliseconds = instant.milliseconds
         utcOffset = UTCOffset.ofTimestamp(timestampField)
+        if let local {
+          sink.localTimes.note(local) {
+            let p = csv.position(ofByte: csv.sourceOffset(ofField: columns.timestamp, byte: 0))
+            return LocalTimeReport.Place(line: p.line, column: p.column)
+          }
+        }
       case .failure(let error):
         rowProblems.append(
           (

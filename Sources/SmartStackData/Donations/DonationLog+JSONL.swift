@@ -135,7 +135,14 @@ extension DonationLog {
           sink.ignore(column: member.key)
         }
       }
-      let time = o.donationTime(zone: timeZone)
+      var localTime: (kind: LocalTimeKind, offset: Int)? = nil
+      let time = o.donationTime(zone: timeZone, localTime: &localTime)
+      if let localTime {
+        sink.localTimes.note(localTime.kind) {
+          let p = o.json.position(ofByte: localTime.offset)
+          return LocalTimeReport.Place(line: p.line, column: p.column)
+        }
+      }
 
       var userName = o.optional(DonationField.user, as: String.self) ?? ""
       if userName.isEmpty { userName = Donation.defaultUser }

@@ -110,8 +110,11 @@ struct JSONLinesFastRow {
     // What the general reader checks on the values.
     guard let timestamp, !timestamp.isEmpty, let kind, !kind.isEmpty else { return nil }
     let timestampBytes = UnsafeBufferPointer(rebasing: b[timestamp])
-    switch timeZone.instant(parsing: timestampBytes) {
+    // A naive time is the general reader's business (it notes it: `LocalTimeReport`).
+    var local: LocalTimeKind? = nil
+    switch timeZone.instant(parsing: timestampBytes, local: &local) {
     case .success(let instant):
+      if local != nil { return nil }
       milliseconds = instant.milliseconds
       utcOffset = offsetField != UTCOffset.none ? offsetField : UTCOffset.ofTimestamp(timestampBytes)
     case .failure: return nil

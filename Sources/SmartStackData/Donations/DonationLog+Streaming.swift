@@ -8,6 +8,8 @@ public struct StreamedStatistics: Sendable, Hashable {
   public var format: DonationLogFormat
   public var bytes: Int
   public var ignoredColumns: [String] = []
+  /// The naive local times the log holds (`LocalTimeReport`).
+  public var localTimes = LocalTimeReport()
 }
 
 extension DonationStatistics {
@@ -36,7 +38,7 @@ extension DonationStatistics {
         passed: { file.release(before: $0) })
       return StreamedStatistics(
         statistics: sink.statistics, format: resolved, bytes: bytes.count,
-        ignoredColumns: sink.ignoredColumns)
+        ignoredColumns: sink.ignoredColumns, localTimes: sink.localTimes)
     }
   }
 

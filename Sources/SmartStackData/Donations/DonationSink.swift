@@ -33,6 +33,10 @@ protocol DonationSink {
     timestamp: Int64, user: Int32, kind: Int32, intent: Int32, parameterSet: Int32,
     utcOffset: Int32)
 
+  /// The naive local times read so far (where the first ones are, how many fall in a gap
+  /// or a fold of the zone): the reader notes each, in file order.
+  var localTimes: LocalTimeReport { get set }
+
   /// Tells the sink the reader ignores a column (CSV) or key (JSON Lines) named `name`;
   /// called once per name per header or object, before the rows it is in.
   mutating func ignore(column name: String)
@@ -87,6 +91,7 @@ struct DonationStatisticsSink: DonationSink {
   private var last = Int64.min
   private var hours = [Int](repeating: 0, count: 24)
   private var cursor: ZoneCursor
+  var localTimes = LocalTimeReport()
   /// The columns or keys the reader ignored, each once, in the order first met; at most
   /// `ignoredColumnLimit` (a JSON Lines file may hold a new key on every line).
   private(set) var ignoredColumns: [String] = []
