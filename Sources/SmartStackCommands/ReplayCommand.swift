@@ -14,12 +14,16 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
       A hit is a visit that showed its target.
 
       Examples:
-        smartstack replay --log Datasets/logs/commuter/donations.csv --visits Datasets/logs/commuter/visits.csv \\
-          --stack Datasets/logs/commuter/stack.json --strategy mfu,mru,hour-of-day,oracle
-        smartstack replay --log Datasets/logs/credit-card/donations.jsonl --visits sessions:5 --stack top:6 \\
-          --warmup-days 7 --out reports/credit-card
-        smartstack replay --log Datasets/logs/commuter/donations.csv --visits Datasets/logs/commuter/visits.csv \\
-          --stack Datasets/logs/commuter/stack.json --timelines Datasets/timelines/commuter.json --out reports/timelines
+        smartstack replay --log Datasets/logs/commuter/donations.csv \\
+          --visits Datasets/logs/commuter/visits.csv \\
+          --stack Datasets/logs/commuter/stack.json \\
+          --strategy mfu,mru,hour-of-day,oracle
+        smartstack replay --log Datasets/logs/credit-card/donations.jsonl \\
+          --visits sessions:5 --stack top:6 --warmup-days 2 --out reports/credit-card
+        smartstack replay --log Datasets/logs/commuter/donations.csv \\
+          --visits Datasets/logs/commuter/visits.csv \\
+          --stack Datasets/logs/commuter/stack.json \\
+          --timelines Datasets/timelines/commuter.json --out reports/timelines
       """)
 
   @OptionGroup var input: ReplayInputOptions
@@ -99,7 +103,7 @@ struct ReplayInputOptions: ParsableArguments {
   @Option(help: "Log format: csv or jsonl (default: by file extension).")
   var format: String?
 
-  @Option(help: "Visits: 'donations' (one before each donation instant), 'sessions:MINUTES' (one before the first donation after a gap), or a visit log CSV file (timestamp,user).")
+  @Option(help: "Visits: 'donations' (one at each donation's instant, decided before that donation), 'sessions:MINUTES' (one at the first donation after a gap, decided before it), or a visit log CSV file (timestamp,user).")
   var visits: String = "donations"
 
   @Option(parsing: .unconditional, help: "Seconds after a visit within which the next donation is its target.")

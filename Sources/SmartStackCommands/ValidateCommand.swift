@@ -68,9 +68,11 @@ struct ValidateCommand: ParsableCommand {
       StandardOutput.write(
         json
           ? Self.jsonSummary(
-            file: log, format: read.format, statistics: statistics, ignored: read.ignoredColumns)
+            file: log, format: read.format, statistics: statistics, ignored: read.ignoredColumns,
+            zone: zone)
           : Self.summary(
-            file: log, format: read.format, statistics: statistics, ignored: read.ignoredColumns))
+            file: log, format: read.format, statistics: statistics, ignored: read.ignoredColumns,
+            zone: zone))
     }
   }
 
@@ -86,11 +88,17 @@ struct ValidateCommand: ParsableCommand {
   }
 
   /// The human summary, one `name: value` per line; `ignored columns` (the columns or
-  /// keys the reader did not read) only when there are some.
+  /// keys the reader did not read) only when there are some; outside UTC, first and last
+  /// also in `zone`'s local time.
   static func summary(
     file: String, format: DonationLogFormat, statistics s: DonationStatistics,
-    ignored: [String] = []
+    ignored: [String] = [], zone: ZoneRules = .utc
   ) -> String {
+    let local = { (instant: Instant) -> String in
+      zone.identifier == "UTC"
+        ? ISO8601.format(instant)
+        : ISO8601.format(instant) + " (" + ISO8601.formatLocal(instant, zone: zone) + " local)"
+    }
     let busiest = s.busiestHours(3).map {
       "\(NumberFormat.format($0.hour, minimumDigits: 2)):00 (\($0.donations))"
     }
@@ -103,8 +111,8 @@ struct ValidateCommand: ParsableCommand {
       ("kinds", "\(s.kinds)"),
       ("intents", "\(s.intents)"),
       ("parameter keys", "\(s.parameterKeys)"),
-      ("first", s.first.map(ISO8601.format) ?? "none"),
-      ("last", s.last.map(ISO8601.format) ?? "none"),
+      ("first", s.first.map(local) ?? "none"),
+      ("last", s.last.map(local) ?? "none"),
       ("span", "\(fixed(s.spanDays, 2)) days"),
       ("busiest hours", busiest.isEmpty ? "none" : busiest.joined(separator: ", ")),
     ]
@@ -118,11 +126,12 @@ struct ValidateCommand: ParsableCommand {
   }
 
   /// One JSON object; keys in the order file, format, timezone, events, users, kinds,
-  /// intents, parameter_keys, first, last, span_days, busiest_hours, ignored_columns (the
-  /// columns or keys the reader did not read, `[]` when none).
+  /// intents, parameter_keys, first, last, first_local, last_local (in the time zone),
+  /// span_days, busiest_hours, ignored_columns (the columns or keys the reader did not
+  /// read, `[]` when none).
   static func jsonSummary(
     file: String, format: DonationLogFormat, statistics s: DonationStatistics,
-    ignored: [String] = []
+    ignored: [String] = [], zone: ZoneRules = .utc
   ) -> String {
     let hours = s.busiestHours(3).map { hour -> JSONValue in
       ["hour": .number(Double(hour.hour)), "donations": .number(Double(hour.donations))]
@@ -138,6 +147,8 @@ struct ValidateCommand: ParsableCommand {
       "parameter_keys": .number(Double(s.parameterKeys)),
       "first": s.first.map { .string(ISO8601.format($0)) } ?? .null,
       "last": s.last.map { .string(ISO8601.format($0)) } ?? .null,
+      "first_local": s.first.map { .string(ISO8601.formatLocal($0, zone: zone)) } ?? .null,
+      "last_local": s.last.map { .string(ISO8601.formatLocal($0, zone: zone)) } ?? .null,
       "span_days": .number((s.spanDays * 1_000_000).rounded() / 1_000_000),
       "busiest_hours": .array(hours.map { JSONNode($0) }),
       "ignored_columns": .array(ignored.map { JSONNode(.string($0)) }),

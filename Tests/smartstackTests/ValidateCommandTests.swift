@@ -45,7 +45,7 @@ struct ValidateCommandTests {
     // 08:01Z is 03:01 EST, 09:15Z is 04:15 EST.
     #expect(
       r.stdout
-        == #"{"file":"log.csv","format":"csv","timezone":"America/New_York","events":4,"users":2,"kinds":2,"intents":2,"parameter_keys":3,"first":"2026-03-02T08:01:05Z","last":"2026-03-04T08:01:05Z","span_days":2,"busiest_hours":[{"hour":3,"donations":3},{"hour":4,"donations":1}],"ignored_columns":[]}"#
+        == #"{"file":"log.csv","format":"csv","timezone":"America/New_York","events":4,"users":2,"kinds":2,"intents":2,"parameter_keys":3,"first":"2026-03-02T08:01:05Z","last":"2026-03-04T08:01:05Z","first_local":"2026-03-02T03:01:05-05:00","last_local":"2026-03-04T03:01:05-05:00","span_days":2,"busiest_hours":[{"hour":3,"donations":3},{"hour":4,"donations":1}],"ignored_columns":[]}"#
         + "\n")
   }
 
@@ -58,6 +58,14 @@ struct ValidateCommandTests {
     #expect(text.stdout.hasSuffix("ignored columns: 'device'\n"))
     let json = try CLI.run(["validate", "log.csv", "--json"], in: folder)
     #expect(json.stdout.hasSuffix(#","ignored_columns":["device"]}"# + "\n"))
+  }
+
+  @Test func firstAndLastAreAlsoShownInTheTimeZone() throws {
+    let folder = try CLI.temporaryFolder()
+    try CLI.write(sampleLog, to: "log.csv", in: folder)
+    let r = try CLI.run(["validate", "log.csv", "--timezone", "Europe/Berlin"], in: folder)
+    #expect(r.stdout.contains("first:          2026-03-02T08:01:05Z (2026-03-02T09:01:05+01:00 local)\n"))
+    #expect(r.stdout.contains("last:           2026-03-04T08:01:05Z (2026-03-04T09:01:05+01:00 local)\n"))
   }
 
   @Test func aMiscasedUserColumnExits65AtItsCell() throws {
@@ -77,7 +85,7 @@ struct ValidateCommandTests {
     #expect(r.status == 0)
     #expect(
       r.stdout
-        == #"{"file":"empty.csv","format":"csv","timezone":"UTC","events":0,"users":0,"kinds":0,"intents":0,"parameter_keys":0,"first":null,"last":null,"span_days":0,"busiest_hours":[],"ignored_columns":[]}"#
+        == #"{"file":"empty.csv","format":"csv","timezone":"UTC","events":0,"users":0,"kinds":0,"intents":0,"parameter_keys":0,"first":null,"last":null,"first_local":null,"last_local":null,"span_days":0,"busiest_hours":[],"ignored_columns":[]}"#
         + "\n")
   }
 
