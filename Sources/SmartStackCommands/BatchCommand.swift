@@ -160,6 +160,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       if !quiet {
         for source in sources {
           if let log = source as? LogSource {
+            for warning in log.warnings { StandardError.write(warning) }
             for note in log.plan.notes { StandardError.write("note: \(source.name): \(note)") }
           }
         }

@@ -32,6 +32,17 @@ struct LocalTimeWarningTests {
     #expect(r.stderr.hasPrefix(gap + fold))
   }
 
+  @Test func batchWarnsAboutItsLogsToo() throws {
+    let folder = try CLI.temporaryFolder()
+    try CLI.write(berlin, to: "g.csv", in: folder)
+    let r = try CLI.run(
+      ["batch", "--log", "g.csv", "--timezone", "Europe/Berlin", "--strategy", "mru", "--replicates", "1",
+       "--out", "out"], in: folder)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("g.csv:3:1: warning: 2 naive timestamps name a local time that does not exist"))
+    #expect(r.stderr.contains("g.csv:5:1: warning: 1 naive timestamp names a local time that occurs twice"))
+  }
+
   @Test func jsonLinesAreToldTooAtTheTimestampsValue() throws {
     let folder = try CLI.temporaryFolder()
     try CLI.write(
