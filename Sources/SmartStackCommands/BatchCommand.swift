@@ -203,6 +203,9 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     }
     guard !quiet else { return }
     for note in report.notes { StandardError.write("note: \(note)") }
+    for note in IdenticalReplicates.notes(directory: report.directory) {
+      StandardError.write("note: \(note)")
+    }
     try Self.printTables(directory: report.directory, registry: registry, verbose: verbose)
     let cells =
       report.cellsFromJournal > 0
