@@ -25,38 +25,3 @@ struct BatchInitPathsTests {
     }
   }
 }
-
-/// Issue 29, item 15: a finished run keeps no second copy of its trace.
-@Suite("A finished traced run keeps what --resume and merge need, not a copy of its trace")
-struct FinishedRunLeftoversTests {
-  @Test func aFinishedRunRemovesItsTracePartsAndResumeStillGivesTheSameTrace() throws {
-    let work = try CLI.temporaryFolder()
-    defer { try? FileManager.default.removeItem(at: work) }
-    let out = work.appendingPathComponent("t")
-    let arguments = [
-      "batch", "--log", "Datasets/logs/tiny.csv", "--strategy", "mfu,mru", "--replicates", "1", "--trace",
-      "--out", out.path, "--quiet",
-    ]
-    let first = try CLI.run(arguments, in: root)
-    #expect(first.status == 0, "\(first.stderr)")
-    let journal = out.appendingPathComponent(".journal")
-    let left = try FileManager.default.contentsOfDirectory(atPath: journal.path).sorted()
-    #expect(left == ["cells.jsonl"])
-    let trace = try Data(contentsOf: out.appendingPathComponent("trace.csv"))
-    let resumed = try CLI.run(arguments + ["--resume"], in: root)
-    #expect(resumed.status == 0, "\(resumed.stderr)")
-    #expect(try Data(contentsOf: out.appendingPathComponent("trace.csv")) == trace)
-  }
-
-  @Test func aShardKeepsItsTracePartsForMerge() throws {
-    let work = try CLI.temporaryFolder()
-    defer { try? FileManager.default.removeItem(at: work) }
-    let out = work.appendingPathComponent("s1")
-    let r = try CLI.run(
-      ["batch", "--log", "Datasets/logs/tiny.csv", "--strategy", "mfu,mru", "--replicates", "1", "--trace",
-       "--shard", "1/2", "--out", out.path, "--quiet"], in: root)
-    #expect(r.status == 0, "\(r.stderr)")
-    let left = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent(".journal").path)
-    #expect(left.contains { $0.hasPrefix("trace-") })
-  }
-}

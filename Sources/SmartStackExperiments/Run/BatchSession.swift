@@ -114,27 +114,10 @@ public enum BatchSession {
         )
       }
       done = contents.cells
-      // A finished whole run removes its trace parts (trace.csv holds them); a journaled
-      // cell without its part runs again, which gives the same rows.
-      var traceless = 0
-      if design.trace {
-        let missing = Set(
-          done.map(\.cell.index).filter {
-            !FileManager.default.fileExists(
-              atPath: Journal.tracePart(directory: directory, configHash: outline.configHash, cell: $0))
-          })
-        traceless = missing.count
-        if traceless > 0 {
-          notes.append(
-            "\(traceless) journaled cell\(traceless == 1 ? " has" : "s have") no trace part (a finished run removes them): \(traceless == 1 ? "it runs" : "they run") again for trace.csv")
-          done = done.filter { !missing.contains($0.cell.index) }
-        }
-      }
-      if contents.rejected.isEmpty && traceless == 0 {
+      if contents.rejected.isEmpty {
         writer = try JournalWriter(appendingTo: journalPath, after: contents.completeLength)
       } else {
-        // Rejected lines (and cells without their trace part) are dropped from the
-        // journal and their cells run again.
+        // Rejected lines are dropped from the journal and their cells run again.
         notes += contents.rejected.map { "\($0); it runs again" }
         writer = try JournalWriter(
           creating: journalPath, outline: outline, shard: options.shard, cells: done)
@@ -148,12 +131,21 @@ public enum BatchSession {
     defer { writer.close() }
 
     let mine = (0..<outline.cellCount).filter { options.shard?.contains($0) ?? true }
+    let finished = Set(done.map(\.cell.index))
+    let todo = mine.filter { !finished.contains($0) }.map { outline.cell($0) }
     if design.trace {
       try ExperimentOutputs.createFolder(
         Journal.traceFolder(directory: directory, configHash: outline.configHash))
+      for r in done {
+        let part = Journal.tracePart(
+          directory: directory, configHash: outline.configHash, cell: r.cell.index)
+        guard FileManager.default.fileExists(atPath: part) else {
+          throw BatchError(
+            "\(part) is missing: the journaled cell \(outline.runID(r.cell)) has no trace. Run without --resume to start over"
+          )
+        }
+      }
     }
-    let finished = Set(done.map(\.cell.index))
-    let todo = mine.filter { !finished.contains($0) }.map { outline.cell($0) }
 
     progress(done.count, mine.count)
     var results = done
@@ -192,12 +184,6 @@ public enum BatchSession {
       durationSeconds: seconds(clock.now - startedClock), files: files)
     files.append(OutputSet.File(name: "manifest.json", bytes: Array(manifest.json(outline).utf8)))
     try ExperimentOutputs.publish(files, into: directory, replacing: claim.previousFiles)
-    if design.trace && options.shard == nil {
-      // trace.csv now holds every part; `--resume` needs only cells.jsonl (a cell without
-      // its part runs again) and `merge` reads only shards' parts (docs/batch.md).
-      try? FileManager.default.removeItem(
-        atPath: Journal.traceFolder(directory: directory, configHash: outline.configHash))
-    }
     return BatchReport(
       outline: outline, directory: directory, files: files.map(\.name), cellsRun: todo.count,
       cellsFromJournal: done.count, cellsInOutputs: results.count, notes: notes)
