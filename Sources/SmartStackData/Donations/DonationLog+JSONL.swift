@@ -62,6 +62,12 @@ extension DonationLog {
         end - start <= InputLimits.maximumLineBytes
       {
         fast.append(buffer, to: &sink)
+        if let kind = fast.localTime, let timestamp = fast.timestamp {
+          // At the timestamp's opening quote, as the general reader notes it.
+          sink.localTimes.note(kind) {
+            LocalTimeReport.Place(line: line, column: Self.column(buffer, from: start, to: timestamp.lowerBound - 1))
+          }
+        }
         start = end + 1
         line += 1
         continue
@@ -98,6 +104,14 @@ extension DonationLog {
     copy.append(contentsOf: text)
     json.replaceText(copy, lineBase: line - 2)
     return 1..<copy.count
+  }
+
+  /// The 1-based column (in characters, as `TextPosition` counts) of byte `offset` on
+  /// the line starting at `start`.
+  private static func column(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to offset: Int) -> Int {
+    var column = 1
+    for k in start..<offset where buffer[k] & 0b1100_0000 != 0b1000_0000 { column += 1 }
+    return column
   }
 
   /// The offset of the first `\n` at or after `start`, or the end of the buffer.
