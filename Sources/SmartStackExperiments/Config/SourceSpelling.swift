@@ -30,7 +30,7 @@ public enum VisitSource: Sendable, Hashable {
     guard text.hasPrefix("sessions:") else {
       if let meant = nearMiss(text), !FileManager.default.fileExists(atPath: text) {
         throw SourceSpellingError(
-          form: meant.hasPrefix("sessions:") ? "sessions:MINUTES" : "donations",
+          form: "sessions:MINUTES",
           requirement: "its exact spelling (did you mean '\(meant)'? no file '\(text)' exists either)",
           text: text)
       }
@@ -48,10 +48,10 @@ public enum VisitSource: Sendable, Hashable {
     return .sessions(gapMinutes: minutes)
   }
 
-  /// The spelling `text` is a near miss of (`session:5`, `Sessions:5`, `donation`), or nil.
+  /// The `sessions:` spelling `text` is a near miss of (`session:5`, `Sessions:5`), or
+  /// nil. (A word without a colon, `Donations`, is a file name like any other.)
   static func nearMiss(_ text: String) -> String? {
     let lower = text.lowercased()
-    if lower == "donations" || lower == "donation" { return "donations" }
     guard let colon = lower.firstIndex(of: ":") else { return nil }
     let head = lower[..<colon]
     guard head.hasPrefix("ses"), head.count >= 6, head.count <= 9 else { return nil }
