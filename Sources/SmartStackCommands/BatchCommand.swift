@@ -28,13 +28,18 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
 
       Examples:
         smartstack batch
-        smartstack batch --log Datasets/logs/tiny.csv --visits sessions:5 --strategy mfu,hour-of-week,oracle
-        smartstack batch --scenario Datasets/scenarios/commuter.json --days 14 --strategy mfu,smart-rotate,oracle
-        smartstack batch --init my-study.json             # a commented config to start from
+        smartstack batch --log Datasets/logs/tiny.csv --visits sessions:5 \\
+          --strategy mfu,hour-of-week,oracle
+        smartstack batch --scenario Datasets/scenarios/commuter.json --days 14 \\
+          --strategy mfu,smart-rotate,oracle
+        smartstack batch --init my-study.json      # a commented config to start from
         smartstack batch my-study.json --replicates 10 --out results/run1
-        smartstack batch my-study.json --replicates 10 --out results/run1 --resume   # after an interruption
-        smartstack batch my-study.json --strategy mfu,mru,hour-of-week:half-life-days=14 --out results/run2
-        smartstack batch my-study.json --out results/run1 --overwrite   # replace another run's reports
+        smartstack batch my-study.json --replicates 10 --out results/run1 \\
+          --resume                                  # after an interruption
+        smartstack batch my-study.json \\
+          --strategy mfu,mru,hour-of-week:half-life-days=14 --out results/run2
+        smartstack batch my-study.json --out results/run1 \\
+          --overwrite                          # replace another run's reports
         smartstack batch my-study.json --shard 1/2 --out results/shard-1
         smartstack batch my-study.json --shard 2/2 --out results/shard-2
         smartstack merge results/shard-1 results/shard-2 --out results/all
@@ -66,7 +71,10 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
   var baseline: String?
 
   @Option(parsing: .unconditional, help: "Cells run at the same time (default: the number of cores).")
-  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+  var jobs: Int?
+
+  /// `--jobs`, or the number of cores (an optional, so the help states the default once).
+  var jobCount: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
 
   @Flag(
     inversion: .prefixedNo, help: "Write trace.csv, one row per visit (overrides outputs.trace).")
@@ -103,7 +111,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
   var shard: String?
 
   func validate() throws {
-    guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    guard jobCount >= 1 else { throw ValidationError("--jobs must be at least 1") }
     if let replicates, !(1...ExperimentConfig.maximumReplicates).contains(replicates) {
       throw ValidationError("--replicates must be within 1...\(ExperimentConfig.maximumReplicates)")
     }
@@ -152,13 +160,14 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       if !quiet {
         for source in sources {
           if let log = source as? LogSource {
+            for warning in log.warnings { StandardError.write(warning) }
             for note in log.plan.notes { StandardError.write("note: \(source.name): \(note)") }
           }
         }
       }
       InterruptNote.install()
       let options = BatchOptions(
-        directory: out ?? design.outputDirectory ?? "reports", jobs: jobs, resume: resume,
+        directory: out ?? design.outputDirectory ?? "reports", jobs: jobCount, resume: resume,
         shard: shard, overwrite: overwrite)
       // The exposure logs are made and their folder locked before the batch runs, and
       // published after it succeeds: a failure of either before that writes nothing there,
@@ -202,6 +211,9 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     }
     guard !quiet else { return }
     for note in report.notes { StandardError.write("note: \(note)") }
+    for note in IdenticalReplicates.notes(directory: report.directory) {
+      StandardError.write("note: \(note)")
+    }
     try Self.printTables(directory: report.directory, registry: registry, verbose: verbose)
     let cells =
       report.cellsFromJournal > 0

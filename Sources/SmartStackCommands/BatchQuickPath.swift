@@ -107,10 +107,10 @@ enum ExperimentTemplate {
   static let defaultFile = "experiment.json"
 
   /// The template, its paths relative to `file`'s folder pointing at the bundled data
-  /// (`Datasets/` in the current folder).
-  static func text(for file: String) -> String {
+  /// (`bundledDatasets()`), so it runs wherever it is written and run from.
+  static func text(for file: String, datasets: String = bundledDatasets() ?? "Datasets") -> String {
     let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.path
-    let datasets = URL(fileURLWithPath: "Datasets").standardizedFileURL.path
+    let datasets = URL(fileURLWithPath: datasets).standardizedFileURL.path
     let prefix = relative(from: folder, to: datasets)
     return """
       {
@@ -137,6 +137,27 @@ enum ExperimentTemplate {
       """
   }
 
+  /// The bundled `Datasets/` folder (the one holding `experiments/default.json`): in the
+  /// current folder or one above it, else beside or above the running binary (a build in
+  /// the repository's `.build/`); nil when neither has it.
+  static func bundledDatasets() -> String? {
+    var candidates: [URL] = []
+    var folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL
+    for _ in 0..<8 {
+      candidates.append(folder.appendingPathComponent("Datasets"))
+      folder = folder.deletingLastPathComponent()
+    }
+    if var binary = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() {
+      for _ in 0..<5 {
+        candidates.append(binary.appendingPathComponent("Datasets"))
+        binary = binary.deletingLastPathComponent()
+      }
+    }
+    return candidates.first {
+      FileManager.default.fileExists(atPath: $0.appendingPathComponent("experiments/default.json").path)
+    }?.path
+  }
+
   /// The relative path from folder `from` to `to` (both absolute).
   static func relative(from: String, to: String) -> String {
     let a = from.split(separator: "/")
@@ -157,6 +178,10 @@ enum ExperimentTemplate {
       let parent = URL(fileURLWithPath: file).deletingLastPathComponent().path
       try OutputClaim.checkPath(parent)
       try FileIO.writeAtomically(Array(text(for: file).utf8), to: file)
+      if bundledDatasets() == nil {
+        StandardError.write(
+          "warning: \(file): no bundled Datasets/ folder found here, above here or beside smartstack: edit its \"log\" and \"scenario\" paths (relative to the file) before running it")
+      }
     }
   }
 }

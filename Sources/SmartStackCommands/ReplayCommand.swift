@@ -14,12 +14,16 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
       A hit is a visit that showed its target.
 
       Examples:
-        smartstack replay --log Datasets/logs/commuter/donations.csv --visits Datasets/logs/commuter/visits.csv \\
-          --stack Datasets/logs/commuter/stack.json --strategy mfu,mru,hour-of-day,oracle
-        smartstack replay --log Datasets/logs/credit-card/donations.jsonl --visits sessions:5 --stack top:6 \\
-          --warmup-days 7 --out reports/credit-card
-        smartstack replay --log Datasets/logs/commuter/donations.csv --visits Datasets/logs/commuter/visits.csv \\
-          --stack Datasets/logs/commuter/stack.json --timelines Datasets/timelines/commuter.json --out reports/timelines
+        smartstack replay --log Datasets/logs/commuter/donations.csv \\
+          --visits Datasets/logs/commuter/visits.csv \\
+          --stack Datasets/logs/commuter/stack.json \\
+          --strategy mfu,mru,hour-of-day,oracle
+        smartstack replay --log Datasets/logs/credit-card/donations.jsonl \\
+          --visits sessions:5 --stack top:6 --warmup-days 2 --out reports/credit-card
+        smartstack replay --log Datasets/logs/commuter/donations.csv \\
+          --visits Datasets/logs/commuter/visits.csv \\
+          --stack Datasets/logs/commuter/stack.json \\
+          --timelines Datasets/timelines/commuter.json --out reports/timelines
       """)
 
   @OptionGroup var input: ReplayInputOptions
@@ -134,7 +138,7 @@ struct ReplayInputOptions: ParsableArguments {
   @Option(help: "Log format: csv or jsonl (default: by file extension).")
   var format: String?
 
-  @Option(help: "Visits: 'donations' (one before each donation instant), 'sessions:MINUTES' (one before the first donation after a gap), or a visit log CSV file (timestamp,user).")
+  @Option(help: "Visits: 'donations' (one at each donation's instant, decided before that donation), 'sessions:MINUTES' (one at the first donation after a gap, decided before it), or a visit log CSV file (timestamp,user).")
   var visits: String = "donations"
 
   @Option(parsing: .unconditional, help: "Seconds after a visit within which the next donation is its target.")
@@ -148,6 +152,11 @@ struct ReplayInputOptions: ParsableArguments {
 
   @Option(help: "The people's IANA time zone, for naive timestamps and local-time features.")
   var timezone: String = "UTC"
+
+  @Flag(
+    help: "Make naive local times in the log that do not exist or exist twice in the time zone (a daylight-saving gap or fold), or that are read in UTC by default, errors instead of warnings."
+  )
+  var strictLocalTimes = false
 
   @Option(help: "Relevance timelines JSON; instance ids refer to stack instance ids (the kind for 'all' and 'top:N').")
   var timelines: String?
@@ -188,7 +197,10 @@ struct ReplayInputOptions: ParsableArguments {
     case let other?: throw ValidationError("--format must be 'csv' or 'jsonl', not '\(other)'")
     }
     return try reportingErrors {
-      let log = try DonationLog.read(path: log, format: logFormat, timeZone: zone)
+      var localTimes = LocalTimeReport()
+      let log = try DonationLog.read(
+        path: log, format: logFormat, timeZone: zone, localTimes: &localTimes)
+      try LocalTimeWarnings.report(localTimes, file: self.log, zone: zone, strict: strictLocalTimes)
       switch try Self.parsed("--visits", visits, VisitSource.parse) {
       case .donations: options.visits = .donations
       case .sessions(let minutes): options.visits = .sessions(gapMinutes: minutes)

@@ -24,7 +24,8 @@ struct ReportCommand: RegistryCommand {
       by that metric, with 95% CIs, from summary.csv (a batch or merge folder).
 
       Examples:
-        smartstack batch --log Datasets/logs/tiny.csv --visits sessions:5 --strategy mfu,hour-of-week,oracle
+        smartstack batch --log Datasets/logs/tiny.csv --visits sessions:5 \\
+          --strategy mfu,hour-of-week,oracle
         smartstack report reports/tiny
         smartstack report reports/tiny --verbose
         smartstack report reports/tiny --metric hit_rate --top 3

@@ -13,9 +13,13 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
 
       Examples:
         smartstack simulate --scenario Datasets/scenarios/commuter.json
-        smartstack simulate --scenario Datasets/scenarios/sports-fan.json --strategy mfu,relevance,smart-rotate --explain --out reports/sports-fan
-        smartstack simulate --scenario Datasets/scenarios/commuter.json --days 7 --seed 3 --out reports/world --emit-log world/
-        smartstack simulate --scenario Datasets/scenarios/tiny.json --strategy epsilon:rate=0.2:base=mfu --out reports/logging-epsilon --emit-exposures exposures.csv
+        smartstack simulate --scenario Datasets/scenarios/sports-fan.json \\
+          --strategy mfu,relevance,smart-rotate --explain --out reports/sports-fan
+        smartstack simulate --scenario Datasets/scenarios/commuter.json --days 7 \\
+          --seed 3 --out reports/world --emit-log world/
+        smartstack simulate --scenario Datasets/scenarios/tiny.json \\
+          --strategy epsilon:rate=0.2:base=mfu --out reports/logging-epsilon \\
+          --emit-exposures exposures.csv
       """)
 
   @Option(help: "The scenario JSON file.")

@@ -28,7 +28,7 @@ struct StrategiesCommand: RegistryCommand {
     out += "base.PARAM=VALUE sets the base's parameters; see docs/counterfactual.md):\n"
     for info in StrategyRegistry.wrapperInfos { list(info) }
     out += "\nUse as NAME or NAME:PARAM=VALUE:PARAM=VALUE, several separated by commas.\n"
-    out += "Exact definitions: the doc comment of each type in Sources/SmartStackKit/Strategies/BuiltIn/.\n"
+    out += "Exact definitions: the doc comment of each type in Sources/SmartStackStrategies/.\n"
     return out
   }
 

@@ -35,6 +35,11 @@ struct ValidateCommand: ParsableCommand {
 
   @Flag(help: "Print the summary as one JSON object.") var json = false
 
+  @Flag(
+    help: "Make naive local times that do not exist or exist twice in the time zone (a daylight-saving gap or fold), or that are read in UTC by default, errors instead of warnings."
+  )
+  var strictLocalTimes = false
+
   @Flag(help: "Print read and parse times and speeds to standard error.") var timing = false
 
   func validate() throws {
@@ -55,14 +60,19 @@ struct ValidateCommand: ParsableCommand {
       let start = clock.now
       let read = try DonationStatistics.read(path: log, format: format?.logFormat, timeZone: zone)
       let statistics = read.statistics
+      try LocalTimeWarnings.report(read.localTimes, file: log, zone: zone, strict: strictLocalTimes)
       if timing {
         StandardError.write(
           Self.timingLine(rows: statistics.events, bytes: read.bytes, parse: clock.now - start))
       }
       StandardOutput.write(
         json
-          ? Self.jsonSummary(file: log, format: read.format, statistics: statistics)
-          : Self.summary(file: log, format: read.format, statistics: statistics))
+          ? Self.jsonSummary(
+            file: log, format: read.format, statistics: statistics, ignored: read.ignoredColumns,
+            zone: zone)
+          : Self.summary(
+            file: log, format: read.format, statistics: statistics, ignored: read.ignoredColumns,
+            zone: zone))
     }
   }
 
@@ -77,14 +87,22 @@ struct ValidateCommand: ParsableCommand {
       + " \(fixed(megabytes / parseSeconds, 2)) MB/s"
   }
 
-  /// The human summary, one `name: value` per line.
-  static func summary(file: String, format: DonationLogFormat, statistics s: DonationStatistics)
-    -> String
-  {
+  /// The human summary, one `name: value` per line; `ignored columns` (the columns or
+  /// keys the reader did not read) only when there are some; outside UTC, first and last
+  /// also in `zone`'s local time.
+  static func summary(
+    file: String, format: DonationLogFormat, statistics s: DonationStatistics,
+    ignored: [String] = [], zone: ZoneRules = .utc
+  ) -> String {
+    let local = { (instant: Instant) -> String in
+      zone.identifier == "UTC"
+        ? ISO8601.format(instant)
+        : ISO8601.format(instant) + " (" + ISO8601.formatLocal(instant, zone: zone) + " local)"
+    }
     let busiest = s.busiestHours(3).map {
       "\(NumberFormat.format($0.hour, minimumDigits: 2)):00 (\($0.donations))"
     }
-    let lines: [(String, String)] = [
+    var lines: [(String, String)] = [
       ("file", file),
       ("format", format.rawValue),
       ("time zone", s.timeZone),
@@ -93,11 +111,14 @@ struct ValidateCommand: ParsableCommand {
       ("kinds", "\(s.kinds)"),
       ("intents", "\(s.intents)"),
       ("parameter keys", "\(s.parameterKeys)"),
-      ("first", s.first.map(ISO8601.format) ?? "none"),
-      ("last", s.last.map(ISO8601.format) ?? "none"),
+      ("first", s.first.map(local) ?? "none"),
+      ("last", s.last.map(local) ?? "none"),
       ("span", "\(fixed(s.spanDays, 2)) days"),
       ("busiest hours", busiest.isEmpty ? "none" : busiest.joined(separator: ", ")),
     ]
+    if !ignored.isEmpty {
+      lines.append(("ignored columns", ignored.map { "'\($0)'" }.joined(separator: ", ")))
+    }
     let width = lines.map(\.0.count).max() ?? 0
     return lines.map { name, value in
       "\(name):" + String(repeating: " ", count: width - name.count + 1) + value + "\n"
@@ -105,10 +126,13 @@ struct ValidateCommand: ParsableCommand {
   }
 
   /// One JSON object; keys in the order file, format, timezone, events, users, kinds,
-  /// intents, first, last, busiest_hours.
-  static func jsonSummary(file: String, format: DonationLogFormat, statistics s: DonationStatistics)
-    -> String
-  {
+  /// intents, parameter_keys, first, last, first_local, last_local (in the time zone),
+  /// span_days, busiest_hours, ignored_columns (the columns or keys the reader did not
+  /// read, `[]` when none).
+  static func jsonSummary(
+    file: String, format: DonationLogFormat, statistics s: DonationStatistics,
+    ignored: [String] = [], zone: ZoneRules = .utc
+  ) -> String {
     let hours = s.busiestHours(3).map { hour -> JSONValue in
       ["hour": .number(Double(hour.hour)), "donations": .number(Double(hour.donations))]
     }
@@ -120,9 +144,14 @@ struct ValidateCommand: ParsableCommand {
       "users": .number(Double(s.users)),
       "kinds": .number(Double(s.kinds)),
       "intents": .number(Double(s.intents)),
+      "parameter_keys": .number(Double(s.parameterKeys)),
       "first": s.first.map { .string(ISO8601.format($0)) } ?? .null,
       "last": s.last.map { .string(ISO8601.format($0)) } ?? .null,
+      "first_local": s.first.map { .string(ISO8601.formatLocal($0, zone: zone)) } ?? .null,
+      "last_local": s.last.map { .string(ISO8601.formatLocal($0, zone: zone)) } ?? .null,
+      "span_days": .number((s.spanDays * 1_000_000).rounded() / 1_000_000),
       "busiest_hours": .array(hours.map { JSONNode($0) }),
+      "ignored_columns": .array(ignored.map { JSONNode(.string($0)) }),
     ]
     return summary.serialized() + "\n"
   }

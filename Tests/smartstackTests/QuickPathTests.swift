@@ -107,7 +107,7 @@ struct QuickPathTests {
     let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
     let start = try #require(readme.range(of: "## From a clone to a figure in ten minutes"))
     let section = readme[start.upperBound...]
-    #expect(section.contains("$B batch --log my-log.csv --timezone Europe/Berlin --visits sessions:5 \\\n  --strategy mfu,hour-of-week,smart-rotate --replicates 5 --out reports/my-log"))
+    #expect(section.contains("$B batch --log my-log.csv --timezone Europe/Berlin --visits sessions:5 \\\n  --strategy mfu,hour-of-week,smart-rotate --replicates 1 --out reports/my-log"))
     #expect(section.contains("$B report reports/my-log --metric hit_rate --top 3"))
     let work = try CLI.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: work) }
@@ -116,8 +116,9 @@ struct QuickPathTests {
     #expect(try CLI.run(["validate", "my-log.csv", "--timezone", "Europe/Berlin"], in: work).status == 0)
     let batch = try CLI.run(
       ["batch", "--log", "my-log.csv", "--timezone", "Europe/Berlin", "--visits", "sessions:5", "--strategy",
-       "mfu,hour-of-week,smart-rotate", "--replicates", "5", "--out", "reports/my-log"], in: work)
+       "mfu,hour-of-week,smart-rotate", "--replicates", "1", "--out", "reports/my-log"], in: work)
     #expect(batch.status == 0, "\(batch.stderr)")
+    #expect(!batch.stderr.contains("identical rows"))
     let top = try CLI.run(["report", "reports/my-log", "--metric", "hit_rate", "--top", "3"], in: work)
     #expect(top.status == 0, "\(top.stderr)")
     #expect(top.stdout.split(separator: "\n").filter { $0.hasPrefix("| my-log") }.count == 3)

@@ -45,8 +45,37 @@ struct ValidateCommandTests {
     // 08:01Z is 03:01 EST, 09:15Z is 04:15 EST.
     #expect(
       r.stdout
-        == #"{"file":"log.csv","format":"csv","timezone":"America/New_York","events":4,"users":2,"kinds":2,"intents":2,"first":"2026-03-02T08:01:05Z","last":"2026-03-04T08:01:05Z","busiest_hours":[{"hour":3,"donations":3},{"hour":4,"donations":1}]}"#
+        == #"{"file":"log.csv","format":"csv","timezone":"America/New_York","events":4,"users":2,"kinds":2,"intents":2,"parameter_keys":3,"first":"2026-03-02T08:01:05Z","last":"2026-03-04T08:01:05Z","first_local":"2026-03-02T03:01:05-05:00","last_local":"2026-03-04T03:01:05-05:00","span_days":2,"busiest_hours":[{"hour":3,"donations":3},{"hour":4,"donations":1}],"ignored_columns":[]}"#
         + "\n")
+  }
+
+  @Test func listsTheColumnsItIgnoredInTextAndJSON() throws {
+    let folder = try CLI.temporaryFolder()
+    try CLI.write(
+      "timestamp,kind,device\n2026-03-02T08:00:00Z,A,phone\n", to: "log.csv", in: folder)
+    let text = try CLI.run(["validate", "log.csv"], in: folder)
+    #expect(text.status == 0)
+    #expect(text.stdout.hasSuffix("ignored columns: 'device'\n"))
+    let json = try CLI.run(["validate", "log.csv", "--json"], in: folder)
+    #expect(json.stdout.hasSuffix(#","ignored_columns":["device"]}"# + "\n"))
+  }
+
+  @Test func firstAndLastAreAlsoShownInTheTimeZone() throws {
+    let folder = try CLI.temporaryFolder()
+    try CLI.write(sampleLog, to: "log.csv", in: folder)
+    let r = try CLI.run(["validate", "log.csv", "--timezone", "Europe/Berlin"], in: folder)
+    #expect(r.stdout.contains("first:          2026-03-02T08:01:05Z (2026-03-02T09:01:05+01:00 local)\n"))
+    #expect(r.stdout.contains("last:           2026-03-04T08:01:05Z (2026-03-04T09:01:05+01:00 local)\n"))
+  }
+
+  @Test func aMiscasedUserColumnExits65AtItsCell() throws {
+    let folder = try CLI.temporaryFolder()
+    try CLI.write(
+      "timestamp,User,kind\n2026-03-02T08:00:00Z,ana,A\n", to: "log.csv", in: folder)
+    let r = try CLI.run(["validate", "log.csv"], in: folder)
+    #expect(r.status == 65)
+    #expect(r.stdout == "")
+    #expect(r.stderr.contains("log.csv:1:11: unknown column 'User' (did you mean 'user'?"))
   }
 
   @Test func emptyLogHasNullFirstAndLast() throws {
@@ -56,7 +85,7 @@ struct ValidateCommandTests {
     #expect(r.status == 0)
     #expect(
       r.stdout
-        == #"{"file":"empty.csv","format":"csv","timezone":"UTC","events":0,"users":0,"kinds":0,"intents":0,"first":null,"last":null,"busiest_hours":[]}"#
+        == #"{"file":"empty.csv","format":"csv","timezone":"UTC","events":0,"users":0,"kinds":0,"intents":0,"parameter_keys":0,"first":null,"last":null,"first_local":null,"last_local":null,"span_days":0,"busiest_hours":[],"ignored_columns":[]}"#
         + "\n")
   }
 

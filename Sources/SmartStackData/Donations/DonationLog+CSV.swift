@@ -15,7 +15,9 @@ extension DonationLog {
   /// Reads the CSV form (DESIGN.md §5).
   ///
   /// Header: columns are matched by exact, lowercase name; unknown and unnamed columns are
-  /// ignored; a name given twice is an error at its second cell; a missing `timestamp` or
+  /// ignored (each name told to the sink, `DonationSink.ignore(column:)`), except a near
+  /// miss of an absent optional column (`User`, `user_id`, `params`), which is an error at
+  /// its cell with a did-you-mean (`DonationColumnNames`); a name given twice is an error at its second cell; a missing `timestamp` or
   /// `kind` column is an error at 1:1 listing the columns found (`CSVHeaderText.found`:
   /// not when the first line names no column of the format). An input without a header
   /// row is an error; a header without rows is an empty log. The time may instead be one
@@ -64,6 +66,7 @@ extension DonationLog {
     }
     try problems.throwIfAny()
     let columns = try CSVColumns(csv, file: file, limit: limit)
+    for name in columns.ignored { sink.ignore(column: name) }
 
     // Rows.
     var reader = CSVRowReader(columns: columns, timeZone: timeZone)
@@ -92,6 +95,9 @@ struct CSVColumns {
   var parameters = -1
   /// The `utc_offset` column (`UTCOffset`), or -1.
   var utcOffset = -1
+  /// The non-empty names of the columns the reader ignores, in header order
+  /// (`DonationColumnNames`: a near miss of an absent optional column is an error instead).
+  var ignored: [String] = []
 
   /// Maps the header record `csv` holds, or throws every header problem.
   init(_ csv: CSVReader, file: String, limit: Int) throws {
@@ -126,6 +132,14 @@ struct CSVColumns {
       default: break
       }
     }
+    for (i, name) in names.enumerated() where !name.isEmpty && !DonationColumnNames.isKnown(name) {
+      if let message = DonationColumnNames.problem(name, among: names, what: "column") {
+        let p = csv.position(ofByte: csv.fieldInfo(i).sourceStart)
+        problems.report(line: p.line, column: p.column, message)
+      } else if !ignored.contains(name) {
+        ignored.append(name)
+      }
+    }
     let found = CSVHeaderText.found(
       names, known: DonationField.all + EpochUnit.columnNames + [UTCOffset.fieldName])
     for (required, index) in [(DonationField.timestamp, timestamp), (DonationField.kind, kind)]
@@ -135,6 +149,12 @@ struct CSVColumns {
         $0.lowercased().trimmingCharacters(in: .whitespaces) == required
       }) {
         message += "; column names are matched exactly and in lowercase, found '\(near)'"
+      } else if let near = names.first(where: { name in
+        DonationColumnNames.nearMiss(of: name).map {
+          $0 == required || (required == DonationField.timestamp && EpochUnit(columnName: $0) != nil)
+        } ?? false
+      }) {
+        message += "; did you mean to name column '\(near)' '\(required)'?"
       }
       // A file that is a log but lacks the time gets the epoch columns' names; a file
       // that is not a log at all (nothing shown) does not.
@@ -189,10 +209,17 @@ struct CSVRowReader {
           (csv.sourceOffset(ofField: columns.timestamp, byte: error.offset), "timestamp: \(error.message)"))
       }
     } else {
-      switch timeZone.instant(parsing: timestampField) {
+      var local: LocalTimeKind? = nil
+      switch timeZone.instant(parsing: timestampField, local: &local) {
       case .success(let instant):
         milliseconds = instant.milliseconds
         utcOffset = UTCOffset.ofTimestamp(timestampField)
+        if let local {
+          sink.localTimes.note(local) {
+            let p = csv.position(ofByte: csv.sourceOffset(ofField: columns.timestamp, byte: 0))
+            return LocalTimeReport.Place(line: p.line, column: p.column)
+          }
+        }
       case .failure(let error):
         rowProblems.append(
           (

@@ -13,7 +13,9 @@ extension DonationLog {
   /// `parameters` an object of strings with non-empty names (absent or null: none).
   /// The time may instead be one epoch key (`timestamp_ms`, `epoch_ms`, `timestamp_s`,
   /// `epoch_s`) and `utc_offset` gives the row's own UTC offset
-  /// (`JSONObjectReader.donationTime(zone:)`). Unknown fields are ignored; lines holding only white space are skipped, so an empty
+  /// (`JSONObjectReader.donationTime(zone:)`). Unknown fields are ignored (told to the
+  /// sink) except a near miss of an absent optional field (`"usr"`, `"params"`), an error
+  /// at its key with a did-you-mean (`DonationColumnNames`); lines holding only white space are skipped, so an empty
   /// file is an empty log. A line longer than `InputLimits.maximumLineBytes` is refused at
   /// its first byte past the limit. Wrong types are reported with the field name, e.g.
   /// `kind: expected a string, found a number`, at the value; every problem in the file is
@@ -60,6 +62,12 @@ extension DonationLog {
         end - start <= InputLimits.maximumLineBytes
       {
         fast.append(buffer, to: &sink)
+        if let kind = fast.localTime, let timestamp = fast.timestamp {
+          // At the timestamp's opening quote, as the general reader notes it.
+          sink.localTimes.note(kind) {
+            LocalTimeReport.Place(line: line, column: Self.column(buffer, from: start, to: timestamp.lowerBound - 1))
+          }
+        }
         start = end + 1
         line += 1
         continue
@@ -98,6 +106,14 @@ extension DonationLog {
     return 1..<copy.count
   }
 
+  /// The 1-based column (in characters, as `TextPosition` counts) of byte `offset` on
+  /// the line starting at `start`.
+  private static func column(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to offset: Int) -> Int {
+    var column = 1
+    for k in start..<offset where buffer[k] & 0b1100_0000 != 0b1000_0000 { column += 1 }
+    return column
+  }
+
   /// The offset of the first `\n` at or after `start`, or the end of the buffer.
   private static func lineEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     guard let base = buffer.baseAddress, start < buffer.count else { return buffer.count }
@@ -122,9 +138,25 @@ extension DonationLog {
     _ range: Range<Int>, json: inout JSONDecoding, sink: inout Sink, timeZone: ZoneRules
   ) {
     guard let root = json.parse(range: range) else { return }
-    // Unknown fields are ignored.
+    // Unknown fields are ignored, except a near miss of an absent optional field
+    // (`DonationColumnNames`).
     _ = json.decodeObject(root, ignoringUnknownKeys: true) { o -> Void? in
-      let time = o.donationTime(zone: timeZone)
+      let keys = o.object.members.map(\.key)
+      for member in o.object.members where !DonationColumnNames.isKnown(member.key) {
+        if let message = DonationColumnNames.problem(member.key, among: keys, what: "key") {
+          o.json.report(message, at: member.keyOffset, path: o.path)
+        } else {
+          sink.ignore(column: member.key)
+        }
+      }
+      var localTime: (kind: LocalTimeKind, offset: Int)? = nil
+      let time = o.donationTime(zone: timeZone, localTime: &localTime)
+      if let localTime {
+        sink.localTimes.note(localTime.kind) {
+          let p = o.json.position(ofByte: localTime.offset)
+          return LocalTimeReport.Place(line: p.line, column: p.column)
+        }
+      }
 
       var userName = o.optional(DonationField.user, as: String.self) ?? ""
       if userName.isEmpty { userName = Donation.defaultUser }

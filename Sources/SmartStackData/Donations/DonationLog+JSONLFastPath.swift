@@ -31,6 +31,9 @@ struct JSONLinesFastRow {
   /// The row's own UTC offset: `utc_offset` when given and not null, else the numeric
   /// offset written in `timestamp`, else `UTCOffset.none` (as the general reader takes it).
   var utcOffset: Int32 = UTCOffset.none
+  /// The kind of a naive `timestamp` (nil for one with `Z` or an offset), for the
+  /// caller to note (`LocalTimeReport`) as the general reader does.
+  var localTime: LocalTimeKind? = nil
   /// The `utc_offset` value read, or `UTCOffset.none` (absent or null).
   private var offsetField: Int32 = UTCOffset.none
 
@@ -110,7 +113,7 @@ struct JSONLinesFastRow {
     // What the general reader checks on the values.
     guard let timestamp, !timestamp.isEmpty, let kind, !kind.isEmpty else { return nil }
     let timestampBytes = UnsafeBufferPointer(rebasing: b[timestamp])
-    switch timeZone.instant(parsing: timestampBytes) {
+    switch timeZone.instant(parsing: timestampBytes, local: &localTime) {
     case .success(let instant):
       milliseconds = instant.milliseconds
       utcOffset = offsetField != UTCOffset.none ? offsetField : UTCOffset.ofTimestamp(timestampBytes)

@@ -15,8 +15,11 @@ extension JSONObjectReader {
   ///   ±64800, when present and not null; else the numeric offset of a `timestamp`
   ///   (`+01:00`); else `UTCOffset.none`.
   ///
-  /// Returns nil when a problem was reported. O(n) in the values' length.
-  mutating func donationTime(zone: ZoneRules) -> (milliseconds: Int64, utcOffset: Int32)? {
+  /// Returns nil when a problem was reported; sets `localTime` to the kind of a naive
+  /// `timestamp` and the offset of its value. O(n) in the values' length.
+  mutating func donationTime(
+    zone: ZoneRules, localTime: inout (kind: LocalTimeKind, offset: Int)?
+  ) -> (milliseconds: Int64, utcOffset: Int32)? {
     var timeKey = has(DonationField.timestamp) ? DonationField.timestamp : nil
     var clean = true
     for name in EpochUnit.columnNames where has(name) {
@@ -45,8 +48,11 @@ extension JSONObjectReader {
       } else {
         var utf8 = text
         result = utf8.withUTF8 { bytes -> (Int64, Int32)? in
-          switch ISO8601.parse(bytes).flatMap(zone.checkedInstant) {
-          case .success(let instant): return (instant.milliseconds, UTCOffset.ofTimestamp(bytes))
+          var local: LocalTimeKind? = nil
+          switch zone.instant(parsing: bytes, local: &local) {
+          case .success(let instant):
+            if let local { localTime = (local, item.offset) }
+            return (instant.milliseconds, UTCOffset.ofTimestamp(bytes))
           case .failure(let error):
             json.report(
               error.message, at: DonationLog.sourceOffset(in: json.bytes, string: item.offset, byte: error.offset),

@@ -1,11 +1,15 @@
 import SmartStackBase
 
 /// What `DonationStatistics.read(path:format:timeZone:limit:)` found: the statistics, the
-/// format the file was read as, and its size in bytes.
+/// format the file was read as, its size in bytes, and the columns (CSV) or keys (JSON
+/// Lines) the reader ignored, in the order first met (`DonationStatisticsSink`).
 public struct StreamedStatistics: Sendable, Hashable {
   public var statistics: DonationStatistics
   public var format: DonationLogFormat
   public var bytes: Int
+  public var ignoredColumns: [String] = []
+  /// The naive local times the log holds (`LocalTimeReport`).
+  public var localTimes = LocalTimeReport()
 }
 
 extension DonationStatistics {
@@ -29,10 +33,12 @@ extension DonationStatistics {
     let file = try MappedInputFile(path: path)
     return try file.withBytes { bytes in
       let resolved = DonationLogFormat.resolve(format, path: path, bytes: bytes)
-      let statistics = try read(
+      let sink = try sink(
         bytes: bytes, file: path, format: resolved, timeZone: timeZone, limit: limit,
         passed: { file.release(before: $0) })
-      return StreamedStatistics(statistics: statistics, format: resolved, bytes: bytes.count)
+      return StreamedStatistics(
+        statistics: sink.statistics, format: resolved, bytes: bytes.count,
+        ignoredColumns: sink.ignoredColumns, localTimes: sink.localTimes)
     }
   }
 
@@ -46,6 +52,16 @@ extension DonationStatistics {
     timeZone: ZoneRules, limit: Int = DiagnosticCollector.defaultLimit,
     passed: ((Int) -> Void)? = nil
   ) throws -> DonationStatistics {
+    try sink(
+      bytes: bytes, file: file, format: format, timeZone: timeZone, limit: limit, passed: passed
+    ).statistics
+  }
+
+  /// The sink `read(bytes:file:format:timeZone:limit:passed:)` fills.
+  private static func sink(
+    bytes: UnsafeBufferPointer<UInt8>, file: String, format: DonationLogFormat,
+    timeZone: ZoneRules, limit: Int, passed: ((Int) -> Void)?
+  ) throws -> DonationStatisticsSink {
     var sink = DonationStatisticsSink(zone: timeZone)
     switch format {
     case .csv:
@@ -55,6 +71,6 @@ extension DonationStatistics {
       try DonationLog.readJSONLines(
         bytes, file: file, timeZone: timeZone, limit: limit, into: &sink, passed: passed)
     }
-    return sink.statistics
+    return sink
   }
 }

@@ -3,6 +3,8 @@ import SmartStackBase
 /// Collects rows in input order, then sorts them stably by time and renumbers every id
 /// canonically (see `DonationLog`). Used by `DonationLog.init(_:)` and the readers.
 struct DonationLogBuilder {
+  /// The naive local times the reader met (`DonationSink.localTimes`).
+  var localTimes = LocalTimeReport()
   var timestamps: [Int64] = []
   var users: [Int32] = []
   var kinds: [Int32] = []

@@ -49,8 +49,22 @@ extension DonationLog {
     path: String, format: DonationLogFormat? = nil, timeZone: ZoneRules = .utc,
     limit: Int = DiagnosticCollector.defaultLimit
   ) throws -> DonationLog {
+    var localTimes = LocalTimeReport()
+    return try read(
+      path: path, format: format, timeZone: timeZone, limit: limit, localTimes: &localTimes)
+  }
+
+  /// `read(path:format:timeZone:limit:)`, also giving the naive local times the log holds
+  /// (`LocalTimeReport`: how many, how many in a gap or a fold of `timeZone`, the first
+  /// of each), for the warnings a command prints.
+  public static func read(
+    path: String, format: DonationLogFormat? = nil, timeZone: ZoneRules = .utc,
+    limit: Int = DiagnosticCollector.defaultLimit, localTimes: inout LocalTimeReport
+  ) throws -> DonationLog {
     let bytes = try FileIO.readBytes(path)
-    return try read(bytes: bytes, file: path, format: format, timeZone: timeZone, limit: limit)
+    return try read(
+      bytes: bytes, file: path, format: format, timeZone: timeZone, limit: limit,
+      localTimes: &localTimes)
   }
 
   /// Reads a donation log from bytes; `file` names it in diagnostics and, when `format` is
@@ -61,13 +75,28 @@ extension DonationLog {
     bytes: [UInt8], file: String, format: DonationLogFormat? = nil, timeZone: ZoneRules = .utc,
     limit: Int = DiagnosticCollector.defaultLimit
   ) throws -> DonationLog {
-    switch DonationLogFormat.resolve(format, path: file, bytes: bytes) {
-    case .csv:
-      return try bytes.withUnsafeBufferPointer {
-        try readCSV($0, file: file, timeZone: timeZone, limit: limit)
+    var localTimes = LocalTimeReport()
+    return try read(
+      bytes: bytes, file: file, format: format, timeZone: timeZone, limit: limit,
+      localTimes: &localTimes)
+  }
+
+  /// `read(bytes:file:format:timeZone:limit:)`, also giving the naive local times
+  /// (`read(path:format:timeZone:limit:localTimes:)`).
+  public static func read(
+    bytes: [UInt8], file: String, format: DonationLogFormat? = nil, timeZone: ZoneRules = .utc,
+    limit: Int = DiagnosticCollector.defaultLimit, localTimes: inout LocalTimeReport
+  ) throws -> DonationLog {
+    var builder = DonationLogBuilder()
+    try bytes.withUnsafeBufferPointer { buffer in
+      switch DonationLogFormat.resolve(format, path: file, bytes: bytes) {
+      case .csv:
+        try readCSV(buffer, file: file, timeZone: timeZone, limit: limit, into: &builder)
+      case .jsonl:
+        try readJSONLines(buffer, file: file, timeZone: timeZone, limit: limit, into: &builder)
       }
-    case .jsonl:
-      return try readJSONLines(bytes, file: file, timeZone: timeZone, limit: limit)
     }
+    localTimes = builder.localTimes
+    return builder.build()
   }
 }

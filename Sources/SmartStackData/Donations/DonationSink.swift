@@ -32,9 +32,20 @@ protocol DonationSink {
   mutating func append(
     timestamp: Int64, user: Int32, kind: Int32, intent: Int32, parameterSet: Int32,
     utcOffset: Int32)
+
+  /// The naive local times read so far (where the first ones are, how many fall in a gap
+  /// or a fold of the zone): the reader notes each, in file order.
+  var localTimes: LocalTimeReport { get set }
+
+  /// Tells the sink the reader ignores a column (CSV) or key (JSON Lines) named `name`;
+  /// called once per name per header or object, before the rows it is in.
+  mutating func ignore(column name: String)
 }
 
 extension DonationSink {
+  /// Keeps nothing (`DonationLogBuilder`).
+  mutating func ignore(column name: String) {}
+
   /// The id of the name `text` in `field` (its UTF-8 bytes).
   mutating func intern(_ text: String, as field: DonationNameField) -> Int32 {
     var text = text
@@ -80,6 +91,11 @@ struct DonationStatisticsSink: DonationSink {
   private var last = Int64.min
   private var hours = [Int](repeating: 0, count: 24)
   private var cursor: ZoneCursor
+  var localTimes = LocalTimeReport()
+  /// The columns or keys the reader ignored, each once, in the order first met; at most
+  /// `ignoredColumnLimit` (a JSON Lines file may hold a new key on every line).
+  private(set) var ignoredColumns: [String] = []
+  static let ignoredColumnLimit = 100
 
   /// Empty statistics counting hours in `zone`.
   init(zone: ZoneRules) { cursor = zone.cursor() }
@@ -102,6 +118,12 @@ struct DonationStatisticsSink: DonationSink {
   }
 
   func internSet(_ pairs: [ParameterID]) -> Int32 { 0 }
+
+  mutating func ignore(column name: String) {
+    if ignoredColumns.count < Self.ignoredColumnLimit && !ignoredColumns.contains(name) {
+      ignoredColumns.append(name)
+    }
+  }
 
   @inline(__always)
   mutating func append(

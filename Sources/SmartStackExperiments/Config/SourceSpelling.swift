@@ -1,3 +1,4 @@
+import Foundation
 import SmartStackBase
 import SmartStackData
 import SmartStackEngine
@@ -8,7 +9,7 @@ import SmartStackWorld
 /// --visits TEXT` and an experiment config's `"visits": "TEXT"` both read it with `parse`,
 /// so both accept exactly the same values.
 public enum VisitSource: Sendable, Hashable {
-  /// `donations`: one visit before each donation instant.
+  /// `donations`: one visit at each donation's instant, decided before that donation.
   case donations
   /// `sessions:MINUTES`: a visit at the first donation after a gap of MINUTES.
   case sessions(gapMinutes: Double)
@@ -26,7 +27,15 @@ public enum VisitSource: Sendable, Hashable {
   /// - Complexity: O(n) for n characters.
   public static func parse(_ text: String) throws(SourceSpellingError) -> VisitSource {
     if text == "donations" { return .donations }
-    guard text.hasPrefix("sessions:") else { return .file(text) }
+    guard text.hasPrefix("sessions:") else {
+      if let meant = nearMiss(text), !FileManager.default.fileExists(atPath: text) {
+        throw SourceSpellingError(
+          form: "sessions:MINUTES",
+          requirement: "its exact spelling (did you mean '\(meant)'? no file '\(text)' exists either)",
+          text: text)
+      }
+      return .file(text)
+    }
     guard let minutes = Double(text.dropFirst("sessions:".count)), minutes > 0,
       minutes <= maximumGapMinutes
     else {
@@ -37,6 +46,16 @@ public enum VisitSource: Sendable, Hashable {
         text: text)
     }
     return .sessions(gapMinutes: minutes)
+  }
+
+  /// The `sessions:` spelling `text` is a near miss of (`session:5`, `Sessions:5`), or
+  /// nil. (A word without a colon, `Donations`, is a file name like any other.)
+  static func nearMiss(_ text: String) -> String? {
+    let lower = text.lowercased()
+    guard let colon = lower.firstIndex(of: ":") else { return nil }
+    let head = lower[..<colon]
+    guard head.hasPrefix("ses"), head.count >= 6, head.count <= 9 else { return nil }
+    return "sessions" + text.drop(while: { $0 != ":" })
   }
 }
 

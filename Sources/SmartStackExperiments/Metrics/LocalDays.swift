@@ -48,7 +48,8 @@ public struct DayOffsets: Sendable, Hashable {
 /// - A visit with its own offset (`UTCOffset`) belongs to the day its offset gives; a
 ///   person's day then starts at 00:00 in the offset of that person's first visit of the
 ///   day and ends at the next 00:00 in the offset of the last one (read in the zone when
-///   that visit has none). A flight from Berlin to New York gives 3600 then -18000.
+///   that visit has none), first and last in time, also when visits on other local days
+///   come between them. A flight from Berlin to New York gives 3600 then -18000.
 /// - A day pooled over several people (the rows of `daily.csv` are) spans from the earliest
 ///   of their starts to the latest of their ends, so every visit counted on it lies inside.
 ///
@@ -85,14 +86,13 @@ public struct LocalDays: Sendable {
     // only looked up; its keys are sorted below.
     var spans: [Int64: (start: Int64, end: Int64)] = [:]
     for person in plan.people {
-      var day = Int64.min
-      var start = Int64.max
-      var end = Int64.min
-      func close() {
-        guard day != .min else { return }
-        let old = spans[day] ?? (start, end)
-        spans[day] = (min(old.start, start), max(old.end, end))
-      }
+      // The person's days in order of first visit, each from its first visit's start to
+      // its last visit's end (a day's visits need not be consecutive: per-row offsets
+      // can go back to an earlier local date, across the date line or between rows with
+      // and without offsets). The dictionary is only looked up.
+      var mine: [(day: Int64, start: Int64, end: Int64)] = []
+      var index: [Int64: Int] = [:]
+      var current = -1  // the entry of the previous visit's day
       for (v, time) in person.visitTimes.enumerated() {
         let own = person.visitOffsets.isEmpty ? UTCOffset.none : person.visitOffsets[v]
         let offset =
@@ -101,22 +101,29 @@ public struct LocalDays: Sendable {
           : Int64(own) * Instant.millisecondsPerSecond
         let visitDay = WallClock.dayIndex(time &+ offset)
         // The visit's day starts or ends where its own reading puts 00:00.
-        let dayStart =
-          own == UTCOffset.none
-          ? zone.startOfLocalDay(dayIndex: visitDay).milliseconds
-          : visitDay &* Instant.millisecondsPerDay &- offset
         let dayEnd =
           own == UTCOffset.none
           ? zone.startOfLocalDay(dayIndex: visitDay &+ 1).milliseconds
           : (visitDay &+ 1) &* Instant.millisecondsPerDay &- offset
-        if visitDay != day {
-          close()
-          day = visitDay
-          start = dayStart
+        if current >= 0 && mine[current].day == visitDay {
+          mine[current].end = dayEnd
+        } else if let i = index[visitDay] {
+          mine[i].end = dayEnd
+          current = i
+        } else {
+          let dayStart =
+            own == UTCOffset.none
+            ? zone.startOfLocalDay(dayIndex: visitDay).milliseconds
+            : visitDay &* Instant.millisecondsPerDay &- offset
+          index[visitDay] = mine.count
+          current = mine.count
+          mine.append((visitDay, dayStart, dayEnd))
         }
-        end = dayEnd
       }
-      close()
+      for span in mine {
+        let old = spans[span.day] ?? (span.start, span.end)
+        spans[span.day] = (min(old.start, span.start), max(old.end, span.end))
+      }
     }
     let days = spans.keys.sorted()
     rowDays = days

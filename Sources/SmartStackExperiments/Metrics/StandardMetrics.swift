@@ -40,6 +40,11 @@ public struct StandardMetrics: OutcomeObserver {
   /// How many of `everCandidate` are true: once all are, visits skip the scan.
   @usableFromInline package var everCandidateCount = 0
   @usableFromInline package var lastDay = Int64.min
+  /// The person's local days with a visit so far, and the latest of them: a person's
+  /// visits can come back to an earlier local date (per-row offsets across the date
+  /// line, rows with and without offsets), and such a day is not a new active day.
+  @usableFromInline package var personDays: Set<Int64> = []
+  @usableFromInline package var latestDay = Int64.min
   /// The person's top-percentile windows (`windows`, `windowsSurfaced`, `timesToSurface`).
   @usableFromInline package var watch = WindowWatch()
 
@@ -54,6 +59,8 @@ public struct StandardMetrics: OutcomeObserver {
     everCandidate = Array(repeating: false, count: instances.count)
     everCandidateCount = 0
     lastDay = Int64.min
+    personDays.removeAll(keepingCapacity: true)
+    latestDay = Int64.min
     currentDay = MetricCounts()
     watch.beginPerson(instanceCount: instances.count)
   }
@@ -69,6 +76,20 @@ public struct StandardMetrics: OutcomeObserver {
     currentDay = MetricCounts()
   }
 
+  /// Ends the current day and starts `day`, an active person-day unless the person
+  /// already had a visit on it (`activeDays` counts distinct local dates per person).
+  @inlinable mutating package func beginDay(_ day: Int64) {
+    flushDay()
+    if day > latestDay {
+      latestDay = day
+      personDays.insert(day)
+      currentDay.activeDays = 1
+    } else {
+      currentDay.activeDays = personDays.insert(day).inserted ? 1 : 0
+    }
+    lastDay = day
+  }
+
   /// Counts a visit into the current day; the day's integer counts reach the person's
   /// at the end of the day (the same integer sums), while the reciprocal-rank sum is
   /// added to both per visit, so the person's floating-point sum keeps the visit order.
@@ -81,11 +102,7 @@ public struct StandardMetrics: OutcomeObserver {
   @inlinable public mutating func observe(
     _ o: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
   ) {
-    if o.dayIndex != lastDay {
-      flushDay()
-      currentDay.activeDays = 1
-      lastDay = o.dayIndex
-    }
+    if o.dayIndex != lastDay { beginDay(o.dayIndex) }
     let rank = o.targetRank
     let inStack = o.hasTarget && rank > 0
     currentDay.visits &+= 1

@@ -30,8 +30,11 @@ public enum TopTable {
     var known: [String] = []
     for row in summary.rows where !known.contains(row[metricColumn]) { known.append(row[metricColumn]) }
     guard known.contains(metric) else {
+      // `hit-rate`, `HitRate`: the metric with the same letters.
+      let letters = { (name: String) in name.lowercased().filter { $0.isLetter || $0.isNumber } }
+      let near = known.first { letters($0) == letters(metric) }.map { "did you mean '\($0)'? " } ?? ""
       throw ReportUsageError(
-        "--metric \(metric): \(summary.file) has no such metric (it has \(known.joined(separator: ", ")))")
+        "--metric \(metric): \(summary.file) has no such metric (\(near)it has \(known.joined(separator: ", ")))")
     }
     let lower = lowerIsBetter.contains(metric)
     var sources: [String] = []

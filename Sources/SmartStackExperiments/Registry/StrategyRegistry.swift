@@ -80,8 +80,10 @@ public struct StrategyRegistry: Sendable {
   public func entry(named name: String) throws -> Entry {
     if let e = entries.first(where: { $0.type.name == name }) { return e }
     var message = "unknown strategy '\(name)'"
-    if let near = names.min(by: { editDistance($0, name) < editDistance($1, name) }),
-      editDistance(near, name) <= 3
+    // A name in another case (`MFU`) means that name, before any other near one (`mru`).
+    if let near = names.first(where: { $0.lowercased() == name.lowercased() })
+      ?? names.min(by: { editDistance($0, name) < editDistance($1, name) }),
+      editDistance(near, name) <= 3 || near.lowercased() == name.lowercased()
     {
       message += " (did you mean '\(near)'?)"
     }

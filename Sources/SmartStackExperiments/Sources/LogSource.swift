@@ -16,6 +16,9 @@ public struct LogSource: ExperimentSource {
   public let statistics: SourceStatistics
   /// Where the plan's local days lie in UTC, the same for every cell.
   public let days: LocalDays
+  /// `FILE:LINE:COLUMN: warning: …` about the log's naive local times in a gap or a fold
+  /// of the zone, or read in UTC (`LocalTimeReport`); `batch` prints them.
+  public var warnings: [String] = []
 
   public var kind: String { "log" }
   public var unitsArePeoplePerReplicate: Bool { false }

@@ -44,6 +44,7 @@ public enum SourceLoader {
   struct InputCache {
     var bytes: [String: [UInt8]] = [:]
     var logs: [String: DonationLog] = [:]
+    var localTimes: [String: LocalTimeReport] = [:]
     var visitLogs: [String: VisitLog] = [:]
     var stacks: [String: StackSpec] = [:]
     var timelines: [String: TimelineFile] = [:]
@@ -69,11 +70,15 @@ public enum SourceLoader {
     inputs.append(SourceInput(role: "log", path: input.log.written, hash: logHash))
     let logKey = "\(path)\u{0}\(input.format?.rawValue ?? "")\u{0}\(input.timezone)"
     let log: DonationLog
+    var localTimes = LocalTimeReport()
     if let cached = cache.logs[logKey] {
       log = cached
+      localTimes = cache.localTimes[logKey] ?? LocalTimeReport()
     } else {
-      log = try DonationLog.read(bytes: bytes, file: path, format: input.format, timeZone: zone)
+      log = try DonationLog.read(
+        bytes: bytes, file: path, format: input.format, timeZone: zone, localTimes: &localTimes)
       cache.logs[logKey] = log
+      cache.localTimes[logKey] = localTimes
     }
 
     var options = ReplayOptions()
@@ -127,6 +132,10 @@ public enum SourceLoader {
     let statistics = SourceStatistics(
       people: plan.people.count, events: log.count, visits: plan.visitCount,
       first: plan.firstInstant, last: plan.lastInstant, contentHash: logHash, inputs: inputs)
-    return LogSource(name: spec.name, plan: plan, statistics: statistics)
+    var source = LogSource(name: spec.name, plan: plan, statistics: statistics)
+    source.warnings = localTimes.messages(zone: zone.identifier, zoneGiven: zone.identifier != "UTC").map {
+      "\(path):\($0.place.line):\($0.place.column): warning: \($0.text)"
+    }
+    return source
   }
 }

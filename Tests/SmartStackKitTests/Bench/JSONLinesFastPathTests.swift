@@ -136,6 +136,24 @@ struct JSONLinesFastPathTests {
     }
     #expect(scans(#"{"timestamp":"2026-03-02T08:00:05Z","user":"u","kind":"K","intent":null,"parameters":{"a":"b"}}"#))
     #expect(scans(#" { "kind" : "K" , "timestamp" : "2026-03-02 08:00:05" , "parameters" : null } "# + "\r"))
+    // A naive time takes it too, and is noted where the general reader notes it.
+    let naive = #"{"user":"ü","timestamp":"2026-03-29 02:30:00","kind":"K"}"#
+    #expect(scans(naive))
+    func noted(fast: Bool) -> LocalTimeReport? {
+      var builder = DonationLogBuilder()
+      let bytes = Array((naive + "\n" + naive + "\n").utf8)
+      let berlin = ZoneRules(identifier: "Europe/Berlin")!
+      do {
+        try bytes.withUnsafeBufferPointer {
+          try DonationLog.readJSONLines(
+            $0, file: "log.jsonl", timeZone: berlin, limit: 50, into: &builder, fastPath: fast)
+        }
+      } catch { return nil }
+      return builder.localTimes
+    }
+    #expect(noted(fast: true) == noted(fast: false))
+    #expect(noted(fast: true)?.gaps == 2)
+    #expect(noted(fast: true)?.firstGap == LocalTimeReport.Place(line: 1, column: 25))
     #expect(scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"Café","user":"ü"}"#))
     #expect(scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"K","utc_offset":-18000}"#))
     #expect(scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"K","utc_offset":null}"#))

@@ -20,6 +20,19 @@ struct SourceSpellingTests {
     #expect(try VisitSource.parse("Donations") == .file("Donations"))
   }
 
+  /// Issue 29, item 16: `session:5` said "no such file" without naming `sessions:`.
+  @Test(arguments: ["session:5", "Sessions:5", "sesions:5"])
+  func aNearMissOfSessionsThatIsNoFileSuggestsTheSpelling(_ text: String) {
+    #expect(
+      throws: SourceSpellingError(
+        form: "sessions:MINUTES",
+        requirement: "its exact spelling (did you mean 'sessions:5'? no file '\(text)' exists either)",
+        text: text)
+    ) {
+      try VisitSource.parse(text)
+    }
+  }
+
   @Test(arguments: [
     "sessions:0", "sessions:-3", "sessions:527040.5", "sessions:", "sessions:x",
     "sessions:nan", "sessions:inf", "sessions:1e300",

@@ -68,8 +68,16 @@ struct JournalCorruptionTests {
     }
   }
 
-  @Test func fourHundredDamagedJournalsAreRefusedOrRecomputedNeverWrong() async throws {
-    setenv("SMARTSTACK_NO_FSYNC", "1", 1)  // 400 report sets; durability is not under test
+  /// How many damaged journals `damagedJournalsAreRefusedOrRecomputedNeverWrong` tries:
+  /// 40 (8 of each kind) in `swift test`; `Scripts/journal-corruption.sh` (run by
+  /// `.ci/run`) sets `SMARTSTACK_JOURNAL_CASES=400` for the full loop (about 2 minutes).
+  static var cases: Int {
+    ProcessInfo.processInfo.environment["SMARTSTACK_JOURNAL_CASES"].flatMap { Int($0) } ?? 40
+  }
+
+  @Test func damagedJournalsAreRefusedOrRecomputedNeverWrong() async throws {
+    setenv("SMARTSTACK_NO_FSYNC", "1", 1)  // many report sets; durability is not under test
+    let cases = Self.cases
     let folder = try ExperimentFixture.folder()
     try ExperimentFixture.write(config, "exp.json", in: folder)
     let design = try ExperimentConfig.read(path: folder + "/exp.json")
@@ -89,7 +97,7 @@ struct JournalCorruptionTests {
 
     var rng = SplitMix64(seed: 20)
     var outcomes: [Outcome] = []
-    for k in 0..<400 {
+    for k in 0..<cases {
       let name = "case-\(k)"
       try FileManager.default.createDirectory(
         atPath: folder + "/" + name + "/.journal", withIntermediateDirectories: true)
@@ -106,10 +114,10 @@ struct JournalCorruptionTests {
     }
     let wrong = outcomes.filter { if case .wrong = $0 { true } else { false } }
     #expect(wrong.isEmpty, "\(wrong)")
-    #expect(outcomes.count == 400)
+    #expect(outcomes.count == cases)
     // Both policies are exercised: damaged cells run again, a damaged header is refused.
-    #expect(outcomes.filter { $0 == .identical }.count >= 200)
-    #expect(outcomes.filter { $0 == .refused }.count >= 80)
+    #expect(outcomes.filter { $0 == .identical }.count >= cases / 2)
+    #expect(outcomes.filter { $0 == .refused }.count >= cases / 5)
     print(
       "corrupted journals: \(outcomes.count), refused \(outcomes.filter { $0 == .refused }.count), recomputed identical \(outcomes.filter { $0 == .identical }.count), wrong \(wrong.count)"
     )
