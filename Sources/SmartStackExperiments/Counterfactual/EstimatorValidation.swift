@@ -86,21 +86,25 @@ public enum EstimatorValidation {
     @Sendable func replicate(_ r: Int) throws -> Replicate {
       var out: Replicate = ([], [])
       let cell = SimulationCell(replicate: r, seed: seed, options: options)
-      let truths = targets.map { target -> [Double] in
-        let log = ExposureRun.run(scenario, choice: target, cell: cell)
-        let n = Double(max(log.exposures.count, 1))
-        return OffPolicyEvaluation.metrics.map { m in Double(log.exposures.filter(m.outcome).count) / n }
-      }
+      let truths = targets.map { TruthObserver.rates(scenario, choice: $0, cell: cell) }
       for (l, logger) in logging.enumerated() {
-        let (log, timelines) = ExposureRun.runWithTimelines(scenario, choice: logger, cell: cell)
-        if keepsLogs { out.logs.append((l, log)) }
-        let plan = try TargetChoices.plan(log, zone: scenario.zone, kinds: kinds, timelines: timelines)
+        // One logging run: its sidecar's timelines of the stack's instances are the ones
+        // `runWithTimelines` gives (the suggested instances' are left out for the targets'
+        // replay, as before rule replay).
+        let log: ExposureLog
+        let timelines: TimelineFile
         var world: RuleReplay.World? = nil
         if ruleReplay {
-          let (v2, sidecar) = ExposureRun.runWithSidecar(scenario, choice: logger, cell: cell)
-          precondition(v2.exposures == log.exposures, "the logging run with a sidecar differs from the one without")
+          let sidecar: ExposureSidecar
+          (log, sidecar) = ExposureRun.runWithSidecar(scenario, choice: logger, cell: cell)
+          let stack = Set(scenario.stackInstances.map(\.id))
+          timelines = TimelineFile(instances: (sidecar.timelines?.instances ?? []).filter { stack.contains($0.id) })
           world = try RuleReplay.World(log: log, sidecar: sidecar, model: ResponseModel(log))
+        } else {
+          (log, timelines) = ExposureRun.runWithTimelines(scenario, choice: logger, cell: cell)
         }
+        if keepsLogs { out.logs.append((l, log)) }
+        let plan = try TargetChoices.plan(log, zone: scenario.zone, kinds: kinds, timelines: timelines)
         let rrSeed = StreamSeed.derive(seed, UInt64(r))
         let choices = try targets.map { target in
           OffPolicyEvaluation.Target(
@@ -225,6 +229,49 @@ public enum EstimatorValidation {
       csv.endRow()
     }
     return csv.text
+  }
+}
+
+/// A target's on-policy truth in one replicate: its tap and hit rates per visit with
+/// something shown (`OffPolicyEvaluation.metrics`' order), counted from the simulation
+/// without building an exposure log. The same numbers as the target's own exposure log
+/// (`RuleReplayTests`).
+struct TruthObserver: OutcomeObserver {
+  var visits = 0
+  var hits = 0
+  var taps = 0
+  var counted = false
+
+  mutating func observe(
+    _ o: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
+  ) {
+    counted = o.shown >= 0
+    guard counted else { return }
+    visits += 1
+    hits += o.isHit ? 1 : 0
+  }
+
+  mutating func responded(_ response: VisitResponse) {
+    if counted && response.action == .tap { taps += 1 }
+  }
+
+  /// `[tap rate, hit rate]` of `choice` on `scenario`'s replicate `cell`.
+  static func rates(_ scenario: Scenario, choice: StrategyChoice, cell: SimulationCell) -> [Double] {
+    struct Visit: StrategyTypeVisitor {
+      var scenario: Scenario
+      var descriptor: StrategyDescriptor
+      var cell: SimulationCell
+      func visit<S: RankingStrategy>(_ prototype: S) -> TruthObserver {
+        var emitter: LogEmitter? = nil
+        return Simulation.run(
+          scenario, strategy: prototype, descriptor: descriptor, replicate: cell.replicate, seed: cell.seed,
+          options: cell.options, observer: TruthObserver(), emitter: &emitter
+        ).observer
+      }
+    }
+    let t = choice.open(Visit(scenario: scenario, descriptor: choice.descriptor, cell: cell))
+    let n = Double(max(t.visits, 1))
+    return [Double(t.taps) / n, Double(t.hits) / n]
   }
 }
 

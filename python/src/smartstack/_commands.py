@@ -177,6 +177,11 @@ OPTIONS = {
    False
   ],
   [
+   "strict-local-times",
+   "flag",
+   False
+  ],
+  [
    "timelines",
    "option",
    False
@@ -198,6 +203,16 @@ OPTIONS = {
   ],
   [
    "strategy",
+   "option",
+   False
+  ],
+  [
+   "smart-rotate",
+   "option",
+   False
+  ],
+  [
+   "rotation-limit",
    "option",
    False
   ],
@@ -331,6 +346,11 @@ OPTIONS = {
    False
   ],
   [
+   "estimator",
+   "option",
+   False
+  ],
+  [
    "replicates",
    "option",
    False
@@ -352,6 +372,11 @@ OPTIONS = {
   ],
   [
    "timelines",
+   "option",
+   False
+  ],
+  [
+   "sidecar",
    "option",
    False
   ],
@@ -398,6 +423,11 @@ OPTIONS = {
    False
   ],
   [
+   "strict-local-times",
+   "flag",
+   False
+  ],
+  [
    "timing",
    "flag",
    False
@@ -421,8 +451,7 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
             NAME:PARAM=VALUE:…, comma-separated or repeated.
         baseline (--baseline): The baseline strategy of paired.csv (overrides 'baseline';
             must be among the strategies).
-        jobs (--jobs): Cells run at the same time (default: the number of cores). (default:
-            2)
+        jobs (--jobs): Cells run at the same time (default: the number of cores).
         trace (--trace): Write trace.csv, one row per visit (overrides outputs.trace).
         no_trace (--no-trace): Write trace.csv, one row per visit (overrides outputs.trace).
         emit_exposures (--emit-exposures): Also write into this folder the exposure log
@@ -469,7 +498,7 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
     return _api.BatchResult(run, _api.folder_of(run, cwd, None))
 
 
-def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, horizon: float | None = None, stack: str | os.PathLike | None = None, warmup_days: float | None = None, timezone: str | None = None, timelines: str | os.PathLike | None = None, relevance_threshold: float | None = None, normaliser_scope: str | None = None, normaliser_window_days: int | None = None, strategy: str | Sequence[str] | None = None, seed: int | None = None, out: str | os.PathLike | None = None, jobs: int | None = None, quiet: bool = False, overwrite: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.ReplayResult:
+def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, horizon: float | None = None, stack: str | os.PathLike | None = None, warmup_days: float | None = None, timezone: str | None = None, strict_local_times: bool = False, timelines: str | os.PathLike | None = None, relevance_threshold: float | None = None, normaliser_scope: str | None = None, normaliser_window_days: int | None = None, strategy: str | Sequence[str] | None = None, smart_rotate: str | None = None, rotation_limit: str | None = None, seed: int | None = None, out: str | os.PathLike | None = None, jobs: int | None = None, quiet: bool = False, overwrite: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.ReplayResult:
     """`smartstack replay`: Replays a donation log through each strategy and scores it.
 
     The tool: Replay a donation log with ranking strategies and write runs.csv and
@@ -478,9 +507,10 @@ def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, 
     Parameters (the command's options; None or False: the tool's default):
         log (--log): The donation log (CSV or JSON Lines). Required.
         format (--format): Log format: csv or jsonl (default: by file extension).
-        visits (--visits): Visits: 'donations' (one before each donation instant),
-            'sessions:MINUTES' (one before the first donation after a gap), or a visit log
-            CSV file (timestamp,user). (default: donations)
+        visits (--visits): Visits: 'donations' (one at each donation's instant, decided
+            before that donation), 'sessions:MINUTES' (one at the first donation after a
+            gap, decided before it), or a visit log CSV file (timestamp,user). (default:
+            donations)
         horizon (--horizon): Seconds after a visit within which the next donation is its
             target. (default: 300.0)
         stack (--stack): The stack: 'all' (one instance per kind the person donates, in the
@@ -491,6 +521,9 @@ def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, 
             observed but not scored. (default: 0.0)
         timezone (--timezone): The people's IANA time zone, for naive timestamps and local-
             time features. (default: UTC)
+        strict_local_times (--strict-local-times): Make naive local times in the log that do
+            not exist or exist twice in the time zone (a daylight-saving gap or fold), or
+            that are read in UTC by default, errors instead of warnings.
         timelines (--timelines): Relevance timelines JSON; instance ids refer to stack
             instance ids (the kind for 'all' and 'top:N').
         relevance_threshold (--relevance-threshold): A relevant moment (relevance_visits,
@@ -505,6 +538,13 @@ def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, 
             scores (default: all history).
         strategy (--strategy): Strategies, comma-separated, each NAME or
             NAME:PARAM=VALUE:... (see 'smartstack strategies'; default: all).
+        smart_rotate (--smart-rotate): Smart Rotate: 'on' (default) or 'off' (the widget
+            shown at a person's first visit stays on top: a replayed log has no swipes).
+            (default: on)
+        rotation_limit (--rotation-limit): The stack's rotation limit, applied by the engine
+            as in simulation: 'none' (default: replay ranks freely at every visit) or
+            PER_HOUR/PER_DAY rotations in any rolling hour/24 hours, e.g. 4/40 (the
+            simulator's default); 0 for no limit on one. (default: none)
         seed (--seed): Master seed for the strategies' own randomness. (default: 1)
         out (--out): Output folder (created if needed). (default: reports/replay)
         jobs (--jobs): Strategies run in parallel (default: the number of cores). (default:
@@ -522,7 +562,7 @@ def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, 
     DataFrames given as log=, visits= or exposures= are written to a temporary CSV file.
     Raises SmartStackError with the tool's message when it fails.
     """
-    given = {'log': log, 'format': format, 'visits': visits, 'horizon': horizon, 'stack': stack, 'warmup_days': warmup_days, 'timezone': timezone, 'timelines': timelines, 'relevance_threshold': relevance_threshold, 'normaliser_scope': normaliser_scope, 'normaliser_window_days': normaliser_window_days, 'strategy': strategy, 'seed': seed, 'out': out, 'jobs': jobs, 'quiet': quiet, 'overwrite': overwrite}
+    given = {'log': log, 'format': format, 'visits': visits, 'horizon': horizon, 'stack': stack, 'warmup_days': warmup_days, 'timezone': timezone, 'strict_local_times': strict_local_times, 'timelines': timelines, 'relevance_threshold': relevance_threshold, 'normaliser_scope': normaliser_scope, 'normaliser_window_days': normaliser_window_days, 'strategy': strategy, 'smart_rotate': smart_rotate, 'rotation_limit': rotation_limit, 'seed': seed, 'out': out, 'jobs': jobs, 'quiet': quiet, 'overwrite': overwrite}
     run = _api.execute('replay', [], given, binary=binary, cwd=cwd, progress=progress)
     return _api.ReplayResult(run, _api.folder_of(run, cwd, 'reports/replay'))
 
@@ -579,11 +619,11 @@ def simulate(*, scenario: str | os.PathLike, strategy: str | Sequence[str] | Non
     return _api.SimulateResult(run, _api.folder_of(run, cwd, 'reports/simulate'))
 
 
-def evaluate(*, exposures: str | os.PathLike | pd.DataFrame | None = None, validate: str | os.PathLike | None = None, strategy: str | Sequence[str] | None = None, logging: str | Sequence[str] | None = None, replicates: int | None = None, days: int | None = None, no_history_rules: bool = False, timezone: str | None = None, timelines: str | os.PathLike | None = None, seed: int | None = None, out: str | os.PathLike | None = None, quiet: bool = False, overwrite: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.EvaluateResult:
+def evaluate(*, exposures: str | os.PathLike | pd.DataFrame | None = None, validate: str | os.PathLike | None = None, strategy: str | Sequence[str] | None = None, logging: str | Sequence[str] | None = None, estimator: str | None = None, replicates: int | None = None, days: int | None = None, no_history_rules: bool = False, timezone: str | None = None, timelines: str | os.PathLike | None = None, sidecar: str | None = None, seed: int | None = None, out: str | os.PathLike | None = None, quiet: bool = False, overwrite: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.EvaluateResult:
     """`smartstack evaluate`: Estimates target strategies off-policy from an exposure log, or validates the estimators.
 
-    The tool: Estimate strategies' tap and hit rates from an exposure log (DM, IPS, SNIPS,
-    DR), or validate the estimators.
+    The tool: Estimate strategies' tap and hit rates from an exposure log (rule replay
+    rr/rr-dr; DM, IPS, SNIPS, DR; pdis-1h), or validate the estimators.
 
     Parameters (the command's options; None or False: the tool's default):
         exposures (--exposures): The exposure log (CSV) to estimate from.
@@ -593,6 +633,8 @@ def evaluate(*, exposures: str | os.PathLike | pd.DataFrame | None = None, valid
             NAME:PARAM=VALUE:... (default: mfu,mru,hour-of-week,static)
         logging (--logging): With --validate: logging strategies, comma-separated
             (stochastic ones, with stated probabilities). (default: random)
+        estimator (--estimator): Estimators, comma-separated: dm, ips, snips, dr (one-visit
+            deviation), rr, rr-dr (on-policy value by rule replay), rr-no-rules (ablation).
         replicates (--replicates): With --validate: replicates (independent draws of the
             people). (default: 10)
         days (--days): With --validate: days to simulate (default: the scenario's).
@@ -604,6 +646,8 @@ def evaluate(*, exposures: str | os.PathLike | pd.DataFrame | None = None, valid
             reward model (with --exposures). (default: UTC)
         timelines (--timelines): With --exposures: relevance timelines (JSON, as replay
             --timelines) of the log's instances, for targets that read relevance.
+        sidecar (--sidecar): With --exposures: the log's sidecar for rule replay (default:
+            NAME.sidecar.json beside NAME.csv, when it exists).
         seed (--seed): Seed of the bootstrap (and, with --validate, of the simulation;
             default: the scenario's).
         out (--out): Output folder (created if needed). (default: reports/evaluate)
@@ -620,12 +664,12 @@ def evaluate(*, exposures: str | os.PathLike | pd.DataFrame | None = None, valid
     DataFrames given as log=, visits= or exposures= are written to a temporary CSV file.
     Raises SmartStackError with the tool's message when it fails.
     """
-    given = {'exposures': exposures, 'validate': validate, 'strategy': strategy, 'logging': logging, 'replicates': replicates, 'days': days, 'no_history_rules': no_history_rules, 'timezone': timezone, 'timelines': timelines, 'seed': seed, 'out': out, 'quiet': quiet, 'overwrite': overwrite}
+    given = {'exposures': exposures, 'validate': validate, 'strategy': strategy, 'logging': logging, 'estimator': estimator, 'replicates': replicates, 'days': days, 'no_history_rules': no_history_rules, 'timezone': timezone, 'timelines': timelines, 'sidecar': sidecar, 'seed': seed, 'out': out, 'quiet': quiet, 'overwrite': overwrite}
     run = _api.execute('evaluate', [], given, binary=binary, cwd=cwd, progress=progress)
     return _api.EvaluateResult(run, _api.folder_of(run, cwd, 'reports/evaluate'))
 
 
-def validate(log: str | os.PathLike | pd.DataFrame, *, format: str | None = None, timezone: str | None = None, json: bool = False, timing: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.ValidateResult:
+def validate(log: str | os.PathLike | pd.DataFrame, *, format: str | None = None, timezone: str | None = None, json: bool = False, strict_local_times: bool = False, timing: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.ValidateResult:
     """`smartstack validate`: Checks a log and describes it (people, kinds, span), writing nothing.
 
     The tool: Check a donation log (CSV or JSON Lines) and summarise it.
@@ -636,6 +680,9 @@ def validate(log: str | os.PathLike | pd.DataFrame, *, format: str | None = None
         timezone (--timezone): The IANA time zone naive timestamps are read in and hours are
             counted in. (default: UTC)
         json (--json): Print the summary as one JSON object.
+        strict_local_times (--strict-local-times): Make naive local times that do not exist
+            or exist twice in the time zone (a daylight-saving gap or fold), or that are
+            read in UTC by default, errors instead of warnings.
         timing (--timing): Print read and parse times and speeds to standard error.
         binary: the smartstack executable (default: find_binary()).
         cwd: the folder the tool runs in (relative paths are relative to it).
@@ -645,7 +692,7 @@ def validate(log: str | os.PathLike | pd.DataFrame, *, format: str | None = None
     Returns a ValidateResult (the --json report as `info`).
     Raises SmartStackError with the tool's message when it fails.
     """
-    given = {'format': format, 'timezone': timezone, 'json': json, 'timing': timing}
+    given = {'format': format, 'timezone': timezone, 'json': json, 'strict_local_times': strict_local_times, 'timing': timing}
     given['json'] = True   # the report as JSON, for ValidateResult.info
     run = _api.execute('validate', [log], given, binary=binary, cwd=cwd, progress=progress)
     return _api.ValidateResult(run)
