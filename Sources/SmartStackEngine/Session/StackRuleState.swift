@@ -131,15 +131,4 @@ public struct StackRuleState: Sendable {
     pinned = instance
     pinnedUntil = t &+ cooldown
   }
-
-  /// The number of the stack's rotations in `(now - window, now]`, for observers and
-  /// strategies that read the stack's history (0 when the limit is off: not kept).
-  @inlinable public func rotations(within window: Int64, now: Int64) -> Int {
-    var count = 0
-    for t in rotationTimes[rotationHead...].reversed() {
-      if t <= now - window { break }
-      count += 1
-    }
-    return count
-  }
 }
