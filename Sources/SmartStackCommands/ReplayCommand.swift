@@ -33,13 +33,13 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
 
   @Option(
     name: .customLong("smart-rotate"),
-    help: "Smart Rotate: 'on' (default) or 'off' (the widget shown at a person's first visit stays on top: a replayed log has no swipes).")
-  var smartRotate: String = "on"
+    help: "Smart Rotate: 'on' or 'off' (the widget shown at a person's first visit stays on top: a replayed log has no swipes). Default: the stack file's 'smartRotate', else on.")
+  var smartRotate: String?
 
   @Option(
     name: .customLong("rotation-limit"),
-    help: "The stack's rotation limit, applied by the engine as in simulation: 'none' (default: replay ranks freely at every visit) or PER_HOUR/PER_DAY rotations in any rolling hour/24 hours, e.g. 4/40 (the simulator's default); 0 for no limit on one.")
-  var rotationLimit: String = "none"
+    help: "The stack's rotation limit, applied by the engine as in simulation: 'none' (replay ranks freely at every visit) or PER_HOUR/PER_DAY rotations in any rolling hour/24 hours, e.g. 4/40 (the simulator's default); 0 for no limit on one. Default: the stack file's 'rotationLimit' (or 'developerMode': false, which means 4/40), else none.")
+  var rotationLimit: String?
 
   @Option(parsing: .unconditional, help: "Master seed for the strategies' own randomness.")
   var seed: UInt64 = 1
@@ -61,22 +61,26 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     _ = try stackRules()
   }
 
-  /// The stack's rules from `--smart-rotate` and `--rotation-limit`
-  /// (`StackRuleSettings.unconstrained` by default).
-  func stackRules() throws -> StackRuleSettings {
-    var rules = StackRuleSettings.unconstrained
+  /// `base` (the stack file's rules, else `StackRuleSettings.unconstrained`) with
+  /// `--smart-rotate` and `--rotation-limit` applied where given.
+  func stackRules(over base: StackRuleSettings = .unconstrained) throws -> StackRuleSettings {
+    var rules = base
     switch smartRotate {
+    case nil: break
     case "on": rules.smartRotate = true
     case "off": rules.smartRotate = false
-    default: throw ValidationError("--smart-rotate must be 'on' or 'off', not '\(smartRotate)'")
+    case let other?: throw ValidationError("--smart-rotate must be 'on' or 'off', not '\(other)'")
     }
-    if rotationLimit != "none" {
-      let parts = rotationLimit.split(separator: "/", omittingEmptySubsequences: false)
+    switch rotationLimit {
+    case nil: break
+    case "none": rules.developerMode = true
+    case let text?:
+      let parts = text.split(separator: "/", omittingEmptySubsequences: false)
       guard parts.count == 2, let hour = Int(parts[0]), let day = Int(parts[1]),
         (0...10_000).contains(hour), (0...100_000).contains(day)
       else {
         throw ValidationError(
-          "--rotation-limit must be 'none' or PER_HOUR/PER_DAY (whole numbers, e.g. 4/40), not '\(rotationLimit)'")
+          "--rotation-limit must be 'none' or PER_HOUR/PER_DAY (whole numbers, e.g. 4/40), not '\(text)'")
       }
       rules.developerMode = false
       rules.rotationLimit = RotationLimit(perHour: hour, perDay: day)
@@ -99,7 +103,7 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     let (claim, manifest) = try OutputFolder.claim(
       out, run: "replay", inputs: input.inputPaths, overwrite: overwrite)
     options.seed = seed
-    options.stackRules = try stackRules()
+    options.stackRules = try stackRules(over: options.rules)
     let plan: ReplayPlan
     do {
       plan = try ReplayPlan(log: log, options: options)

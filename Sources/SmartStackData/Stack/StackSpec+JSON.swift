@@ -2,7 +2,8 @@ import SmartStackBase
 
 extension StackSpec {
   /// The stack in the stack-file format `read(bytes:file:)` accepts (pretty-printed,
-  /// instances in order, intents sorted by name, trailing newline).
+  /// instances in order, intents sorted by name, then the rules when there are any,
+  /// trailing newline).
   public func jsonText() -> String {
     let instanceValues: [JSONNode] = instances.map { instance in
       var members = [JSONMember("id", .string(instance.id)), JSONMember("kind", .string(instance.kind))]
@@ -25,6 +26,7 @@ extension StackSpec {
                 .array(catalog.combinations(of: name).map { JSONNode(.array($0.map { JSONNode(.string($0)) })) }))
             })))
     }
+    if let rules { root += rules.jsonMembers }
     return JSONValue.object(root).serialized(pretty: true) + "\n"
   }
 }

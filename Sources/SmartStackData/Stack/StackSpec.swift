@@ -18,19 +18,32 @@ import SmartStackBase
 /// - `intents` (optional): intent name → list of supported combinations, each a list of
 ///   parameter names. An intent that is absent or has an empty list matches on kind
 ///   alone (DESIGN.md §4).
+/// - the stack's rules (optional, the keys of a scenario's `stack`): `smartRotate`
+///   (default true), `developerMode`, `swipeCooldownMinutes` (default 60) and
+///   `rotationLimit` (`{"perHour": 4, "perDay": 40}`). A file that names none of them
+///   has no rules (`rules` nil: `replay` then uses `StackRuleSettings.unconstrained`).
+///   One that names any starts from `unconstrained`, so the rotation limit binds only
+///   when the file names `rotationLimit` or sets `developerMode` to false (then 4/40 unless
+///   `rotationLimit` says otherwise).
 public struct StackSpec: Sendable, Hashable {
   /// The file the stack came from.
   public var file: String
   public var instances: [WidgetInstance]
   public var catalog: IntentCatalog
+  /// The stack's rules the file states, nil when it names none (see above).
+  public var rules: StackRuleSettings?
 
   /// A stack holds at most this many widgets (Apple: "You can stack up to 10 widgets").
   public static let maximumInstances = 10
 
-  public init(file: String, instances: [WidgetInstance], catalog: IntentCatalog = IntentCatalog()) {
+  public init(
+    file: String, instances: [WidgetInstance], catalog: IntentCatalog = IntentCatalog(),
+    rules: StackRuleSettings? = nil
+  ) {
     self.file = file
     self.instances = instances
     self.catalog = catalog
+    self.rules = rules
   }
 
   /// Reads a stack file; every problem is reported as `FILE:LINE:COLUMN: path: message`.
@@ -44,7 +57,13 @@ public struct StackSpec: Sendable, Hashable {
     let stack = json.decodeObject(root) { o -> StackSpec? in
       let instances = o.require("instances") { item, json in WidgetInstance.decodeStack(item, &json) }
       let catalog = o.optional("intents", as: IntentCatalog.self) ?? IntentCatalog()
-      return instances.map { StackSpec(file: file, instances: $0, catalog: catalog) }
+      var rules: StackRuleSettings? = nil
+      if StackRuleSettings.jsonKeys.contains(where: { o.has($0) }) {
+        var defaults = StackRuleSettings.unconstrained
+        if o.has("rotationLimit") { defaults.developerMode = false }
+        rules = StackRuleSettings.read(&o, over: defaults)
+      }
+      return instances.map { StackSpec(file: file, instances: $0, catalog: catalog, rules: rules) }
     }
     return try json.finish(stack)
   }

@@ -58,12 +58,13 @@ public enum Replay {
     let options = plan.options
     let strategyStream = StreamSeed.stableHash(descriptor.description)
     let horizon = InputLimits.milliseconds(options.horizonSeconds * 1000)
+    let rules = options.rules
     for (personIndex, person) in plan.people.enumerated() {
       let seed = StreamSeed.derive(options.seed, options.replicate, strategyStream, UInt64(personIndex))
       var session = StackSession(
         person: Int32(personIndex), instances: person.instances, path: prototype,
         observer: consume observer, zone: options.zone, options: options.engine, strategySeed: seed,
-        rules: options.stackRules)
+        rules: rules)
       run(person, horizon: horizon, session: &session)
       observer = session.finishedObserver()
     }

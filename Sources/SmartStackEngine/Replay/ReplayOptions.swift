@@ -62,14 +62,24 @@ public struct ReplayOptions: Sendable {
   public var timelines: TimelineFile? = nil
   public var engine = EngineOptions()
   /// The stack's own rules (Smart Rotate, the rotation limit, the swipe pin), enforced by
-  /// the engine as in simulation. Default `StackRuleSettings.unconstrained`: Smart
-  /// Rotate on and no rotation limit, so replay ranks freely at every visit unless the
-  /// stack file or `--rotation-limit` / `--smart-rotate off` say otherwise.
-  public var stackRules = StackRuleSettings.unconstrained
+  /// the engine as in simulation; nil: the stack file's (`StackSpec.rules`), else
+  /// `StackRuleSettings.unconstrained` (`rules`).
+  public var stackRules: StackRuleSettings? = nil
   /// Master seed for strategies' own randomness.
   public var seed: UInt64 = 0
   /// Replicate number, a component of every strategy seed (0 for a single replay).
   public var replicate: UInt64 = 0
 
   public init() {}
+
+  /// The rules replay enforces: `stackRules` when set, else the rules a stack file
+  /// states, else `StackRuleSettings.unconstrained` (Smart Rotate on and no rotation
+  /// limit, so replay ranks freely at every visit: a log has no record of which widget
+  /// was on top, and this keeps replay's results as they were before the engine owned
+  /// the rules).
+  public var rules: StackRuleSettings {
+    if let stackRules { return stackRules }
+    if case .fixed(let spec) = stack, let rules = spec.rules { return rules }
+    return .unconstrained
+  }
 }

@@ -65,18 +65,7 @@ extension ExposureSidecar {
             ])))
       }
     }
-    let stack = JSONValue.object([
-      JSONMember("smartRotate", .bool(rules.smartRotate)),
-      JSONMember("developerMode", .bool(rules.developerMode)),
-      JSONMember("swipeCooldownMinutes", .number(rules.swipeCooldownMinutes)),
-      JSONMember(
-        "rotationLimit",
-        .object([
-          JSONMember("perHour", .number(Double(rules.rotationLimit.perHour))),
-          JSONMember("perDay", .number(Double(rules.rotationLimit.perDay))),
-        ])),
-      JSONMember("widgetSuggestions", .bool(widgetSuggestions)),
-    ])
+    let stack = JSONValue.object(rules.jsonMembers + [JSONMember("widgetSuggestions", .bool(widgetSuggestions))])
     let root = JSONValue.object([
       JSONMember("format", .string("smartstack-exposure-sidecar")),
       JSONMember("version", .number(2)),
@@ -110,10 +99,7 @@ extension ExposureSidecar {
       var suggestions = false
       _ = o.require("stack") { item, json in
         json.decodeObject(item) { s -> Bool? in
-          rules.smartRotate = s.optional("smartRotate", default: true)
-          rules.developerMode = s.optional("developerMode", default: false)
-          rules.swipeCooldownMinutes = s.optional("swipeCooldownMinutes", in: 0...10_080, default: 60)
-          rules.rotationLimit = s.optional("rotationLimit", as: RotationLimit.self) ?? rules.rotationLimit
+          rules = StackRuleSettings.read(&s, over: StackRuleSettings())
           suggestions = s.optional("widgetSuggestions", default: false)
           return true
         }

@@ -179,11 +179,11 @@ extension StackSettings: JSONObjectDecodable {
     let instances = o.require("instances") { item, json in WidgetInstance.decodeStack(item, &json) }
     var valid = instances != nil
     var stack = StackSettings(instances: instances ?? [])
-    stack.smartRotate = o.optional("smartRotate", default: true)
+    // `widgetSuggestions` is looked up after `smartRotate`, its documented place in the
+    // key list an unknown key's message gives.
+    _ = o.member("smartRotate")
     stack.widgetSuggestions = o.optional("widgetSuggestions", default: false)
-    stack.developerMode = o.optional("developerMode", default: false)
-    stack.swipeCooldownMinutes = o.optional("swipeCooldownMinutes", in: 0...10_080, default: 60)
-    stack.rotationLimit = o.optional("rotationLimit", as: RotationLimit.self) ?? stack.rotationLimit
+    stack.rules = StackRuleSettings.read(&o, over: StackRuleSettings())
     if let budgetItem = o.optional("reloadBudget") {
       if let budget = ReloadBudget(json: budgetItem, in: &o.json) {
         stack.reloadBudget = budget
@@ -192,16 +192,6 @@ extension StackSettings: JSONObjectDecodable {
       }
     }
     return valid ? stack : nil
-  }
-}
-
-extension RotationLimit: JSONObjectDecodable {
-  /// `{"perHour": 4, "perDay": 40}`; an absent or wrong value keeps its default.
-  public static func read(_ o: inout JSONObjectReader) -> RotationLimit? {
-    var limit = RotationLimit()
-    limit.perHour = o.optional("perHour", in: 1...10_000, default: limit.perHour)
-    limit.perDay = o.optional("perDay", in: 1...100_000, default: limit.perDay)
-    return limit
   }
 }
 

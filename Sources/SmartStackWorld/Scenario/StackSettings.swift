@@ -30,9 +30,17 @@ public struct StackSettings: Sendable, Hashable {
 
   /// The settings the engine enforces (`StackRuleState`).
   @inlinable public var rules: StackRuleSettings {
-    StackRuleSettings(
-      smartRotate: smartRotate, developerMode: developerMode, swipeCooldownMinutes: swipeCooldownMinutes,
-      rotationLimit: rotationLimit)
+    get {
+      StackRuleSettings(
+        smartRotate: smartRotate, developerMode: developerMode, swipeCooldownMinutes: swipeCooldownMinutes,
+        rotationLimit: rotationLimit)
+    }
+    set {
+      smartRotate = newValue.smartRotate
+      developerMode = newValue.developerMode
+      swipeCooldownMinutes = newValue.swipeCooldownMinutes
+      rotationLimit = newValue.rotationLimit
+    }
   }
 }
 

@@ -538,13 +538,14 @@ def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, 
             scores (default: all history).
         strategy (--strategy): Strategies, comma-separated, each NAME or
             NAME:PARAM=VALUE:... (see 'smartstack strategies'; default: all).
-        smart_rotate (--smart-rotate): Smart Rotate: 'on' (default) or 'off' (the widget
-            shown at a person's first visit stays on top: a replayed log has no swipes).
-            (default: on)
+        smart_rotate (--smart-rotate): Smart Rotate: 'on' or 'off' (the widget shown at a
+            person's first visit stays on top: a replayed log has no swipes). Default: the
+            stack file's 'smartRotate', else on.
         rotation_limit (--rotation-limit): The stack's rotation limit, applied by the engine
-            as in simulation: 'none' (default: replay ranks freely at every visit) or
+            as in simulation: 'none' (replay ranks freely at every visit) or
             PER_HOUR/PER_DAY rotations in any rolling hour/24 hours, e.g. 4/40 (the
-            simulator's default); 0 for no limit on one. (default: none)
+            simulator's default); 0 for no limit on one. Default: the stack file's
+            'rotationLimit' (or 'developerMode': false, which means 4/40), else none.
         seed (--seed): Master seed for the strategies' own randomness. (default: 1)
         out (--out): Output folder (created if needed). (default: reports/replay)
         jobs (--jobs): Strategies run in parallel (default: the number of cores). (default:
