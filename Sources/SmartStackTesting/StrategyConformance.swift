@@ -25,8 +25,11 @@ import SmartStackKit
 /// visit where they differ.
 ///
 /// A wrong `==` (one that misses state `observe` changes) and state kept outside the
-/// value (a class reference) are what this catches; reading an undeclared input traps
-/// in `VisitView`/`InstanceView` before any comparison.
+/// value (a class reference) are what this catches. First, though, a refined strategy
+/// runs over the first 12 of the same worlds (every kind twice) behind a probe (`UndeclaredReadProbe`) whose views collect
+/// what it reads without declaring it in `reads` (which traps in the engine): if it
+/// reads any, the report names them (`undeclaredReads`, and `difference`) and nothing
+/// else runs, so the mistake fails one test instead of killing the test process.
 public enum StrategyConformance {
   /// Runs the check on `worlds` worlds from `seed` with the strategy's `parameters`
   /// (name, value pairs; defaults for the rest).
@@ -45,12 +48,19 @@ public enum StrategyConformance {
     _ strategy: S, worlds: Int = 120, seed: UInt64 = 1
   ) -> StrategyConformanceReport {
     var report = StrategyConformanceReport(strategy: S.name, path: StrategyPath(of: S.self))
+    if let (world, finding) = UndeclaredReadProbe.first(
+      strategy, worlds: min(worlds, UndeclaredReadProbe.worlds), seed: seed)
+    {
+      report.undeclaredReads = finding.inputs
+      report.difference = .init(
+        world: world, visit: finding.visit, time: finding.time,
+        fastPath: "reads \(finding.inputs.names.joined(separator: ", ")) without declaring it in `reads`; add it there",
+        everyVisit: "(not run: the engine traps on an undeclared read)")
+      return report
+    }
     for w in 0..<worlds {
       let worldSeed = seed &+ UInt64(w)
-      // Half the worlds with every kind of event, then long chains of reuse, then a
-      // stack too large for per-instance rescoring.
-      let world = GeneratedWorld(
-        seed: worldSeed, instanceCount: w % 6 == 5 ? 70 : 6, longChains: w % 2 == 1)
+      let world = Self.world(w, seed: worldSeed)
       let fast = run(strategy, world, seed: worldSeed, ranksAtEveryVisit: false)
       let reference = run(strategy, world, seed: worldSeed, ranksAtEveryVisit: true)
       report.worlds += 1
@@ -62,6 +72,12 @@ public enum StrategyConformance {
       }
     }
     return report
+  }
+
+  /// The `w`th world from `seed`: half the worlds with every kind of event, then long
+  /// chains of reuse, then a stack too large for per-instance rescoring.
+  static func world(_ w: Int, seed: UInt64) -> GeneratedWorld {
+    GeneratedWorld(seed: seed, instanceCount: w % 6 == 5 ? 70 : 6, longChains: w % 2 == 1)
   }
 
   struct Run {
@@ -131,8 +147,11 @@ public struct StrategyConformanceReport: Sendable, CustomStringConvertible {
   /// Visits the fast run decided without calling `rank` (0 for `.everyVisit`): how much
   /// of the fast path the worlds exercised.
   public var reusedVisits = 0
-  /// nil when every visit agreed.
+  /// nil when every visit agreed (and nothing was read undeclared).
   public var difference: Difference?
+  /// The inputs the strategy read without declaring them in `reads` (empty: none); when
+  /// any, `difference` names them and the comparison did not run.
+  public var undeclaredReads: VisitInputs = []
 
   public init(strategy: String, path: StrategyPath) {
     self.strategy = strategy

@@ -31,11 +31,29 @@ public struct VisitInputs: OptionSet, Sendable, Hashable {
   /// Everything.
   @inlinable public static var all: VisitInputs { [.donations, .relevance, .shown, .hourOfDay, .hourOfWeek, .dayIndex, .now] }
 
-  /// Traps: `strategy` read `input` without declaring it.
+  /// `strategy` read `input` (named `name`) without declaring it: traps, unless a
+  /// checker passed `recorder` (`StrategyConformance`), which then collects the input
+  /// and the read goes on, so a strategy author's mistake fails one test instead of
+  /// killing the test process.
   @usableFromInline @inline(never)
-  static package func undeclared(_ input: StaticString, by strategy: any RankingStrategy.Type) -> Never {
-    preconditionFailure(
-      "strategy '\(strategy.name)' read \(input) without declaring it in `reads`; add it there")
+  static package func undeclared(
+    _ input: VisitInputs, _ name: StaticString, by strategy: any RankingStrategy.Type,
+    recorder: UnsafeMutablePointer<VisitInputs>?
+  ) {
+    guard let recorder else {
+      preconditionFailure(
+        "strategy '\(strategy.name)' read \(name) without declaring it in `reads`; add it there")
+    }
+    recorder.pointee.formUnion(input)
+  }
+
+  /// The inputs' names as the views spell them (`.donations`, …), in declaration order.
+  public var names: [String] {
+    let all: [(VisitInputs, String)] = [
+      (.donations, ".donations"), (.relevance, ".relevance"), (.shown, ".shown"), (.hourOfDay, ".hourOfDay"),
+      (.hourOfWeek, ".hourOfWeek"), (.dayIndex, ".dayIndex"), (.now, ".now"),
+    ]
+    return all.filter { contains($0.0) }.map(\.1)
   }
 }
 
@@ -66,6 +84,9 @@ public struct VisitView {
   @usableFromInline package let states: UnsafeBufferPointer<RelevanceState>
   @usableFromInline package let kinds: UnsafeBufferPointer<RelevanceState.Kind>
   @usableFromInline package let percentiles: UnsafeBufferPointer<Double>
+  /// Where a checker collects undeclared reads (`VisitInputs.undeclared`); nil in the
+  /// engine: such a read traps.
+  @usableFromInline package var recorder: UnsafeMutablePointer<VisitInputs>? = nil
   /// The memberwise initialiser, for the engine's inlinable code.
   @inlinable package init(reads: VisitInputs, strategy: any RankingStrategy.Type, clock: (now: Int64, hourOfDay: Int, hourOfWeek: Int, dayIndex: Int64), top: (shown: Int32, since: Int64), totals: (donations: Int, lastDonatedInstance: Int32), available: UnsafeBufferPointer<Bool>, donationCounts: UnsafeBufferPointer<Int32>, lastDonations: UnsafeBufferPointer<Int64>, byHourOfDay: UnsafeBufferPointer<Int32>, byHourOfWeek: UnsafeBufferPointer<Int32>, states: UnsafeBufferPointer<RelevanceState>, kinds: UnsafeBufferPointer<RelevanceState.Kind>, percentiles: UnsafeBufferPointer<Double>) {
     self.reads = reads
@@ -85,7 +106,7 @@ public struct VisitView {
 
   @inlinable @inline(__always)
   package func require(_ input: VisitInputs, _ name: StaticString) {
-    if _slowPath(!reads.contains(input)) { VisitInputs.undeclared(name, by: strategy) }
+    if _slowPath(!reads.contains(input)) { VisitInputs.undeclared(input, name, by: strategy, recorder: recorder) }
   }
 
   /// Number of instances in the stack.
@@ -135,7 +156,10 @@ extension StackContext {
   /// Calls `body` with the visit's view, over the feature arrays in place (no copies,
   /// no reference counting).
   @inline(__always)
-  @inlinable package func withVisitView<R>(reads: VisitInputs, strategy: any RankingStrategy.Type, _ body: (VisitView) -> R) -> R {
+  @inlinable package func withVisitView<R>(
+    reads: VisitInputs, strategy: any RankingStrategy.Type, recorder: UnsafeMutablePointer<VisitInputs>? = nil,
+    _ body: (VisitView) -> R
+  ) -> R {
     let f = features
     return f.available.withUnsafeBufferPointer { available in
       f.donationCount.withUnsafeBufferPointer { counts in
@@ -145,13 +169,14 @@ extension StackContext {
               f.relevance.withUnsafeBufferPointer { states in
                 f.relevanceKind.withUnsafeBufferPointer { kinds in
                   f.percentile.withUnsafeBufferPointer { percentiles in
-                    body(
-                      VisitView(
-                        reads: reads, strategy: strategy, clock: (now, hourOfDay, hourOfWeek, dayIndex),
-                        top: (shown, shownSince), totals: (f.totalDonations, f.lastDonatedInstance),
-                        available: available, donationCounts: counts, lastDonations: last,
-                        byHourOfDay: byHourOfDay, byHourOfWeek: byHourOfWeek, states: states, kinds: kinds,
-                        percentiles: percentiles))
+                    var view = VisitView(
+                      reads: reads, strategy: strategy, clock: (now, hourOfDay, hourOfWeek, dayIndex),
+                      top: (shown, shownSince), totals: (f.totalDonations, f.lastDonatedInstance),
+                      available: available, donationCounts: counts, lastDonations: last,
+                      byHourOfDay: byHourOfDay, byHourOfWeek: byHourOfWeek, states: states, kinds: kinds,
+                      percentiles: percentiles)
+                    view.recorder = recorder
+                    return body(view)
                   }
                 }
               }
@@ -177,6 +202,10 @@ public struct InstanceView: Sendable {
   @usableFromInline package let shown: Bool
   @usableFromInline package let donationValues: (count: Int32, last: Int64, thisHourOfDay: Int32, thisHourOfWeek: Int32)
   @usableFromInline package let relevanceValues: (state: RelevanceState, kind: RelevanceState.Kind, percentile: Double)
+  /// Where a checker collects undeclared reads (`VisitInputs.undeclared`); nil in the
+  /// engine: such a read traps. Only `StrategyConformance` sets it, for a view it uses
+  /// on its own thread while the pointee lives.
+  @usableFromInline nonisolated(unsafe) package var recorder: UnsafeMutablePointer<VisitInputs>? = nil
 
   @inlinable @inline(__always)
   package init(
@@ -196,7 +225,7 @@ public struct InstanceView: Sendable {
 
   @inlinable @inline(__always)
   package func require(_ input: VisitInputs, _ name: StaticString) {
-    if _slowPath(!reads.contains(input)) { VisitInputs.undeclared(name, by: strategy) }
+    if _slowPath(!reads.contains(input)) { VisitInputs.undeclared(input, name, by: strategy, recorder: recorder) }
   }
 
   /// The visit's instant, epoch ms (`.now`).
@@ -247,17 +276,20 @@ extension StackContext {
   /// - Complexity: O(1) plus `body`; each view is O(1).
   @inline(__always)
   @inlinable package func withInstanceViews<R>(
-    reads: VisitInputs, strategy: any RankingStrategy.Type, _ body: ((Int) -> InstanceView) -> R
+    reads: VisitInputs, strategy: any RankingStrategy.Type, recorder: UnsafeMutablePointer<VisitInputs>? = nil,
+    _ body: ((Int) -> InstanceView) -> R
   ) -> R {
-    withVisitView(reads: reads, strategy: strategy) { v in
+    withVisitView(reads: reads, strategy: strategy, recorder: recorder) { v in
       body { i in
-        InstanceView(
+        var view = InstanceView(
           index: i, reads: reads, strategy: strategy, clock: v.clock, shown: i == Int(v.top.shown),
           donations: (
             v.donationCounts[i], v.lastDonations[i], v.byHourOfDay[i &* 24 &+ v.clock.hourOfDay],
             v.byHourOfWeek[i &* 168 &+ v.clock.hourOfWeek]
           ),
           relevance: (v.states[i], v.kinds[i], v.percentiles[i]))
+        view.recorder = v.recorder
+        return view
       }
     }
   }

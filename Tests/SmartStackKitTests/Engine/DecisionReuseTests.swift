@@ -170,19 +170,6 @@ struct DecisionReuseTests {
     #expect(keeping.reusedVisits > reranking.reusedVisits)
     #expect(reranking.reusedVisits > 0)
   }
-
-  /// Reading an input missing from `reads` traps, naming the strategy and the input.
-  @Test func readingAnUndeclaredInputTraps() async {
-    await #expect(processExitsWith: .failure) {
-      struct HourBlind: InstanceScoringStrategy {
-        static let info = StrategyInfo(name: "hour-blind", summary: "test: reads the hour, declares nothing")
-        var reads: VisitInputs { [] }
-        init(parameters: StrategyParameters) {}
-        func score(_ instance: InstanceView) -> Double { Double(instance.hourOfDay) }
-      }
-      _ = StrategyConformance.check(HourBlind(parameters: .none), worlds: 1)
-    }
-  }
 }
 
 /// Pure and outcome-learning at once: outcome learning takes precedence.
