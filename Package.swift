@@ -60,11 +60,12 @@ let package = Package(
     .target(name: "SmartStackStrategies", dependencies: ["SmartStackEngine"]),
     .target(name: "SmartStackWorld", dependencies: ["SmartStackEngine"]),
     .target(name: "SmartStackExperiments", dependencies: ["SmartStackStrategies", "SmartStackWorld"]),
+    .target(name: "SmartStackCounterfactual", dependencies: ["SmartStackExperiments"]),
     .target(
       name: "SmartStackKit",
       dependencies: [
         "SmartStackBase", "SmartStackData", "SmartStackEngine", "SmartStackStrategies",
-        "SmartStackWorld", "SmartStackExperiments",
+        "SmartStackWorld", "SmartStackExperiments", "SmartStackCounterfactual",
       ]),
     .target(name: "SmartStackTesting", dependencies: ["SmartStackKit"]),
     .target(name: "SmartStackBench", dependencies: ["SmartStackKit"]),
@@ -82,6 +83,7 @@ let package = Package(
       dependencies: [
         "SmartStackKit", "SmartStackTesting", "SmartStackBench", "SmartStackBase", "SmartStackData",
         "SmartStackEngine", "SmartStackStrategies", "SmartStackWorld", "SmartStackExperiments",
+        "SmartStackCounterfactual",
       ]),
     .testTarget(
       name: "smartstackTests",

@@ -53,7 +53,7 @@ zlib+=(-I "$lib" -L "$lib" -lSwiftProtobuf)
 # archive. The library's layers (Package.swift) are compiled together as one module
 # named SmartStackKit: the fuzz targets' `import SmartStackKit` then finds every reader,
 # and the layers' imports of one another are dropped from the snapshot.
-layers=(SmartStackBase SmartStackData SmartStackEngine SmartStackStrategies SmartStackWorld SmartStackExperiments)
+layers=(SmartStackBase SmartStackData SmartStackEngine SmartStackStrategies SmartStackWorld SmartStackExperiments SmartStackCounterfactual)
 layer_dirs=("${layers[@]/#/Sources/}")
 archive="$lib/libSmartStackKit.a"
 if [ ! -f "$archive" ] || [ "$protobuf" -nt "$archive" ] || [ -n "$(find "${layer_dirs[@]}" Sources/CZlib Sources/CSQLite -type f -newer "$archive" | head -1)" ]; then

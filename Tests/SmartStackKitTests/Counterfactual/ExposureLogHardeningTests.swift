@@ -3,6 +3,7 @@ import Testing
 import SmartStackKit
 @testable import SmartStackBase
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 
 /// Hostile exposure logs (issue 30 items 8, 16, 19): what would give non-finite numbers,
 /// unbounded memory or double counting is refused at its field.

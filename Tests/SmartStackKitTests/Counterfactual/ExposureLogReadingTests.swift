@@ -3,6 +3,7 @@ import Testing
 import SmartStackKit
 @testable import SmartStackBase
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 
 /// The exposure-log reader takes back what the writer wrote, accepts a hand-written log
 /// with only the required columns, and refuses bad logs at `FILE:LINE:COLUMN`.

@@ -3,6 +3,7 @@ import Testing
 import SmartStackKit
 @testable import SmartStackBase
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 
 /// A four-visit log, two people, candidates a and b, all at Monday 08h UTC; the target
 /// always chooses a. Visits (person, shown, propensity, tap, hit):

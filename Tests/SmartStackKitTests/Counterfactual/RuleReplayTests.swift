@@ -6,6 +6,7 @@ import SmartStackKit
 @testable import SmartStackStrategies
 @testable import SmartStackWorld
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 
 /// Rule replay re-runs a target through the engine's own stack rules over each person
 /// rebuilt from a version-2 exposure log (docs/counterfactual.md, "Rule replay").

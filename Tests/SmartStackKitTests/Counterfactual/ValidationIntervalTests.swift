@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SmartStackKit
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 
 /// Student's t quantiles against published values, and its distribution function's
 /// symmetry and monotonicity.

@@ -7,6 +7,7 @@ import SmartStackKit
 @testable import SmartStackStrategies
 @testable import SmartStackWorld
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 @testable import SmartStackBench
 
 private let t0 = Instant(seconds: 1_772_438_400)  // 2026-03-02T08:00:00Z, a Monday

@@ -8,6 +8,7 @@ import SmartStackKit
 @testable import SmartStackStrategies
 @testable import SmartStackWorld
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 @testable import SmartStackBench
 
 /// The engine's fast paths (reusing a pure strategy's decision, rescoring an

@@ -6,6 +6,7 @@ import SmartStackKit
 @testable import SmartStackStrategies
 @testable import SmartStackWorld
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 @testable import SmartStackBench
 
 /// A strategy written outside the library: it records everything it is told and shows

@@ -7,6 +7,7 @@ import SmartStackKit
 @testable import SmartStackStrategies
 @testable import SmartStackWorld
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 
 /// The engine path of a strategy is chosen statically where it is registered, or at run
 /// time from generic code; both must give the same results.

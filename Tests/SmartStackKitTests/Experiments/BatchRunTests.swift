@@ -8,6 +8,7 @@ import SmartStackKit
 @testable import SmartStackStrategies
 @testable import SmartStackWorld
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 @testable import SmartStackBench
 
 /// A small traced experiment over the fixture log: 2 source points × 4 strategies × 3

@@ -6,6 +6,7 @@ import SmartStackKit
 @testable import SmartStackData
 @testable import SmartStackEngine
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 
 /// A trip: `t` has two mornings in Berlin (+01:00), then on 2026-03-04 a coffee in Berlin
 /// at 08:00 and news in New York (-05:00) at 18:00 the same local date, then a New York

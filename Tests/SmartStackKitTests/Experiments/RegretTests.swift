@@ -8,6 +8,7 @@ import SmartStackKit
 @testable import SmartStackStrategies
 @testable import SmartStackWorld
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 
 /// A user's target-aware strategy under another name: shows a target when it can.
 private struct Peek: TargetAwareStrategy {

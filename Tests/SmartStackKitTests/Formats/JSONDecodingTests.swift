@@ -7,6 +7,7 @@ import SmartStackKit
 @testable import SmartStackStrategies
 @testable import SmartStackWorld
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 @testable import SmartStackBench
 
 // A small made-up schema to show how a typed reader reads with `JSONDecoding` and

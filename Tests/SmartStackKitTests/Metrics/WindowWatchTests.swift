@@ -7,6 +7,7 @@ import SmartStackKit
 @testable import SmartStackStrategies
 @testable import SmartStackWorld
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 
 /// Shows the instance a script names for the visit's time (the lowest-index candidate
 /// when the script names none or a non-candidate).

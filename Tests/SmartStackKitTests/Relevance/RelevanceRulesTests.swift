@@ -7,6 +7,7 @@ import SmartStackKit
 @testable import SmartStackStrategies
 @testable import SmartStackWorld
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 @testable import SmartStackBench
 
 /// One test per relevance rule of DESIGN.md §4. Every check asks both the timeline (binary

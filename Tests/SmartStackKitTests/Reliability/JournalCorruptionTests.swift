@@ -4,6 +4,7 @@ import Testing
 import SmartStackKit
 @testable import SmartStackBase
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 
 /// 1 source × 2 strategies × 3 replicates = 6 cells over the fixture log: small, so that
 /// 400 resumes (each computing the statistics again) take seconds.

@@ -6,6 +6,7 @@ import SmartStackKit
 @testable import SmartStackStrategies
 @testable import SmartStackWorld
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 @testable import SmartStackBench
 
 /// Synthetic logs for property tests: `people` people, `kinds` kinds with an hourly

@@ -5,6 +5,7 @@ import Testing
 @testable import SmartStackData
 @testable import SmartStackEngine
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 @testable import SmartStackStrategies
 
 /// A traveller: two mornings in Berlin (+01:00), coffee at 08:00 and news at 14:00 local,

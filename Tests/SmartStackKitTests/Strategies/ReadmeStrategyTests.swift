@@ -9,6 +9,7 @@ import SmartStackKit
 @testable import SmartStackStrategies
 @testable import SmartStackWorld
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 @testable import SmartStackBench
 
 // The README's "Adding a strategy" examples, verbatim (a test below checks that the

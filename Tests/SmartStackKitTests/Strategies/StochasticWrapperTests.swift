@@ -6,6 +6,7 @@ import SmartStackKit
 @testable import SmartStackEngine
 @testable import SmartStackStrategies
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 
 /// `epsilon` and `softmax` state exact probabilities of their choice, and of the first
 /// allowed candidate when suppression binds: the frequencies of their own draws follow

@@ -7,6 +7,7 @@ import SmartStackKit
 @testable import SmartStackStrategies
 @testable import SmartStackWorld
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 @testable import SmartStackBench
 
 /// The Biome folder `Tests/Fixtures/importers/biome/` (used by the command-line tests and

@@ -8,6 +8,7 @@ import SmartStackKit
 @testable import SmartStackStrategies
 @testable import SmartStackWorld
 @testable import SmartStackExperiments
+@testable import SmartStackCounterfactual
 @testable import SmartStackBench
 
 @Suite("Mac absolute time converts to Unix time by exactly +978307200")

@@ -1,4 +1,5 @@
 import SmartStackBase
+import SmartStackExperiments
 
 /// One row of `estimates.csv`: one estimator's estimate of one metric of one target.
 public struct EstimateRow: Sendable, Hashable {

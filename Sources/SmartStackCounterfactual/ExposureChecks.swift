@@ -1,5 +1,6 @@
 import Foundation
 import SmartStackBase
+import SmartStackExperiments
 
 /// Model-free checks of rule replay's first assumption on a log with randomised display
 /// (docs/counterfactual.md, "Model-free checks"): what the stack showed at a visit does

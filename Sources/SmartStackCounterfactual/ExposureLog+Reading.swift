@@ -1,6 +1,7 @@
 import SmartStackBase
 import SmartStackData
 import SmartStackEngine
+import SmartStackExperiments
 
 extension ExposureLog {
   /// Reads an exposure log (`ExposureLog.columns`; docs/counterfactual.md).

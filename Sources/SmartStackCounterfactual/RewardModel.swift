@@ -1,4 +1,5 @@
 import SmartStackBase
+import SmartStackExperiments
 
 /// The Direct Method's reward model: the expected outcome (tap or hit) of showing an
 /// instance at a local hour of week, fitted on the exposure log.

@@ -4,6 +4,7 @@ import SmartStackData
 import SmartStackEngine
 import SmartStackStrategies
 import SmartStackWorld
+import SmartStackExperiments
 
 /// An observer that builds the exposure log of a run of `ExposureLogged` (same probe):
 /// one `Exposure` per visit with something shown.

@@ -2,6 +2,7 @@ import SmartStackBase
 import SmartStackData
 import SmartStackEngine
 import SmartStackStrategies
+import SmartStackExperiments
 
 /// What each target strategy would have shown at the visits of an exposure log.
 ///

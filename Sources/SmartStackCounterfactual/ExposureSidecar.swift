@@ -2,6 +2,7 @@ import SmartStackBase
 import SmartStackData
 import SmartStackEngine
 import SmartStackWorld
+import SmartStackExperiments
 
 /// What rule replay needs beside a version-2 exposure log to rebuild each person's
 /// world (docs/counterfactual.md, "Rule replay"): the stack's instances and how the

@@ -3,6 +3,7 @@ import SmartStackData
 import SmartStackEngine
 import SmartStackStrategies
 import SmartStackWorld
+import SmartStackExperiments
 
 /// Rule replay (`rr`, `rr-dr`): a target's on-policy tap and hit rates from a version-2
 /// exposure log, by running the target through the engine's own stack rules over each

@@ -2,6 +2,7 @@ import SmartStackBase
 import SmartStackData
 import SmartStackEngine
 import SmartStackStrategies
+import SmartStackExperiments
 
 /// What a logging strategy knew just before ranking a visit, handed to the
 /// `ExposureRecorder` of the same run: its probabilities (computed before `rank`, in the

@@ -4,6 +4,7 @@ import SmartStackData
 import SmartStackEngine
 import SmartStackStrategies
 import SmartStackWorld
+import SmartStackExperiments
 
 /// One row of `validation.csv`: how one estimator did against the truth over replicates.
 public struct ValidationRow: Sendable {

@@ -3,6 +3,7 @@ import SmartStackBase
 import SmartStackData
 import SmartStackEngine
 import SmartStackWorld
+import SmartStackExperiments
 
 /// The sidecar's JSON format (docs/counterfactual.md, "Exposure log, version 2"):
 ///

@@ -1,6 +1,7 @@
 import SmartStackBase
 import SmartStackData
 import SmartStackEngine
+import SmartStackExperiments
 
 /// One visit of a logging strategy: what the stack could show, what it showed, with
 /// which probability, and what the person did (see docs/counterfactual.md, "Exposure

@@ -1,5 +1,6 @@
 import SmartStackBase
 import SmartStackEngine
+import SmartStackExperiments
 
 /// Each person's response probabilities, fitted from a version-2 exposure log for rule
 /// replay (docs/counterfactual.md, "Rule replay"):

@@ -1,4 +1,5 @@
 import SmartStackBase
+import SmartStackExperiments
 
 /// An off-policy estimator of a target strategy's mean outcome per visit
 /// (docs/counterfactual.md, "Definitions").
