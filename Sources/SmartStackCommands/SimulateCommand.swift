@@ -96,6 +96,10 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
           if let problem = InputOutputOverlap.problem(inputs: [path], outputs: [("--emit-exposures", file)]) {
             throw ValidationError(TerminalText.escapingControls(problem))
           }
+          try OutputFolder.checkOutside(file, option: "--emit-exposures", folder: out, files: OutputFolder.simulateFiles)
+          if let emitLog {
+            try OutputFolder.checkOutside(file, option: "--emit-exposures", folder: emitLog, files: OutputFolder.emittedFiles)
+          }
         }
       }
       do {
