@@ -83,7 +83,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
   @Option(
     name: .customLong("emit-exposures"),
     help: ArgumentHelp(
-      "Also write into this folder the exposure log (docs/counterfactual.md) of replicate 0 of every scenario source and strategy, exposures-SOURCE-STRATEGY.csv; log sources have none (replay reveals no taps).",
+      "Also write into this folder the exposure log (docs/counterfactual.md) of replicate 0 of every scenario source and strategy, exposures-SOURCE-STRATEGY.csv, with a manifest.json; log sources have none (replay reveals no taps). The folder follows --out's rule: another run's logs there are refused unless --overwrite.",
       valueName: "folder"))
   var emitExposures: String?
 
@@ -101,7 +101,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
   @Flag(name: .customLong("init"), help: "Write a commented starting config to CONFIG (default experiment.json) and stop.")
   var writeTemplate = false
 
-  @Flag(help: "Replace the reports of another run in --out (only the files its manifest.json lists are removed). Without it such a folder is refused; the same experiment run again replaces its own reports.")
+  @Flag(help: "Replace the reports of another run in --out, and its exposure logs in --emit-exposures (only the files its manifest.json lists are removed). Without it such a folder is refused; the same experiment run again replaces its own reports.")
   var overwrite = false
 
   @Option(

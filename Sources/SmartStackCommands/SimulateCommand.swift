@@ -46,7 +46,7 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
   // Not `--emit-log` (the name): that option already writes the world's logs
   // (donations, visits, stack, timelines) into a folder; an exposure log is one file of
   // another kind.
-  @Option(name: .customLong("emit-exposures"), help: "Also write the exposure log (docs/counterfactual.md) of replicate 0 under the first strategy to this CSV file: per visit the candidates, what was shown, its probability and the outcome.")
+  @Option(name: .customLong("emit-exposures"), help: "Also write the exposure log (docs/counterfactual.md) of replicate 0 under the first strategy to this CSV file: per visit the candidates, what was shown, its probability and the outcome. Refused when it or its companions would replace the scenario or a file of a report or exposure set.")
   var emitExposures: String?
 
   @Option(name: .customLong("emit-format"), help: "Format of the emitted donation log: csv or jsonl.")
