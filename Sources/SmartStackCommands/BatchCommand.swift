@@ -179,9 +179,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
         exposureFolder?.held.release(kept: published)
       }
       if let emitExposures {
-        exposureFolder = try BatchExposureFolder.stage(
-          emitExposures, out: options.directory, design: design, sources: sources, shard: shard,
-          overwrite: overwrite)
+        exposureFolder = try BatchExposureFolder.stage(emitExposures, design: design, sources: sources, options: options)
       }
       defer { progress.finish() }
       let report = try await BatchSession.run(design, sources: sources, options: options) { done, total in

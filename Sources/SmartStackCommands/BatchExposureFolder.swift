@@ -11,7 +11,7 @@ import SmartStackKit
 /// (`ReportSetPath.checkFolder`), or holds an input, and claimed: a folder holding another
 /// run's exposure logs (a manifest with `run` `exposures` and another config hash or
 /// shard) is refused unless `--overwrite`, and an `exposures-*` file no manifest lists is
-/// never replaced. Then the logs and their `manifest.json` (`ExperimentManifest`, kind
+/// never replaced; the batch's `--out` is claimed too (`BatchSession.claim`). Then the logs and their `manifest.json` (`ExperimentManifest`, kind
 /// `exposures`: the batch manifest's fields but `cells`) are staged in the locked folder;
 /// the batch commits them after its reports are published. `--overwrite` replaces exactly
 /// the files the previous manifest lists.
@@ -19,9 +19,9 @@ enum BatchExposureFolder {
   /// Checks and claims `folder`, makes the exposure logs and stages them with their
   /// manifest. The returned folder is locked; commit with `OutputSet.commitStaged`.
   static func stage(
-    _ folder: String, out: String, design: ExperimentDesign, sources: [any ExperimentSource],
-    shard: Shard?, overwrite: Bool
+    _ folder: String, design: ExperimentDesign, sources: [any ExperimentSource], options: BatchOptions
   ) throws -> (held: OutputFolder.Held, names: [String]) {
+    let out = options.directory
     if BatchCommand.sameFolder(folder, out) {
       throw ValidationError(
         "--emit-exposures \(folder) is the batch's own output folder, whose reports are one set; name another folder (a subfolder such as \(out)/exposures works)")
@@ -35,17 +35,19 @@ enum BatchExposureFolder {
     }
     let outline = ExperimentOutline(design: design, sources: sources)
     let claim = try reportingErrors {
-      try OutputClaim.check(
+      // The batch's own folder first (its run claims it again under its lock).
+      _ = try BatchSession.claim(design, outline: outline, options: options)
+      return try OutputClaim.check(
         folder,
         identity: OutputClaim.Identity(
-          run: SetKind.exposuresRun, configHash: outline.configHash, shard: shard?.description),
-        mode: overwrite ? .overwrite : .fresh, inputs: design.inputPaths)
+          run: SetKind.exposuresRun, configHash: outline.configHash, shard: options.shard?.description),
+        mode: options.overwrite ? .overwrite : .fresh, inputs: design.inputPaths)
     }
     let started = Instant.current
     var files = logs(design: design, sources: sources)
     let finished = Instant.current
     let manifest = ExperimentManifest(
-      kind: .exposures, configFile: design.configFile, shard: shard, cellsInOutputs: 0, cellsRun: 0,
+      kind: .exposures, configFile: design.configFile, shard: options.shard, cellsInOutputs: 0, cellsRun: 0,
       cellsFromJournal: 0, jobs: 1, started: started, finished: finished,
       durationSeconds: Double(finished.milliseconds - started.milliseconds) / 1000, files: files)
     files.append(OutputSet.File(name: "manifest.json", text: manifest.json(outline)))

@@ -47,6 +47,12 @@ struct ExposureFolderClaimTests {
     // Refused at the start: the batch did not run.
     #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("b").path))
 
+    // Another run's --out is refused before any log is made.
+    let out = try CLI.run(["batch", "exp.json", "--out", "a", "--seed", "2", "--emit-exposures", "y", "--quiet"], in: work)
+    #expect(out.status == 73)
+    #expect(out.stderr.contains("a: cannot write: it holds the reports of another run"), "\(out.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: work.appendingPathComponent("y").path))
+
     // The same run again replaces its own logs.
     let again = try CLI.run(["batch", "exp.json", "--out", "a", "--emit-exposures", "x", "--quiet"], in: work)
     #expect(again.status == 0, "\(again.stderr)")
