@@ -105,6 +105,9 @@ struct ExposureFolderClaimTests {
     #expect(reports.status == 73)
     #expect(reports.stderr.contains("it holds the exposure logs of another run"), "\(reports.stderr)")
     #expect(try CLI.files(in: work.appendingPathComponent("x")) == before)
+    let report = try CLI.run(["report", "x"], in: work)
+    #expect(report.status == 65)
+    #expect(report.stderr.contains("x holds exposure logs"), "\(report.stderr)")
     let evaluate = try CLI.run(
       ["evaluate", "--exposures", "x/exposures-w-mfu.csv", "--strategy", "mfu", "--out", "ev", "--quiet"], in: work)
     #expect(evaluate.status == 0, "\(evaluate.stderr)")
