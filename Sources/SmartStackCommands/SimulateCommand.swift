@@ -86,7 +86,12 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
     let path = self.scenario
     // Every output path is checked before anything is read, created or written.
     try OutputFolder.check(out, files: OutputFolder.simulateFiles, inputs: [path])
-    if let emitLog { try OutputFolder.check(emitLog, files: OutputFolder.emittedFiles, inputs: [path]) }
+    if let emitLog {
+      try OutputFolder.check(emitLog, files: OutputFolder.emittedFiles, inputs: [path])
+      // Beside its own reports (`--emit-log` = `--out`) is fine; another run's set or a
+      // set's `.journal/` is not.
+      if !BatchCommand.sameFolder(emitLog, out) { try reportingErrors { try ReportSetPath.checkFolder(emitLog) } }
+    }
     if let emitExposures {
       try reportingErrors {
         try OutputPath.checkFile(emitExposures)

@@ -55,7 +55,7 @@ struct EmitPathRefusalTests {
     #expect(Fingerprint(scenario) == before)
   }
 
-  @Test("batch --emit-exposures: an input's folder through a link, a set's .journal through a link, its own --out/.journal")
+  @Test("batch --emit-exposures and simulate --emit-log: an input's folder through a link, a set's .journal through a link, its own --out/.journal")
   func batchRefusals() throws {
     let work = try ExposureFolderClaimTests.work()
     let fm = FileManager.default
@@ -75,6 +75,11 @@ struct EmitPathRefusalTests {
       #expect(r.status != 0, "\(folder)")
       #expect(r.stderr.contains(fragment), "\(folder): \(r.stderr)")
       #expect(!fm.fileExists(atPath: work.appendingPathComponent("out").path), "\(folder)")
+    }
+    for folder in ["j", "t2", "t2/.journal"] {
+      let r = try CLI.run(["simulate", "--scenario", "sc.json", "--strategy", "mfu", "--out", "s", "--emit-log", folder, "--quiet"], in: work)
+      #expect(r.status == 73, "simulate --emit-log \(folder): \(r.stderr)")
+      #expect(r.stderr.contains("\(folder): cannot write"), "\(folder): \(r.stderr)")
     }
     #expect(inputs.map(Fingerprint.init) == before)
     #expect(try CLI.files(in: work.appendingPathComponent("t2")) == set)
