@@ -83,7 +83,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
   @Option(
     name: .customLong("emit-exposures"),
     help: ArgumentHelp(
-      "Also write into this folder the exposure log (docs/counterfactual.md) of replicate 0 of every scenario source and strategy, exposures-SOURCE-STRATEGY.csv; log sources have none (replay reveals no taps).",
+      "Also write into this folder the exposure log (docs/counterfactual.md) of replicate 0 of every scenario source and strategy, exposures-SOURCE-STRATEGY.csv, with a manifest.json; log sources have none (replay reveals no taps). The folder follows --out's rule: another run's logs there are refused unless --overwrite.",
       valueName: "folder"))
   var emitExposures: String?
 
@@ -101,7 +101,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
   @Flag(name: .customLong("init"), help: "Write a commented starting config to CONFIG (default experiment.json) and stop.")
   var writeTemplate = false
 
-  @Flag(help: "Replace the reports of another run in --out (only the files its manifest.json lists are removed). Without it such a folder is refused; the same experiment run again replaces its own reports.")
+  @Flag(help: "Replace the reports of another run in --out, and its exposure logs in --emit-exposures (only the files its manifest.json lists are removed). Without it such a folder is refused; the same experiment run again replaces its own reports.")
   var overwrite = false
 
   @Option(
@@ -169,42 +169,26 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       let options = BatchOptions(
         directory: out ?? design.outputDirectory ?? "reports", jobs: jobCount, resume: resume,
         shard: shard, overwrite: overwrite)
-      // The exposure logs are made and their folder locked before the batch runs, and
-      // published after it succeeds: a failure of either before that writes nothing there,
-      // and another run holding the folder is refused before the batch starts.
-      var exposures: [OutputSet.File] = []
-      var exposureFolder: OutputFolder.Held?
+      // The exposure folder is claimed, its logs made and staged before the batch runs,
+      // and committed after it succeeds (`BatchExposureFolder`): a failure of either
+      // before that writes nothing there.
+      var exposureFolder: (held: OutputFolder.Held, names: [String])?
       var published = false
       defer {
-        if let exposureFolder, !published { OutputSet.discardStaged(in: exposureFolder.path) }
-        exposureFolder?.release(kept: published)
+        if let exposureFolder, !published { OutputSet.discardStaged(in: exposureFolder.held.path) }
+        exposureFolder?.held.release(kept: published)
       }
       if let emitExposures {
-        if Self.sameFolder(emitExposures, options.directory) {
-          throw ValidationError(
-            "--emit-exposures \(emitExposures) is the batch's own output folder, whose reports are one set; name another folder (a subfolder such as \(options.directory)/exposures works)")
-        }
-        try OutputFolder.check(emitExposures, files: [], inputs: design.inputPaths)
-        try reportingErrors { try ReportSetPath.checkFolder(emitExposures) }
-        do {
-          for choice in design.strategies { try ExposureRun.check(choice) }
-        } catch let error as StrategyError {
-          throw ValidationError("--emit-exposures: " + error.description)
-        }
-        exposures = Self.exposureLogs(design: design, sources: sources)
-        let held = try OutputFolder.lock(emitExposures, files: exposures.map(\.name))
-        exposureFolder = held
-        // Staged before the batch runs (a full disk fails here, before any report is
-        // published) and committed after it: the reports and the logs, all or nothing.
-        try reportingErrors { try OutputSet.stage(exposures, into: held.path, known: exposures.map(\.name)) }
+        exposureFolder = try BatchExposureFolder.stage(emitExposures, design: design, sources: sources, options: options)
       }
       defer { progress.finish() }
       let report = try await BatchSession.run(design, sources: sources, options: options) { done, total in
         progress.update(done: done, total: total)
       }
       if let exposureFolder {
-        let names = exposures.map(\.name)
-        try reportingErrors { try OutputSet.commitStaged(into: exposureFolder.path, known: names) }
+        try reportingErrors {
+          try OutputSet.commitStaged(into: exposureFolder.held.path, known: exposureFolder.names)
+        }
         published = true
       }
       return report
@@ -223,27 +207,6 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     StandardError.write(
       "wrote \(what)\(report.outline.name) to \(report.directory)/: \(report.files.joined(separator: ", ")) (\(cells), \(ProgressReporter.duration(progress.elapsed)))"
     )
-  }
-
-  /// The exposure logs of `--emit-exposures`: per scenario source and strategy, the run of
-  /// replicate 0 with the experiment's seed (the same run the batch scored), named
-  /// `exposures-SOURCE-STRATEGY.csv` with every byte outside `A-Z a-z 0-9 . _ -` of the
-  /// strategy's label written as `_`, each with its sidecar and timelines
-  /// (`ExposureRun.files`).
-  static func exposureLogs(design: ExperimentDesign, sources: [any ExperimentSource]) -> [OutputSet.File] {
-    func safe(_ text: String) -> String {
-      String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber || ".-_".contains($0)) ? $0 : "_" })
-    }
-    var files: [OutputSet.File] = []
-    for case let source as ScenarioSource in sources {
-      for choice in design.strategies {
-        let emitted = ExposureRun.files(
-          source.scenario, choice: choice, cell: SimulationCell(replicate: 0, seed: design.seed, options: source.options),
-          logName: "exposures-\(safe(source.name))-\(safe(choice.descriptor.label)).csv")
-        files += emitted.map { OutputSet.File(name: $0.name, text: $0.text) }
-      }
-    }
-    return files
   }
 
   /// Whether `a` and `b` name the same folder (`OutputClaim.canonical`: after `.`, `..`

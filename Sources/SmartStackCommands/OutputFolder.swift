@@ -23,6 +23,22 @@ enum OutputFolder {
     }
   }
 
+  /// Refuses a single-file output of a run (`simulate --emit-exposures`) that lands, after
+  /// `.`, `..` and links (`ResolvedPath`), on a file of a set the same run writes
+  /// into `folder`: one of `files`, its `.lock`, or anything under a hidden name there
+  /// (`.journal/`, `.reports-staging/`, …). Other names in `folder` are the user's.
+  ///
+  /// - Throws: `OutputFileError` naming `file`.
+  static func checkOutside(_ file: String, option: String, folder: String, files: [String]) throws {
+    let root = ResolvedPath.of(folder) + "/"
+    let path = ResolvedPath.of(file)
+    guard path.hasPrefix(root) else { return }
+    let inside = String(path.dropFirst(root.count))
+    guard files.contains(inside) || inside == FolderLock.fileName || inside.hasPrefix(".") else { return }
+    throw OutputFileError(
+      path: file, reason: "\(option) names \(inside) in \(folder), where this run writes its own set of files; give another path")
+  }
+
   /// Refuses a folder holding another run's reports unless `overwrite` (call `check`
   /// first, before reading the inputs). Returns the claim and the run's manifest (its
   /// times and jobs filled in when it is published).

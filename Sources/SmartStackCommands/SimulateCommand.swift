@@ -46,7 +46,7 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
   // Not `--emit-log` (the name): that option already writes the world's logs
   // (donations, visits, stack, timelines) into a folder; an exposure log is one file of
   // another kind.
-  @Option(name: .customLong("emit-exposures"), help: "Also write the exposure log (docs/counterfactual.md) of replicate 0 under the first strategy to this CSV file: per visit the candidates, what was shown, its probability and the outcome.")
+  @Option(name: .customLong("emit-exposures"), help: "Also write the exposure log (docs/counterfactual.md) of replicate 0 under the first strategy to this CSV file: per visit the candidates, what was shown, its probability and the outcome. Refused when it or its companions would replace the scenario or a file of a report or exposure set.")
   var emitExposures: String?
 
   @Option(name: .customLong("emit-format"), help: "Format of the emitted donation log: csv or jsonl.")
@@ -86,7 +86,12 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
     let path = self.scenario
     // Every output path is checked before anything is read, created or written.
     try OutputFolder.check(out, files: OutputFolder.simulateFiles, inputs: [path])
-    if let emitLog { try OutputFolder.check(emitLog, files: OutputFolder.emittedFiles, inputs: [path]) }
+    if let emitLog {
+      try OutputFolder.check(emitLog, files: OutputFolder.emittedFiles, inputs: [path])
+      // Beside its own reports (`--emit-log` = `--out`) is fine; another run's set or a
+      // set's `.journal/` is not.
+      if !BatchCommand.sameFolder(emitLog, out) { try reportingErrors { try ReportSetPath.checkFolder(emitLog) } }
+    }
     if let emitExposures {
       try reportingErrors {
         try OutputPath.checkFile(emitExposures)
@@ -95,6 +100,10 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
           try ReportSetPath.check(file)
           if let problem = InputOutputOverlap.problem(inputs: [path], outputs: [("--emit-exposures", file)]) {
             throw ValidationError(TerminalText.escapingControls(problem))
+          }
+          try OutputFolder.checkOutside(file, option: "--emit-exposures", folder: out, files: OutputFolder.simulateFiles)
+          if let emitLog {
+            try OutputFolder.checkOutside(file, option: "--emit-exposures", folder: emitLog, files: OutputFolder.emittedFiles)
           }
         }
       }

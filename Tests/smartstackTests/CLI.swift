@@ -78,6 +78,15 @@ struct CLI {
     return url
   }
 
+  /// The bytes of every entry of `folder` by name (nil for a folder or an unreadable file).
+  static func files(in folder: URL) throws -> [String: Data?] {
+    var files: [String: Data?] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+      files[name] = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path)
+    }
+    return files
+  }
+
   /// Writes `text` to `name` inside `folder` and returns its path.
   @discardableResult
   static func write(_ text: String, to name: String, in folder: URL) throws -> String {

@@ -11,23 +11,13 @@ struct ReportSetPathTests {
       .deletingLastPathComponent()
   }
 
-  /// The bytes of every file of the report set `t2` in `work`, by name.
-  static func set(_ work: URL) throws -> [String: Data] {
-    let folder = work.appendingPathComponent("t2")
-    var files: [String: Data] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
-      files[name] = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path)
-    }
-    return files
-  }
-
   @Test("import --out/--visits-out, relevance --out and .journal paths of a set are refused")
   func setFilesRefused() throws {
     let work = try CLI.temporaryFolder()
     let log = Self.repository.appendingPathComponent("Datasets/logs/tiny.csv").path
     let replay = try CLI.run(["replay", "--log", log, "--strategy", "mfu", "--out", "t2", "--quiet"], in: work)
     #expect(replay.status == 0, "\(replay.stderr)")
-    let before = try Self.set(work)
+    let before = try CLI.files(in: work.appendingPathComponent("t2"))
     let lsapp = Self.repository.appendingPathComponent("Tests/Fixtures/importers/lsapp.tsv").path
     for arguments in [
       ["--out", "t2/runs.csv"], ["--out", "t2/manifest.json"], ["--out", "ok.csv", "--visits-out", "t2/daily.csv"],
@@ -45,7 +35,7 @@ struct ReportSetPathTests {
       in: work)
     #expect(relevance.status != 0)
     #expect(relevance.stderr.contains("report set"), "\(relevance.stderr)")
-    #expect(try Self.set(work) == before)
+    #expect(try CLI.files(in: work.appendingPathComponent("t2")) == before)
     #expect(try CLI.run(["report", "t2"], in: work).status == 0)
     // A file of another name beside the set is the user's to write.
     #expect(try CLI.run(["import", "lsapp", lsapp, "--out", "t2/lsapp.csv"], in: work).status == 0)

@@ -2,17 +2,21 @@ import Foundation
 
 /// Where a path really leads: every symbolic link in it followed (`realpath(3)`).
 public enum ResolvedPath {
-  /// `path` resolved through links when it exists; when it does not, its folder resolved
-  /// and its last component appended (an output about to be created); when not even the
-  /// folder exists, `path` made absolute and standardised.
+  /// `path` resolved through links when it exists; when it does not, its nearest
+  /// existing ancestor resolved and the missing components appended (an output about to
+  /// be created, perhaps with its folders); `.` and `..` are first removed as written.
   public static func of(_ path: String) -> String {
     if let real = realPath(path) { return real }
-    let url = URL(fileURLWithPath: path).standardizedFileURL
-    let parent = url.deletingLastPathComponent().path
-    if let folder = realPath(parent) {
-      return (folder == "/" ? "" : folder) + "/" + url.lastPathComponent
+    var missing: [String] = []
+    var url = URL(fileURLWithPath: path).standardizedFileURL
+    while url.path != "/" {
+      missing.insert(url.lastPathComponent, at: 0)
+      url = url.deletingLastPathComponent()
+      if let folder = realPath(url.path) {
+        return (folder == "/" ? "" : folder) + "/" + missing.joined(separator: "/")
+      }
     }
-    return url.path
+    return "/" + missing.joined(separator: "/")
   }
 
   private static func realPath(_ path: String) -> String? {

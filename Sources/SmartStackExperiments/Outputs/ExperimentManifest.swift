@@ -9,9 +9,10 @@ import SmartStackWorld
 /// It is the one output that differs between two runs of the same experiment (it records
 /// times, the number of jobs and how many cells came from a journal); every CSV is
 /// byte-identical. Keys in a fixed order:
-/// `toolkit`, `version`, `run` (`batch`, `shard` or `merge`), `config_file`, `config_hash`,
-/// `seed`, `config` (the resolved config), `sources` (each with its statistics and input
-/// hashes), `cells` (`total`, `in_outputs`, `run`, `from_journal`), `shard`, `jobs`,
+/// `toolkit`, `version`, `run` (`batch`, `shard`, `merge`, or `exposures` for the folder of
+/// `batch --emit-exposures`, `SetKind`), `config_file`, `config_hash`, `seed`, `config`
+/// (the resolved config), `sources` (each with its statistics and input hashes), `cells`
+/// (`total`, `in_outputs`, `run`, `from_journal`; not for `exposures`), `shard`, `jobs`,
 /// `started`, `finished` (ISO 8601 UTC), `duration_s`, `files`, and for a merge
 /// `merged_from`. `files` lists the set's other files in the order written, each as
 /// `{"name": …, "bytes": size, "fnv1a64": FNV-1a 64 of its bytes (16 hex digits),
@@ -21,6 +22,8 @@ import SmartStackWorld
 public struct ExperimentManifest: Sendable {
   public enum Kind: String, Sendable {
     case batch, shard, merge
+    /// The exposure logs of `batch --emit-exposures` (`SetKind.exposures`).
+    case exposures = "exposures"
   }
 
   public var kind: Kind
@@ -69,15 +72,19 @@ public struct ExperimentManifest: Sendable {
       JSONMember("config_hash", .string(outline.configHash)),
       JSONMember("seed", ExperimentOutline.seedJSON(outline.seed)),
       JSONMember("config", outline.config),
-      JSONMember("sources", .array(outline.sources.map { JSONNode($0.jsonValue) })),
-      JSONMember(
+      JSONMember("sources", .array(outline.sources.map { JSONNode($0.jsonValue) }))
+    ]
+    if kind != .exposures {
+      members.append(JSONMember(
         "cells",
         [
           "total": .number(Double(outline.cellCount)),
           "in_outputs": .number(Double(cellsInOutputs)),
           "run": .number(Double(cellsRun)),
           "from_journal": .number(Double(cellsFromJournal)),
-        ]),
+        ]))
+    }
+    members += [
       JSONMember("shard", shard.map { .string($0.description) } ?? .null),
       JSONMember("jobs", .number(Double(jobs))),
       JSONMember("started", .string(ISO8601.format(started))),

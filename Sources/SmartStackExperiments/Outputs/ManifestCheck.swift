@@ -13,7 +13,8 @@ public enum ManifestCheck {
   /// - Returns: the files in the manifest's order, `manifest.json` not included.
   /// - Throws: `InputFileError` when the folder or its manifest is missing or unreadable;
   ///   `BatchError` naming the first file that does not match, or a manifest without
-  ///   file hashes (written by a version before 0.5) or malformed.
+  ///   file hashes (written by a version before 0.5) or malformed, or an exposure set's
+  ///   (`SetKind.exposures`: logs, not reports).
   public static func read(_ directory: String) throws -> [OutputSet.File] {
     guard PathKind(directory) == .folder || PathKind(directory) == .symbolicLink else {
       throw InputFileError(path: directory, reason: "no such folder")
@@ -54,6 +55,10 @@ public enum ManifestCheck {
     guard let root = try? JSONParser.parse(manifest), let list = root["files"]?.value.arrayValue
     else {
       throw BatchError("\(directory)/manifest.json: not a manifest of smartstack batch (no \"files\" list)")
+    }
+    if SetKind(run: root["run"]?.value.stringValue ?? "") == .exposures {
+      throw BatchError(
+        "\(directory) holds exposure logs (its manifest.json is from batch --emit-exposures), not reports: give a log to smartstack evaluate --exposures \(directory)/exposures-SOURCE-STRATEGY.csv")
     }
     var files: [OutputSet.File] = []
     for entry in list {

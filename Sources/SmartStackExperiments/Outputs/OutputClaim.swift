@@ -11,9 +11,10 @@ import SmartStackBase
 ///    that exists lets this user create files in it.
 /// 2. **No input inside it**: an input file inside the output folder is refused (a run
 ///    would mix its inputs with its outputs, and `--overwrite` could not tell them apart).
-/// 3. **No stranger's files**: a report file name (`reportNames`) present in the folder
-///    and not listed by its `manifest.json` was not written by the toolkit: it is never
-///    replaced, `--overwrite` or not.
+/// 3. **No stranger's files**: a file name a set of the run's kind can hold (`SetKind`:
+///    `reportNames` for reports, `exposures-*.csv` and its companions for exposure logs)
+///    present in the folder and not listed by its `manifest.json` was not written by the
+///    toolkit: it is never replaced, `--overwrite` or not.
 /// 4. **No other run's set**: a folder whose `manifest.json` describes another run is
 ///    refused unless `overwrite` (the new set then replaces exactly the files that
 ///    manifest lists: `previousFiles`) or `resume` (batch, with a journal in the folder:
@@ -63,7 +64,14 @@ public struct OutputClaim: Sendable, Equatable {
     // so that even a run refused below leaves the folder's own files a whole set.
     OutputSet.settle(folder, known: reportNames)
     let previous = try PreviousRun(folder)
-    for name in reportNames where !(previous?.files.contains(name) ?? false) {
+    let kind = SetKind(run: identity.run)
+    if let previous, previous.kind != kind {
+      throw OutputFileError(
+        path: folder,
+        reason:
+          "it holds the \(previous.kind.words) of another run (\(previous.summary)), not \(kind.words); give another folder")
+    }
+    for name in kind.candidates(in: folder) where !(previous?.files.contains(name) ?? false) {
       if PathKind(folder + "/" + name) != .missing {
         throw OutputFileError(
           path: folder + "/" + name,
@@ -76,7 +84,7 @@ public struct OutputClaim: Sendable, Equatable {
       throw OutputFileError(
         path: folder,
         reason:
-          "it holds the reports of another run (\(previous.summary)); give --overwrite to replace them (only the \(previous.files.count) files its manifest.json lists are removed)\(["batch", "shard"].contains(identity.run) ? ", --resume to continue an interrupted run of the same experiment" : ""), or another output folder")
+          "it holds the \(kind.words) of another run (\(previous.summary)); give --overwrite to replace them (only the \(previous.files.count) files its manifest.json lists are removed)\(["batch", "shard"].contains(identity.run) ? ", --resume to continue an interrupted run of the same experiment" : ""), or another output folder")
     }
     return OutputClaim(previousFiles: previous.files)
   }
@@ -129,6 +137,9 @@ public struct OutputClaim: Sendable, Equatable {
 /// What a folder's `manifest.json` says about the run that wrote it.
 struct PreviousRun {
   var identity: OutputClaim.Identity
+  /// The kind of set, from `run`.
+  var kind: SetKind
+  /// The names the manifest lists that a set of its kind can hold, then `manifest.json`.
   var files: [String]
   var summary: String
 
@@ -147,11 +158,13 @@ struct PreviousRun {
     identity = OutputClaim.Identity(
       run: run, configHash: root["config_hash"]?.value.stringValue ?? "",
       shard: root["shard"]?.value.stringValue, version: root["version"]?.value.stringValue ?? "")
+    let kind = SetKind(run: run)
+    self.kind = kind
     let names = list.compactMap { $0["name"]?.value.stringValue ?? $0.value.stringValue }
-    files = names.filter { OutputClaim.reportNames.contains($0) } + ["manifest.json"]
+    files = names.filter { $0 != "manifest.json" && kind.holds($0) } + ["manifest.json"]
     let configFile = root["config_file"]?.value.stringValue.map { " of \($0)" } ?? ""
     let finished = root["finished"]?.value.stringValue.map { ", finished \($0)" } ?? ""
-    summary = "smartstack \(run)\(configFile)\(finished)"
+    summary = "smartstack \(kind == .exposures ? "batch --emit-exposures" : run)\(configFile)\(finished)"
   }
 }
 

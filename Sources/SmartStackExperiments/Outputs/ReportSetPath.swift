@@ -5,11 +5,13 @@ import SmartStackBase
 /// `relevance --out`, `simulate --emit-exposures`): it must not replace a file of a report
 /// set, which only the command that wrote the set may replace (`OutputClaim`).
 ///
-/// A folder is a report set's when its `manifest.json` is a manifest of this toolkit
-/// (`PreviousRun`) or it holds a batch journal (`.journal/`, a set still being computed).
+/// A folder is a set's when its `manifest.json` is a manifest of this toolkit
+/// (`PreviousRun`: a report set, or an exposure set of `batch --emit-exposures`, `SetKind`)
+/// or it holds a batch journal (`.journal/`, a report set still being computed).
 /// Refused, after resolving links: a file of such a folder named like a report
-/// (`OutputClaim.reportNames`, `manifest.json` among them), and anything inside a
-/// report set's own hidden folders (`.journal/`, `.reports-committed/`,
+/// (`OutputClaim.reportNames`, `manifest.json` among them) or, in an exposure set, named
+/// like one of its logs (`SetKind.holds`: `exposures-*.csv` and its companions), and
+/// anything inside a set's own hidden folders (`.journal/`, `.reports-committed/`,
 /// `.reports-staging/`), wherever they are.
 public enum ReportSetPath {
   /// The hidden folders a report set keeps beside its files.
@@ -30,12 +32,14 @@ public enum ReportSetPath {
     }
     guard let name = components.last else { return nil }
     let folder = "/" + components.dropLast().joined(separator: "/")
-    guard OutputClaim.reportNames.contains(name), isReportSet(folder) else { return nil }
-    return "\(folder) holds a report set (manifest.json or .journal/) and \(name) is one of its files, which only the run that wrote it may replace; give another output path"
+    guard let kind = setKind(folder), OutputClaim.reportNames.contains(name) || kind.holds(name) else { return nil }
+    let set = kind == .reports ? "a report set (manifest.json or .journal/)" : "an exposure set (its manifest.json is from batch --emit-exposures)"
+    return "\(folder) holds \(set) and \(name) is one of its files, which only the run that wrote it may replace; give another output path"
   }
 
   /// Refuses a folder for files that are not a report set (`--emit-exposures`) when it is
-  /// a report set's folder or inside one's hidden folders (`OUT/.journal`).
+  /// a report set's folder or inside a set's hidden folders (`OUT/.journal`). An
+  /// exposure set's folder passes: its claim (`OutputClaim`) decides.
   ///
   /// - Throws: `OutputFileError` naming `folder`.
   public static func checkFolder(_ folder: String) throws {
@@ -43,16 +47,17 @@ public enum ReportSetPath {
     if let reason = problem(resolved + "/x") {  // inside .journal/ and the like
       throw OutputFileError(path: folder, reason: reason)
     }
-    if isReportSet(resolved) {
+    if setKind(resolved) == .reports {
       throw OutputFileError(
         path: folder,
         reason: "it holds a report set (manifest.json or .journal/), whose files only the run that wrote it may change; give another folder")
     }
   }
 
-  /// Whether `folder` holds a report set: a manifest of this toolkit, or a journal.
-  static func isReportSet(_ folder: String) -> Bool {
-    if PathKind(folder + "/.journal") == .folder { return true }
-    return ((try? PreviousRun(folder)) ?? nil) != nil
+  /// The kind of set `folder` holds (a journal: reports; else its manifest's), or nil when
+  /// it holds none.
+  static func setKind(_ folder: String) -> SetKind? {
+    if PathKind(folder + "/.journal") == .folder { return .reports }
+    return ((try? PreviousRun(folder)) ?? nil)?.kind
   }
 }

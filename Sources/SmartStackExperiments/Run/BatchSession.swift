@@ -69,6 +69,27 @@ public enum BatchSession {
   ///
   /// - Throws: `OutputFileError`, `FolderBusyError`, `BatchError`, `DiagnosticList` (a
   ///   damaged journal header), or a cell's error.
+  /// The claim of the output folder (`OutputClaim`): a `batch` (or `shard`) with the
+  /// outline's config hash, resuming when `resume` and the folder holds this run's journal.
+  /// `run` makes it under the folder's lock; `batch --emit-exposures` also calls it before
+  /// making its logs, so that another run's folder is refused before any work.
+  ///
+  /// - Throws: `OutputFileError`.
+  public static func claim(
+    _ design: ExperimentDesign, outline: ExperimentOutline, options: BatchOptions
+  ) throws -> OutputClaim {
+    let resuming =
+      options.resume
+      && FileManager.default.fileExists(atPath: Journal.path(directory: options.directory, shard: options.shard))
+    return try OutputClaim.check(
+      options.directory,
+      identity: OutputClaim.Identity(
+        run: options.shard == nil ? "batch" : "shard", configHash: outline.configHash,
+        shard: options.shard?.description),
+      mode: options.overwrite ? .overwrite : resuming ? .resume : .fresh,
+      inputs: design.inputPaths)
+  }
+
   public static func run(
     _ design: ExperimentDesign, sources: [any ExperimentSource], options: BatchOptions,
     progress: (Int, Int) -> Void = { _, _ in }
@@ -87,13 +108,7 @@ public enum BatchSession {
     // The journal: continue it (resume) or start over.
     let journalPath = Journal.path(directory: directory, shard: options.shard)
     let resuming = options.resume && FileManager.default.fileExists(atPath: journalPath)
-    let claim = try OutputClaim.check(
-      directory,
-      identity: OutputClaim.Identity(
-        run: options.shard == nil ? "batch" : "shard", configHash: outline.configHash,
-        shard: options.shard?.description),
-      mode: options.overwrite ? .overwrite : resuming ? .resume : .fresh,
-      inputs: design.inputPaths)
+    let claim = try claim(design, outline: outline, options: options)
     var done: [CellResult] = []
     let writer: JournalWriter
     if resuming {

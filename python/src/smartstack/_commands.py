@@ -456,7 +456,9 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
         no_trace (--no-trace): Write trace.csv, one row per visit (overrides outputs.trace).
         emit_exposures (--emit-exposures): Also write into this folder the exposure log
             (docs/counterfactual.md) of replicate 0 of every scenario source and strategy,
-            exposures-SOURCE-STRATEGY.csv; log sources have none (replay reveals no taps).
+            exposures-SOURCE-STRATEGY.csv, with a manifest.json; log sources have none
+            (replay reveals no taps). The folder follows --out's rule: another run's logs
+            there are refused unless --overwrite.
         quiet (--quiet): Print nothing but errors (no progress, no table).
         verbose (--verbose): Print every table (pooled rates, per-unit means with CIs,
             paired differences) instead of the compact summary.
@@ -479,9 +481,10 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
         days (--days): With --scenario: days to simulate (default: the scenario's).
         init (--init): Write a commented starting config to CONFIG (default experiment.json)
             and stop.
-        overwrite (--overwrite): Replace the reports of another run in --out (only the files
-            its manifest.json lists are removed). Without it such a folder is refused; the
-            same experiment run again replaces its own reports.
+        overwrite (--overwrite): Replace the reports of another run in --out, and its
+            exposure logs in --emit-exposures (only the files its manifest.json lists are
+            removed). Without it such a folder is refused; the same experiment run again
+            replaces its own reports.
         shard (--shard): Run only shard K of N (the cells whose index is K-1 modulo N);
             combine with 'smartstack merge'.
         binary: the smartstack executable (default: find_binary()).
@@ -587,6 +590,8 @@ def simulate(*, scenario: str | os.PathLike, strategy: str | Sequence[str] | Non
         emit_exposures (--emit-exposures): Also write the exposure log
             (docs/counterfactual.md) of replicate 0 under the first strategy to this CSV
             file: per visit the candidates, what was shown, its probability and the outcome.
+            Refused when it or its companions would replace the scenario or a file of a
+            report or exposure set.
         emit_format (--emit-format): Format of the emitted donation log: csv or jsonl.
             (default: csv)
         explain (--explain): Write explain.csv: per visit (replicate 0) what was shown and
