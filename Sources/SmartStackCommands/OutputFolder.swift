@@ -8,9 +8,8 @@ import SmartStackKit
 enum OutputFolder {
   static let replayFiles = ["runs.csv", "daily.csv", "manifest.json"]
   static let simulateFiles = ["runs.csv", "daily.csv", "explain.csv", "manifest.json"]
-  static let emittedFiles = [
-    "donations.csv", "donations.jsonl", "visits.csv", "timelines.json", "stack.json",
-  ]
+  /// The files of `simulate --emit-log` (a log set, `SetKind.logs`).
+  static let emittedFiles = SetKind.logNames
 
   /// Refuses `path` unless it is missing or a folder, any of `files` (and the lock file)
   /// in it that exists and is not a regular file, a path with a file where a folder

@@ -40,7 +40,7 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
   @Option(help: "Output folder (created if needed).")
   var out: String = "reports/simulate"
 
-  @Option(name: .customLong("emit-log"), help: "Also write the simulated donation log, visit log, stack and delivered relevance timelines of replicate 0 (first strategy) into this folder.")
+  @Option(name: .customLong("emit-log"), help: "Also write the simulated donation log, visit log, stack and delivered relevance timelines of replicate 0 (first strategy) into this folder, with a manifest.json (\"run\": \"logs\"). Not the --out folder. A folder holding another run's logs is refused unless --overwrite; a file no manifest lists is never replaced.")
   var emitLog: String?
 
   // Not `--emit-log` (the name): that option already writes the world's logs
@@ -63,7 +63,7 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
   @Flag(help: "Print nothing but errors.")
   var quiet = false
 
-  @Flag(help: "Replace the reports of another run in --out (only the files its manifest.json lists are removed). Without it such a folder is refused; the same command run again replaces its own reports.")
+  @Flag(help: "Replace the reports of another run in --out, and its logs in --emit-log (only the files its manifest.json lists are removed). Without it such a folder is refused; the same command run again replaces its own reports and logs.")
   var overwrite = false
 
   func validate() throws {
@@ -87,10 +87,14 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
     // Every output path is checked before anything is read, created or written.
     try OutputFolder.check(out, files: OutputFolder.simulateFiles, inputs: [path])
     if let emitLog {
+      // The logs are a set of their own (`SetKind.logs`, with its manifest): never in the
+      // folder of the run's reports, a report set's folder or a set's `.journal/`.
+      if BatchCommand.sameFolder(emitLog, out) {
+        throw ValidationError(
+          "--emit-log \(emitLog) is the run's own --out folder, whose reports are one set; name another folder (a subfolder such as \(out)/world works)")
+      }
       try OutputFolder.check(emitLog, files: OutputFolder.emittedFiles, inputs: [path])
-      // Beside its own reports (`--emit-log` = `--out`) is fine; another run's set or a
-      // set's `.journal/` is not.
-      if !BatchCommand.sameFolder(emitLog, out) { try reportingErrors { try ReportSetPath.checkFolder(emitLog) } }
+      try reportingErrors { try ReportSetPath.checkFolder(emitLog) }
     }
     if let emitExposures {
       try reportingErrors {
@@ -115,15 +119,19 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
     }
     let scenario = try reportingErrors { try Scenario.read(path: path) }
     let (claim, manifest) = try OutputFolder.claim(out, run: "simulate", inputs: [path], overwrite: overwrite)
-    let sameFolder = { (a: String, b: String) in
-      URL(fileURLWithPath: a).standardized.path == URL(fileURLWithPath: b).standardized.path
+    // The logs' folder is claimed as --out is, before any work: another run's logs are
+    // refused unless --overwrite, a file no manifest lists is never replaced.
+    let logClaim = try emitLog.map { folder in
+      try reportingErrors {
+        try OutputClaim.check(
+          folder, identity: OutputClaim.Identity(run: SetKind.logsRun, configHash: manifest.configHash),
+          mode: overwrite ? .overwrite : .fresh, inputs: [path])
+      }
     }
     let held = try OutputFolder.lock(out, files: OutputFolder.simulateFiles)
     var published = false
     defer { held.release(kept: published) }
-    let emitHeld = try emitLog.flatMap {
-      sameFolder($0, out) ? nil : try OutputFolder.lock($0, files: OutputFolder.emittedFiles)
-    }
+    let emitHeld = try emitLog.map { try OutputFolder.lock($0, files: OutputFolder.emittedFiles) }
     defer { emitHeld?.release(kept: published) }
     let seed = self.seed ?? scenario.seed
     let source = scenario.name
@@ -187,7 +195,8 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
         }
         files.append(OutputSet.File(name: "explain.csv", text: text))
       }
-      // Both sets are built before either is published.
+      // Both sets are built, and the logs staged, before either is published; the logs
+      // are committed after the reports: both or neither.
       var emittedSet: [OutputSet.File] = []
       if emitLog != nil, let first = choices.first {
         let emitter = emitted(scenario, choice: first, seed: seed, options: options)
@@ -202,11 +211,26 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
           OutputSet.File(name: "stack.json", text: stack.jsonText()),
         ]
       }
-      try OutputFolder.publish(
-        files, into: held, claim: claim, manifest: manifest, jobs: jobs, files: OutputFolder.simulateFiles)
-      if let emitLog {
-        try OutputSet.publish(emittedSet, into: emitLog, known: OutputFolder.emittedFiles)
+      var logKnown: [String] = []
+      if let emitHeld, let logClaim {
+        var logManifest = manifest
+        logManifest.run = SetKind.logsRun
+        logManifest.jobs = 1
+        logManifest.finished = Instant.current
+        logManifest.durationSeconds = Double(logManifest.finished.milliseconds - logManifest.started.milliseconds) / 1000
+        emittedSet.append(OutputSet.File(name: "manifest.json", text: logManifest.json(files: emittedSet)))
+        let names = emittedSet.map(\.name)
+        logKnown = names + logClaim.previousFiles.filter { !names.contains($0) }
+        try OutputSet.stage(emittedSet, into: emitHeld.path, known: logKnown)
       }
+      do {
+        try OutputFolder.publish(
+          files, into: held, claim: claim, manifest: manifest, jobs: jobs, files: OutputFolder.simulateFiles)
+      } catch {
+        if let emitHeld { OutputSet.discardStaged(in: emitHeld.path) }
+        throw error
+      }
+      if let emitHeld { try OutputSet.commitStaged(into: emitHeld.path, known: logKnown) }
     }
     published = true
     if !quiet {

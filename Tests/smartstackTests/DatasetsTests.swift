@@ -24,7 +24,8 @@ struct DatasetsTests {
         switch previous {
         case "--scenario": arguments.append(root.appendingPathComponent(word).path)
         case "--emit-log":
-          emitted = word
+          // The script emits into a scratch folder and copies the committed files.
+          emitted = "Datasets/logs/" + URL(fileURLWithPath: word).lastPathComponent
           arguments.append(scratch.appendingPathComponent("emitted").path)
         case "--out": arguments.append(scratch.appendingPathComponent("out").path)
         default: arguments.append(word)

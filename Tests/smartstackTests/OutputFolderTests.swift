@@ -59,7 +59,7 @@ struct OutputFolderTests {
     let work = try CLI.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: work) }
     let emitted = try CLI.run(
-      ["simulate", "--scenario", Self.tiny, "--days", "2", "--strategy", "mfu", "--out", "world",
+      ["simulate", "--scenario", Self.tiny, "--days", "2", "--strategy", "mfu", "--out", "sim",
        "--emit-log", "world", "--quiet"], in: work)
     #expect(emitted.status == 0, "\(emitted.stderr)")
     let before = Self.names(work.appendingPathComponent("world"))

@@ -229,7 +229,7 @@ struct OutputPathTests {
     #expect(Self.files(under: work.appendingPathComponent("sim")) == ["daily.csv", "explain.csv", "manifest.json", "runs.csv"])
     #expect(
       Self.files(under: work.appendingPathComponent("emitted"))
-        == ["donations.csv", "stack.json", "timelines.json", "visits.csv"])
+        == ["donations.csv", "manifest.json", "stack.json", "timelines.json", "visits.csv"])
     #expect(
       Self.files(under: work.appendingPathComponent("out")).filter { !$0.hasPrefix(".journal/") }
         == [".journal", "daily.csv", "manifest.json", "paired.csv", "runs.csv", "summary.csv", "trace.csv"])

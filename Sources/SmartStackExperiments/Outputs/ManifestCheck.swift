@@ -13,8 +13,8 @@ public enum ManifestCheck {
   /// - Returns: the files in the manifest's order, `manifest.json` not included.
   /// - Throws: `InputFileError` when the folder or its manifest is missing or unreadable;
   ///   `BatchError` naming the first file that does not match, or a manifest without
-  ///   file hashes (written by a version before 0.5) or malformed, or an exposure set's
-  ///   (`SetKind.exposures`: logs, not reports).
+  ///   file hashes (written by a version before 0.5) or malformed, or an exposure or log
+  ///   set's (`SetKind.exposures`, `SetKind.logs`: logs, not reports).
   public static func read(_ directory: String) throws -> [OutputSet.File] {
     guard PathKind(directory) == .folder || PathKind(directory) == .symbolicLink else {
       throw InputFileError(path: directory, reason: "no such folder")
@@ -56,9 +56,15 @@ public enum ManifestCheck {
     else {
       throw BatchError("\(directory)/manifest.json: not a manifest of smartstack batch (no \"files\" list)")
     }
-    if SetKind(run: root["run"]?.value.stringValue ?? "") == .exposures {
+    switch SetKind(run: root["run"]?.value.stringValue ?? "") {
+    case .reports: break
+    case .exposures:
       throw BatchError(
         "\(directory) holds exposure logs (its manifest.json is from batch --emit-exposures), not reports: give a log to smartstack evaluate --exposures \(directory)/exposures-SOURCE-STRATEGY.csv")
+    case .logs:
+      let donations = list.compactMap { $0["name"]?.value.stringValue }.first { $0.hasPrefix("donations.") } ?? "donations.csv"
+      throw BatchError(
+        "\(directory) holds simulated logs (its manifest.json is from simulate --emit-log), not reports: replay them with smartstack replay --log \(directory)/\(donations) --visits \(directory)/visits.csv --stack \(directory)/stack.json --timelines \(directory)/timelines.json --timezone ZONE --horizon 0")
     }
     var files: [OutputSet.File] = []
     for entry in list {

@@ -12,7 +12,8 @@ import SmartStackBase
 /// 2. **No input inside it**: an input file inside the output folder is refused (a run
 ///    would mix its inputs with its outputs, and `--overwrite` could not tell them apart).
 /// 3. **No stranger's files**: a file name a set of the run's kind can hold (`SetKind`:
-///    `reportNames` for reports, `exposures-*.csv` and its companions for exposure logs)
+///    `reportNames` for reports, `exposures-*.csv` and its companions for exposure logs,
+///    `SetKind.logNames` for the logs of `simulate --emit-log`)
 ///    present in the folder and not listed by its `manifest.json` was not written by the
 ///    toolkit: it is never replaced, `--overwrite` or not.
 /// 4. **No other run's set**: a folder whose `manifest.json` describes another run is
@@ -164,7 +165,7 @@ struct PreviousRun {
     files = names.filter { $0 != "manifest.json" && kind.holds($0) } + ["manifest.json"]
     let configFile = root["config_file"]?.value.stringValue.map { " of \($0)" } ?? ""
     let finished = root["finished"]?.value.stringValue.map { ", finished \($0)" } ?? ""
-    summary = "smartstack \(kind == .exposures ? "batch --emit-exposures" : run)\(configFile)\(finished)"
+    summary = "smartstack \(kind.writer ?? run)\(configFile)\(finished)"
   }
 }
 

@@ -6,11 +6,13 @@ import SmartStackBase
 /// set, which only the command that wrote the set may replace (`OutputClaim`).
 ///
 /// A folder is a set's when its `manifest.json` is a manifest of this toolkit
-/// (`PreviousRun`: a report set, or an exposure set of `batch --emit-exposures`, `SetKind`)
+/// (`PreviousRun`: a report set, an exposure set of `batch --emit-exposures` or a log set
+/// of `simulate --emit-log`, `SetKind`)
 /// or it holds a batch journal (`.journal/`, a report set still being computed).
 /// Refused, after resolving links: a file of such a folder named like a report
 /// (`OutputClaim.reportNames`, `manifest.json` among them) or, in an exposure set, named
-/// like one of its logs (`SetKind.holds`: `exposures-*.csv` and its companions), and
+/// like one of its logs (`SetKind.holds`: `exposures-*.csv` and its companions; in a log
+/// set `donations.csv`, `visits.csv`, `stack.json`, …), and
 /// anything inside a set's own hidden folders (`.journal/`, `.reports-committed/`,
 /// `.reports-staging/`), wherever they are.
 public enum ReportSetPath {
@@ -33,13 +35,17 @@ public enum ReportSetPath {
     guard let name = components.last else { return nil }
     let folder = "/" + components.dropLast().joined(separator: "/")
     guard let kind = setKind(folder), OutputClaim.reportNames.contains(name) || kind.holds(name) else { return nil }
-    let set = kind == .reports ? "a report set (manifest.json or .journal/)" : "an exposure set (its manifest.json is from batch --emit-exposures)"
+    let set =
+      kind == .reports
+      ? "a report set (manifest.json or .journal/)"
+      : "\(kind == .logs ? "a log set" : "an exposure set") (its manifest.json is from \(kind.writer ?? ""))"
     return "\(folder) holds \(set) and \(name) is one of its files, which only the run that wrote it may replace; give another output path"
   }
 
-  /// Refuses a folder for files that are not a report set (`--emit-exposures`) when it is
-  /// a report set's folder or inside a set's hidden folders (`OUT/.journal`). An
-  /// exposure set's folder passes: its claim (`OutputClaim`) decides.
+  /// Refuses a folder for files that are not a report set (`--emit-exposures`,
+  /// `--emit-log`) when it is a report set's folder or inside a set's hidden folders
+  /// (`OUT/.journal`). An exposure or log set's folder passes: its claim (`OutputClaim`)
+  /// decides.
   ///
   /// - Throws: `OutputFileError` naming `folder`.
   public static func checkFolder(_ folder: String) throws {

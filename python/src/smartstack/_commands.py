@@ -586,7 +586,10 @@ def simulate(*, scenario: str | os.PathLike, strategy: str | Sequence[str] | Non
             (default: 1)
         out (--out): Output folder (created if needed). (default: reports/simulate)
         emit_log (--emit-log): Also write the simulated donation log, visit log, stack and
-            delivered relevance timelines of replicate 0 (first strategy) into this folder.
+            delivered relevance timelines of replicate 0 (first strategy) into this folder,
+            with a manifest.json ("run": "logs"). Not the --out folder. A folder holding
+            another run's logs is refused unless --overwrite; a file no manifest lists is
+            never replaced.
         emit_exposures (--emit-exposures): Also write the exposure log
             (docs/counterfactual.md) of replicate 0 under the first strategy to this CSV
             file: per visit the candidates, what was shown, its probability and the outcome.
@@ -608,9 +611,10 @@ def simulate(*, scenario: str | os.PathLike, strategy: str | Sequence[str] | Non
             scores (default: all history).
         jobs (--jobs): Runs in parallel (default: the number of cores). (default: 2)
         quiet (--quiet): Print nothing but errors.
-        overwrite (--overwrite): Replace the reports of another run in --out (only the files
-            its manifest.json lists are removed). Without it such a folder is refused; the
-            same command run again replaces its own reports.
+        overwrite (--overwrite): Replace the reports of another run in --out, and its logs
+            in --emit-log (only the files its manifest.json lists are removed). Without it
+            such a folder is refused; the same command run again replaces its own reports
+            and logs.
         binary: the smartstack executable (default: find_binary()).
         cwd: the folder the tool runs in (relative paths are relative to it).
         progress: show the tool's standard error (progress, warnings) as it comes;
