@@ -181,11 +181,17 @@ public enum BatchSession {
     try ExperimentOutputs.publish(files, into: directory, replacing: claim.previousFiles)
     if design.trace, let trace = files.first(where: { $0.name == "trace.csv" }) {
       // The journal keeps the published file's bytes (a hard link), not a copy of them.
-      if let note = try traceStore.fold(
-        published: directory + "/trace.csv", file: trace.bytes, cells: mine,
-        lengths: traceRows.map(\.count))
-      {
-        notes.append(note)
+      // The reports are in place by now: a fold that fails is a note, not an error (the
+      // cell files, removed last, are still there).
+      do {
+        if let note = try traceStore.fold(
+          published: directory + "/trace.csv", file: trace.bytes, cells: mine,
+          lengths: traceRows.map(\.count))
+        {
+          notes.append(note)
+        }
+      } catch {
+        notes.append("\(traceStore.folder): the journal keeps its own copy of the trace rows (\(error))")
       }
     }
     return BatchReport(
