@@ -146,7 +146,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       seed: seed, replicates: replicates, strategies: strategy.isEmpty || quick.isUsed ? nil : strategy,
       baseline: baseline, trace: trace)
     let shard = self.shard.flatMap { Shard(parsing: $0) }
-    let progress = ProgressReporter(label: "batch", quiet: quiet)
+    let progress = ProgressReporter(label: "batch", quiet: quiet, plainLines: true)
     let report = try await reportingBatchErrors {
       let design =
         quick.isUsed

@@ -218,11 +218,13 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
       var options = SimulationOptions()
       options.days = days
       var checks = [[ExposureCheck]](repeating: [], count: loggers.count)
+      let progress = ProgressReporter.Counter(
+        ProgressReporter(label: "validate", unit: "replicates", quiet: quiet), total: replicates)
       let rows = try replayingErrors(path) {
         try EstimatorValidation.run(
           scenario, logging: loggers, targets: targets, replicates: replicates, seed: seed ?? scenario.seed,
-          options: options, estimators: estimators ?? OffPolicyEstimator.standard
-        ) { l, log in checks[l] += ExposureCheck.all(log) }
+          options: options, estimators: estimators ?? OffPolicyEstimator.standard,
+          onLog: { l, log in checks[l] += ExposureCheck.all(log) }, onReplicateDone: progress.tick)
       }
       let label = scenario.name + (noHistoryRules ? ":no-history-rules" : "")
       let checkFile = EstimatorValidation.checksCSV(checks, logging: loggers.map(\.descriptor.label), scenario: label)

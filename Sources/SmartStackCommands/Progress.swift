@@ -1,28 +1,53 @@
 import Foundation
 import SmartStackKit
 
-/// Progress of a batch on standard error.
+/// Progress of a long command on standard error: the one progress facility of `batch`,
+/// `simulate`, `replay`, `evaluate --validate` and `import`.
 ///
-/// On a terminal: one line redrawn in place (at most 10 times a second) with a bar,
-/// cells done/total, the rate of this run and the time left. Otherwise (a log file, a
-/// pipe, a cluster job's output): a plain line at most every 2 seconds, and one at the
-/// end. Nothing at all when quiet.
-final class ProgressReporter {
+/// On a terminal: one line redrawn in place (at most 10 times a second, `Throttle`) with a
+/// bar, units done/total, the rate of this run and the time left, ended by a final line
+/// `done in …`. Not on a terminal (a log file, a pipe, a cluster job's output): nothing,
+/// unless `plainLines` (batch, whose cluster logs want them): then a plain line at most
+/// every 2 seconds, and one at the end. Nothing at all when quiet.
+///
+/// Standard error counts as a terminal when `isatty` says so, or when the environment sets
+/// `SMARTSTACK_PROGRESS=terminal` (for tests, which read it through a pipe).
+///
+/// `update` may be called from any thread.
+final class ProgressReporter: @unchecked Sendable {
   let quiet: Bool
   let isTerminal: Bool
+  let plainLines: Bool
   let label: String
+  /// What is counted, plural (`cells`, `runs`, `replicates`).
+  let unit: String
   let clock = ContinuousClock()
   let start: ContinuousClock.Instant
-  var lastDraw: ContinuousClock.Instant? = nil
+  let lock = NSLock()
+  var throttle: Throttle
   var initialDone: Int? = nil
   var drewBar = false
 
-  init(label: String, quiet: Bool, isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
+  init(
+    label: String, unit: String = "cells", quiet: Bool, plainLines: Bool = false,
+    isTerminal: Bool = ProgressReporter.standardErrorIsTerminal
+  ) {
     self.label = label
+    self.unit = unit
     self.quiet = quiet
+    self.plainLines = plainLines
     self.isTerminal = isTerminal
+    throttle = Throttle(isTerminal: isTerminal)
     start = clock.now
   }
+
+  /// True when standard error is a terminal, or `SMARTSTACK_PROGRESS=terminal`.
+  static var standardErrorIsTerminal: Bool {
+    isatty(STDERR_FILENO) == 1 || ProcessInfo.processInfo.environment["SMARTSTACK_PROGRESS"] == "terminal"
+  }
+
+  /// True when this reporter writes anything.
+  var isShown: Bool { !quiet && (isTerminal || plainLines) }
 
   /// Seconds since the reporter was made.
   var elapsed: Double { Self.seconds(clock.now - start) }
@@ -31,51 +56,116 @@ final class ProgressReporter {
     Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
   }
 
-  /// Cells done (including journaled ones) out of `total`.
-  func update(done: Int, total: Int) {
-    guard !quiet else { return }
-    if initialDone == nil { initialDone = done }
-    let now = clock.now
-    let final = done == total
-    if let lastDraw, !final {
-      let gap = Self.seconds(now - lastDraw)
-      if gap < (isTerminal ? 0.1 : 2) { return }
-    } else if lastDraw == nil && !isTerminal && !final {
-      // Plain output: the first line after 2 s, not at once.
+  /// When to draw: on a terminal at most every 0.1 s (the first update at once); in plain
+  /// lines at most every 2 s (the first line 2 s after the first update). The last update
+  /// (done == total) is always drawn.
+  struct Throttle {
+    let isTerminal: Bool
+    var lastDraw: Double? = nil
+    var gap: Double { isTerminal ? 0.1 : 2 }
+
+    /// Whether to draw an update at `now` (seconds on any clock that only goes forward).
+    mutating func shouldDraw(at now: Double, final: Bool) -> Bool {
+      if final {
+        lastDraw = now
+        return true
+      }
+      guard let last = lastDraw else {
+        lastDraw = now
+        return isTerminal
+      }
+      guard now - last >= gap else { return false }
       lastDraw = now
-      return
+      return true
     }
-    lastDraw = now
-    let ranNow = done - (initialDone ?? 0)
-    let rate = elapsed > 0 ? Double(ranNow) / elapsed : 0
-    let remaining = total - done
-    let eta = rate > 0 ? Double(remaining) / rate : .nan
-    let percent = total > 0 ? Int((Double(done) * 100 / Double(total)).rounded(.down)) : 100
-    let counts = "\(done)/\(total) cells"
-    let speed =
-      rate > 0 ? "\(NumberFormat.format(rate, decimals: rate < 10 ? 2 : 1)) cells/s" : "– cells/s"
-    if isTerminal {
+  }
+
+  /// What a line says, made from its numbers only (no clock): `Line.terminal` and
+  /// `Line.plain`.
+  struct Line {
+    var label: String
+    var unit: String
+    var done: Int
+    var total: Int
+    /// Units done by this run (not counting journaled ones) and the seconds it took.
+    var ranNow: Int
+    var elapsed: Double
+
+    var percent: Int { total > 0 ? Int((Double(done) * 100 / Double(total)).rounded(.down)) : 100 }
+    var rate: Double { elapsed > 0 ? Double(ranNow) / elapsed : 0 }
+    var eta: Double { rate > 0 ? Double(total - done) / rate : .nan }
+    var counts: String { "\(done)/\(total) \(unit)" }
+    var speed: String {
+      rate > 0 ? "\(NumberFormat.format(rate, decimals: rate < 10 ? 2 : 1)) \(unit)/s" : "– \(unit)/s"
+    }
+
+    /// `batch ██████░░… 3/12 cells (25%)  1.50 cells/s  ETA 6.0 s` (`done in …` at the end).
+    var terminal: String {
       let width = 24
-      let filled = total > 0 ? done * width / total : width
-      let bar =
-        String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-      let tail = final ? "done in \(Self.duration(elapsed))" : "ETA \(Self.duration(eta))"
-      FileHandle.standardError.write(
-        Data("\r\u{1B}[2K\(label) \(bar) \(counts) (\(percent)%)  \(speed)  \(tail)".utf8))
+      let filled = total > 0 ? min(done, total) * width / total : width
+      let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+      let tail = done == total ? "done in \(ProgressReporter.duration(elapsed))" : "ETA \(ProgressReporter.duration(eta))"
+      return "\(label) \(bar) \(counts) (\(percent)%)  \(speed)  \(tail)"
+    }
+
+    /// `batch: 3/12 cells (25%), 1.50 cells/s, ETA 6.0 s`, or `batch: 12/12 cells done in 8.0 s`.
+    var plain: String {
+      done == total
+        ? "\(label): \(counts) done in \(ProgressReporter.duration(elapsed))"
+        : "\(label): \(counts) (\(percent)%), \(speed), ETA \(ProgressReporter.duration(eta))"
+    }
+  }
+
+  /// `done` units (including journaled ones) out of `total`.
+  func update(done: Int, total: Int) {
+    guard isShown else { return }
+    lock.lock()
+    defer { lock.unlock() }
+    if initialDone == nil { initialDone = done }
+    let elapsed = self.elapsed
+    guard throttle.shouldDraw(at: elapsed, final: done == total) else { return }
+    let line = Line(
+      label: label, unit: unit, done: done, total: total, ranNow: done - (initialDone ?? 0), elapsed: elapsed)
+    if isTerminal {
+      FileHandle.standardError.write(Data("\r\u{1B}[2K\(line.terminal)".utf8))
       drewBar = true
-      if final { finish() }
-    } else if final {
-      StandardError.write("\(label): \(counts) done in \(Self.duration(elapsed))")
+      if done == total { endLine() }
     } else {
-      StandardError.write("\(label): \(counts) (\(percent)%), \(speed), ETA \(Self.duration(eta))")
+      StandardError.write(line.plain)
     }
   }
 
   /// Ends the bar's line (so later messages start on a fresh line).
   func finish() {
+    lock.lock()
+    defer { lock.unlock() }
+    endLine()
+  }
+
+  private func endLine() {
     if drewBar {
       FileHandle.standardError.write(Data("\n".utf8))
       drewBar = false
+    }
+  }
+
+  /// Counts finished units from any thread and reports them: `tick()` once per unit.
+  final class Counter: @unchecked Sendable {
+    let reporter: ProgressReporter
+    let total: Int
+    let lock = NSLock()
+    var done = 0
+    init(_ reporter: ProgressReporter, total: Int) {
+      self.reporter = reporter
+      self.total = total
+      reporter.update(done: 0, total: total)
+    }
+    func tick() {
+      lock.lock()
+      done += 1
+      let now = done
+      lock.unlock()
+      reporter.update(done: now, total: total)
     }
   }
 

@@ -116,7 +116,10 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     let held = try OutputFolder.lock(out, files: OutputFolder.replayFiles)
     var published = false
     defer { held.release(kept: published) }
-    let records = await Replay.runAll(plan, choices: choices, source: source, jobs: jobs)
+    let progress = ProgressReporter(label: "replay", unit: "runs", quiet: quiet)
+    let records = await Replay.runAll(plan, choices: choices, source: source, jobs: jobs) {
+      progress.update(done: $0, total: $1)
+    }
     try reportingErrors {
       try OutputFolder.publish(
         [

@@ -144,6 +144,8 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
     let runOptions = options
     let cells = choices.indices.flatMap { c in (0..<replicates).map { Cell(choice: c, replicate: $0) } }
     var results = [RunMetrics?](repeating: nil, count: cells.count)
+    let progress = ProgressReporter.Counter(
+      ProgressReporter(label: "simulate", unit: "runs", quiet: quiet), total: cells.count)
     await withTaskGroup(of: (Int, RunMetrics).self) { group in
       var next = 0
       func launch(_ k: Int) {
@@ -159,6 +161,7 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
       }
       for await (k, metrics) in group {
         results[k] = metrics
+        progress.tick()
         if next < cells.count {
           launch(next)
           next += 1

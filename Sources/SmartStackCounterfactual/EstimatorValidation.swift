@@ -63,11 +63,14 @@ public struct ValidationRow: Sendable {
 public enum EstimatorValidation {
   /// The rows, in order of logging strategy, target, estimator, metric.
   ///
+  /// `onReplicateDone` is called (from any thread) as each replicate finishes.
+  ///
   /// - Throws: `ReplayError` from the targets' runs over a log.
   public static func run(
     _ scenario: Scenario, logging: [StrategyChoice], targets: [StrategyChoice], replicates: Int, seed: UInt64,
     options: SimulationOptions, estimators: [OffPolicyEstimator] = OffPolicyEstimator.standard,
-    resamples: Int = Bootstrap.resamples, onLog: ((_ logger: Int, _ log: ExposureLog) -> Void)? = nil
+    resamples: Int = Bootstrap.resamples, onLog: ((_ logger: Int, _ log: ExposureLog) -> Void)? = nil,
+    onReplicateDone: @Sendable () -> Void = {}
   ) throws -> [ValidationRow] {
     var kindsOf: [String: String] = [:]
     for instance in scenario.stackInstances { kindsOf[instance.id] = instance.kind }
@@ -135,6 +138,7 @@ public enum EstimatorValidation {
     let results = ReplicateResults<Replicate>(count: replicates)
     DispatchQueue.concurrentPerform(iterations: replicates) { r in
       results.set(r, Result { try replicate(r) })
+      onReplicateDone()
     }
     for r in 0..<replicates {
       let done = try results.get(r)

@@ -44,14 +44,14 @@ struct BatchCommandTests {
       decoding: try Data(contentsOf: out.appendingPathComponent("summary.csv")), as: UTF8.self
     )
     .split(separator: "\n")[0]
-    #expect(summaryHeader == "source,strategy,parameters,metric,mean,ci_low,ci_high,n")
+    #expect(summaryHeader == "source,strategy,parameters,label,metric,mean,ci_low,ci_high,n")
     let pairedHeader = String(
       decoding: try Data(contentsOf: out.appendingPathComponent("paired.csv")), as: UTF8.self
     )
     .split(separator: "\n")[0]
     #expect(
       pairedHeader
-        == "source,strategy,parameters,baseline,metric,mean_difference,ci_low,ci_high,p_value,n")
+        == "source,strategy,parameters,label,baseline,metric,mean_difference,ci_low,ci_high,p_value,n")
     #expect(r.stdout.hasPrefix("hit_rate (higher is better): per-unit means"))
     #expect(r.stdout.contains("| oracle "))
     #expect(r.stdout.contains("tiny[visits=sessions:30]"))
@@ -201,6 +201,6 @@ struct BatchCommandTests {
     let paired = String(
       decoding: try Data(contentsOf: folder.appendingPathComponent("o/paired.csv")), as: UTF8.self)
     #expect(
-      paired.split(separator: "\n")[1].hasPrefix("tiny[visits=donations],mru,,oracle,hit_rate,"))
+      paired.split(separator: "\n")[1].hasPrefix("tiny[visits=donations],mru,,mru,oracle,hit_rate,"))
   }
 }

@@ -83,7 +83,12 @@ def test_batch_sweep_loads_every_file(swept):
 def test_point_labels_tell_sweep_points_apart(swept):
     labels = smartstack.point_labels(swept["summary"])
     assert list(labels.cat.categories) == [
-        "mfu", "mru", "random", "hour-of-week:half-life-days=0", "hour-of-week:half-life-days=2", "oracle"]
+        "mfu", "mru", "random", "hour-of-week", "hour-of-week:half-life-days=2", "oracle"]
+    # The same labels, in the same order, on every table of the folder (issue 29 item 12).
+    for stem in ("runs", "daily", "summary"):
+        assert list(smartstack.point_labels(swept[stem]).cat.categories) == list(labels.cat.categories)
+    pivot = swept["summary"].pivot_table(index="label", columns="metric", values="mean", observed=True)
+    assert len(pivot) == 6
 
 
 def test_a_failing_command_raises_with_the_tools_message(tmp_path):

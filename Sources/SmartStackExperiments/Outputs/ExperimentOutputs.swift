@@ -62,14 +62,13 @@ public enum ExperimentOutputs {
   }
 
   /// `runs.csv`, `daily.csv`, `summary.csv`, `paired.csv` and, when the outline traces,
-  /// `trace.csv` (from `traceParts`, one file per cell in key order) of a complete
-  /// experiment, in that order.
+  /// `trace.csv` (`traceRows`: each cell's rows in key order, `JournalTrace.rows`) of a
+  /// complete experiment, in that order.
   ///
   /// - Precondition: `results` holds every cell exactly once.
-  /// - Throws: `InputFileError` for a trace part that cannot be read.
   public static func completeSet(
-    _ outline: ExperimentOutline, results: [CellResult], traceParts: [String], jobs: Int
-  ) async throws -> [OutputSet.File] {
+    _ outline: ExperimentOutline, results: [CellResult], traceRows: [ArraySlice<UInt8>], jobs: Int
+  ) async -> [OutputSet.File] {
     let sorted = results.sorted { $0.cell < $1.cell }
     let grid = ResultGrid(outline: outline, results: sorted)
     let (summary, paired) = await StatisticsTables.tables(grid, jobs: jobs)
@@ -79,27 +78,24 @@ public enum ExperimentOutputs {
       OutputSet.File(name: "summary.csv", bytes: summary),
       OutputSet.File(name: "paired.csv", bytes: paired),
     ]
-    if outline.trace { files.append(try trace(traceParts)) }
+    if outline.trace {
+      files.append(OutputSet.File(name: "trace.csv", bytes: ExperimentTables.trace(rows: traceRows)))
+    }
     return files
   }
 
   /// A shard's partial `runs.csv` and `daily.csv` (and `trace.csv`) of its own cells.
   public static func shardSet(
-    _ outline: ExperimentOutline, results: [CellResult], traceParts: [String]
-  ) throws -> [OutputSet.File] {
+    _ outline: ExperimentOutline, results: [CellResult], traceRows: [ArraySlice<UInt8>]
+  ) -> [OutputSet.File] {
     let sorted = results.sorted { $0.cell < $1.cell }
     var files = [
       OutputSet.File(name: "runs.csv", bytes: ExperimentTables.runs(outline, sorted)),
       OutputSet.File(name: "daily.csv", bytes: ExperimentTables.daily(outline, sorted)),
     ]
-    if outline.trace { files.append(try trace(traceParts)) }
+    if outline.trace {
+      files.append(OutputSet.File(name: "trace.csv", bytes: ExperimentTables.trace(rows: traceRows)))
+    }
     return files
-  }
-
-  static func trace(_ parts: [String]) throws -> OutputSet.File {
-    var bytes: [[UInt8]] = []
-    bytes.reserveCapacity(parts.count)
-    for part in parts { bytes.append(try FileIO.readBytes(part)) }
-    return OutputSet.File(name: "trace.csv", bytes: ExperimentTables.trace(parts: bytes))
   }
 }

@@ -92,14 +92,11 @@ public enum ExperimentTables {
     return csv.bytes
   }
 
-  /// `trace.csv`: the header, then every part's rows (each part is a CSV with the same
-  /// header, which is dropped), parts in the order given.
-  public static func trace(parts: [[UInt8]]) -> [UInt8] {
+  /// `trace.csv`: the header, then each cell's rows (without header), in the order given.
+  public static func trace(rows: [ArraySlice<UInt8>]) -> [UInt8] {
     var bytes = CSVWriter(header: TraceRecorder.header).bytes
-    for part in parts {
-      guard let newline = part.firstIndex(of: UInt8(ascii: "\n")) else { continue }
-      bytes.append(contentsOf: part[(newline + 1)...])
-    }
+    bytes.reserveCapacity(bytes.count + rows.reduce(0) { $0 + $1.count })
+    for part in rows { bytes.append(contentsOf: part) }
     return bytes
   }
 }

@@ -59,20 +59,17 @@ public enum ReportCaptions {
     let metricColumn = try summary.column("metric")
     let mean = try summary.column("mean")
     let sourceColumn = try summary.column("source")
-    let strategyColumn = try summary.column("strategy")
-    let parameters = try summary.column("parameters")
+    let labels = try ReportTables.labels(summary, registry: registry)
     var sources: [String] = []
     var strategies: [String] = []
-    for row in summary.rows {
+    for (row, label) in zip(summary.rows, labels) {
       if !sources.contains(row[sourceColumn]) { sources.append(row[sourceColumn]) }
-      let label = ReportTables.label(row[strategyColumn], row[parameters], registry: registry)
       if !strategies.contains(label) { strategies.append(label) }
     }
     var text = ""
     for metric in compactMetrics {
       var cells: [String: String] = [:]  // looked up only; order comes from the lists
-      for row in summary.rows where row[metricColumn] == metric {
-        let label = ReportTables.label(row[strategyColumn], row[parameters], registry: registry)
+      for (row, label) in zip(summary.rows, labels) where row[metricColumn] == metric {
         cells[label + "\u{0}" + row[sourceColumn]] = Double(row[mean]).map(NumberFormat.tableCell) ?? "–"
       }
       let rows = strategies.map { strategy in

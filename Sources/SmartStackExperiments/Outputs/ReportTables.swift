@@ -101,19 +101,26 @@ public enum ReportTables {
     return (try? registry.parse(full).descriptor.label) ?? full
   }
 
+  /// Each row's strategy point label: its `label` column (summary.csv and paired.csv), or,
+  /// in a table without one (runs.csv, a report of an older version), `label(_:_:registry:)`
+  /// of its `strategy` and `parameters`.
+  static func labels(_ table: CSVTable, registry: StrategyRegistry) throws -> [String] {
+    if let column = table.header.firstIndex(of: "label") { return table.rows.map { $0[column] } }
+    let strategy = try table.column("strategy")
+    let parameters = try table.column("parameters")
+    return table.rows.map { label($0[strategy], $0[parameters], registry: registry) }
+  }
+
   /// Groups rows by (source, strategy label) in first-appearance order.
   static func groups(_ table: CSVTable, registry: StrategyRegistry, extra: [Int] = []) throws -> [(
     key: [String], rows: [[String]]
   )] {
     let source = try table.column("source")
-    let strategy = try table.column("strategy")
-    let parameters = try table.column("parameters")
+    let labels = try labels(table, registry: registry)
     var groups: [(key: [String], rows: [[String]])] = []
     var position: [[String]: Int] = [:]  // looked up only; order comes from `groups`
-    for row in table.rows {
-      let key =
-        [row[source], label(row[strategy], row[parameters], registry: registry)]
-        + extra.map { row[$0] }
+    for (row, label) in zip(table.rows, labels) {
+      let key = [row[source], label] + extra.map { row[$0] }
       if let i = position[key] {
         groups[i].rows.append(row)
       } else {

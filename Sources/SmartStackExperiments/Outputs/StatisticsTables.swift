@@ -7,11 +7,11 @@ import SmartStackWorld
 /// `summary.csv` and `paired.csv`: statistics over units (docs/batch.md, "Statistics").
 public enum StatisticsTables {
   public static let summaryHeader = [
-    "source", "strategy", "parameters", "metric", "mean", "ci_low", "ci_high", "n",
+    "source", "strategy", "parameters", "label", "metric", "mean", "ci_low", "ci_high", "n",
   ]
   public static let pairedHeader = [
-    "source", "strategy", "parameters", "baseline", "metric", "mean_difference", "ci_low",
-    "ci_high", "p_value", "n",
+    "source", "strategy", "parameters", "label", "baseline", "metric", "mean_difference",
+    "ci_low", "ci_high", "p_value", "n",
   ]
 
   /// One `summary.csv` row.
@@ -141,13 +141,13 @@ public enum StatisticsTables {
       let strategy = outline.strategies[g % outline.strategies.count]
       for row in summaryRows {
         summary.appendRow([
-          source, strategy.name, strategy.parameters, row.metric, RunTables.cell(row.mean),
+          source, strategy.name, strategy.parameters, strategy.label, row.metric, RunTables.cell(row.mean),
           RunTables.cell(row.low), RunTables.cell(row.high), String(row.n),
         ])
       }
       for row in pairedRows {
         paired.appendRow([
-          source, strategy.name, strategy.parameters, baseline, row.metric,
+          source, strategy.name, strategy.parameters, strategy.label, baseline, row.metric,
           RunTables.cell(row.meanDifference), RunTables.cell(row.low), RunTables.cell(row.high),
           RunTables.cell(row.pValue), String(row.n),
         ])

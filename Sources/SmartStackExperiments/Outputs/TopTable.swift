@@ -27,6 +27,7 @@ public enum TopTable {
     let high = try summary.column("ci_high")
     let n = try summary.column("n")
     let source = try summary.column("source")
+    let labels = try ReportTables.labels(summary, registry: registry)
     var known: [String] = []
     for row in summary.rows where !known.contains(row[metricColumn]) { known.append(row[metricColumn]) }
     guard known.contains(metric) else {
@@ -52,8 +53,7 @@ public enum TopTable {
       }
       for (rank, entry) in ordered.prefix(top ?? ordered.count).enumerated() {
         let row = entry.element
-        let label = ReportTables.label(
-          row[try summary.column("strategy")], row[try summary.column("parameters")], registry: registry)
+        let label = labels[entry.offset]
         smallest = min(smallest, Int(row[n]) ?? 0)
         rows.append([name, label, String(rank + 1), ReportTables.interval(row[mean], row[low], row[high]), row[n]])
       }

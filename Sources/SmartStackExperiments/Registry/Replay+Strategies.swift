@@ -14,15 +14,19 @@ extension Replay {
 
   /// Runs every choice over `plan`, at most `jobs` at a time, and returns one record per
   /// choice in the order of `choices`, whatever the number of jobs. `source` names the
-  /// input in the records.
+  /// input in the records. `progress` is called with (runs done, runs) before the first
+  /// run and after each.
   public static func runAll(
-    _ plan: ReplayPlan, choices: [StrategyChoice], source: String, jobs: Int
+    _ plan: ReplayPlan, choices: [StrategyChoice], source: String, jobs: Int,
+    progress: (Int, Int) -> Void = { _, _ in }
   ) async -> [RunRecord] {
     let options = plan.options
     let days = LocalDays(plan: plan)
     var results = [RunMetrics?](repeating: nil, count: choices.count)
+    progress(0, choices.count)
     await withTaskGroup(of: (Int, RunMetrics).self) { group in
       var next = 0
+      var done = 0
       func launch(_ i: Int) {
         let choice = choices[i]
         group.addTask { (i, RunMetrics(Replay.run(plan, choice: choice), days: days)) }
@@ -33,6 +37,8 @@ extension Replay {
       }
       for await (i, metrics) in group {
         results[i] = metrics
+        done += 1
+        progress(done, choices.count)
         if next < choices.count {
           launch(next)
           next += 1

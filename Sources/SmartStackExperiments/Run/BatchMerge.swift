@@ -105,12 +105,16 @@ public enum BatchMerge {
           + ": run the missing shards (or resume the unfinished ones) first")
     }
 
-    let traceParts = (0..<outline.cellCount).map {
-      Journal.tracePart(
-        directory: journals[owner[$0]].directory, configHash: outline.configHash, cell: $0)
-    }
-    var files = try await ExperimentOutputs.completeSet(
-      outline, results: results, traceParts: traceParts, jobs: jobs)
+    let traceRows =
+      outline.trace
+      ? try JournalTrace.rows(
+        of: (0..<outline.cellCount).map {
+          JournalTrace.Part(
+            store: JournalTrace(directory: journals[owner[$0]].directory, configHash: outline.configHash),
+            cell: $0)
+        }) : []
+    var files = await ExperimentOutputs.completeSet(
+      outline, results: results, traceRows: traceRows, jobs: jobs)
     let manifest = ExperimentManifest(
       kind: .merge, configFile: nil, shard: nil, cellsInOutputs: results.count, cellsRun: 0,
       cellsFromJournal: results.count, jobs: jobs, started: started, finished: Instant.now,

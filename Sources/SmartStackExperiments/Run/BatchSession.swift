@@ -148,17 +148,14 @@ public enum BatchSession {
     let mine = (0..<outline.cellCount).filter { options.shard?.contains($0) ?? true }
     let finished = Set(done.map(\.cell.index))
     let todo = mine.filter { !finished.contains($0) }.map { outline.cell($0) }
+    let traceStore = JournalTrace(directory: directory, configHash: outline.configHash)
     if design.trace {
-      try ExperimentOutputs.createFolder(
-        Journal.traceFolder(directory: directory, configHash: outline.configHash))
-      for r in done {
-        let part = Journal.tracePart(
-          directory: directory, configHash: outline.configHash, cell: r.cell.index)
-        guard FileManager.default.fileExists(atPath: part) else {
-          throw BatchError(
-            "\(part) is missing: the journaled cell \(outline.runID(r.cell)) has no trace. Run without --resume to start over"
-          )
-        }
+      try ExperimentOutputs.createFolder(traceStore.folder)
+      if !resuming { traceStore.removeFolded() }
+      if let cell = traceStore.missing(done.map(\.cell.index)).first {
+        throw BatchError(
+          "\(traceStore.partPath(cell: cell)) is missing: the journaled cell \(outline.runID(outline.cell(cell))) has no trace. Run without --resume to start over"
+        )
       }
     }
 
@@ -172,8 +169,7 @@ public enum BatchSession {
       if let recorder {
         try FileIO.writeAtomically(
           recorder.csv.bytes,
-          to: Journal.tracePart(
-            directory: directory, configHash: outline.configHash, cell: result.cell.index))
+          to: traceStore.partPath(cell: result.cell.index))
       }
       try writer.append(result, runID: outline.runID(result.cell), configHash: outline.configHash)
       FaultInjection.reached("cell")
@@ -182,15 +178,14 @@ public enum BatchSession {
     }
     writer.close()
 
-    let traceParts = mine.map {
-      Journal.tracePart(directory: directory, configHash: outline.configHash, cell: $0)
-    }
+    let traceRows =
+      design.trace ? try JournalTrace.rows(of: mine.map { JournalTrace.Part(store: traceStore, cell: $0) }) : []
     var files: [OutputSet.File]
     if options.shard == nil {
-      files = try await ExperimentOutputs.completeSet(
-        outline, results: results, traceParts: traceParts, jobs: options.jobs)
+      files = await ExperimentOutputs.completeSet(
+        outline, results: results, traceRows: traceRows, jobs: options.jobs)
     } else {
-      files = try ExperimentOutputs.shardSet(outline, results: results, traceParts: traceParts)
+      files = ExperimentOutputs.shardSet(outline, results: results, traceRows: traceRows)
     }
     let manifest = ExperimentManifest(
       kind: options.shard == nil ? .batch : .shard, configFile: design.configFile,
@@ -199,6 +194,21 @@ public enum BatchSession {
       durationSeconds: seconds(clock.now - startedClock), files: files)
     files.append(OutputSet.File(name: "manifest.json", bytes: Array(manifest.json(outline).utf8)))
     try ExperimentOutputs.publish(files, into: directory, replacing: claim.previousFiles)
+    if design.trace, let trace = files.first(where: { $0.name == "trace.csv" }) {
+      // The journal keeps the published file's bytes (a hard link), not a copy of them.
+      // The reports are in place by now: a fold that fails is a note, not an error (the
+      // cell files, removed last, are still there).
+      do {
+        if let note = try traceStore.fold(
+          published: directory + "/trace.csv", file: trace.bytes, cells: mine,
+          lengths: traceRows.map(\.count))
+        {
+          notes.append(note)
+        }
+      } catch {
+        notes.append("\(traceStore.folder): the journal keeps its own copy of the trace rows (\(error))")
+      }
+    }
     return BatchReport(
       outline: outline, directory: directory, files: files.map(\.name), cellsRun: todo.count,
       cellsFromJournal: done.count, cellsInOutputs: results.count, notes: notes)

@@ -37,17 +37,28 @@ public struct ExperimentOutline: Sendable {
     /// measured against its runs (`ExperimentOutline.oracle`). Kept here, not looked
     /// up by name, because `merge` and `--resume` rebuild outputs without a registry.
     public var targetAware: Bool
-    public init(descriptor: String, name: String, parameters: String, targetAware: Bool = false) {
+    /// The point's label (the `label` column of `summary.csv` and `paired.csv`, and the
+    /// row names of the console tables): `StrategyDescriptor.label`, the name plus only
+    /// the parameters that differ from their defaults (`hour-of-week:half-life-days=7`,
+    /// or `mfu`), so distinct points of a sweep have distinct labels. Kept here because
+    /// `merge` and `--resume` have no registry to ask for defaults; a journal written
+    /// before the label was kept gives `descriptor`.
+    public var label: String
+    public init(
+      descriptor: String, name: String, parameters: String, targetAware: Bool = false, label: String? = nil
+    ) {
       self.descriptor = descriptor
       self.name = name
       self.parameters = parameters
       self.targetAware = targetAware
+      self.label = label ?? descriptor
     }
     /// The point of a parsed strategy.
     public init(_ choice: StrategyChoice) {
       self.init(
         descriptor: choice.descriptor.description, name: choice.descriptor.name,
-        parameters: choice.descriptor.parameters.canonical, targetAware: choice.isTargetAware)
+        parameters: choice.descriptor.parameters.canonical, targetAware: choice.isTargetAware,
+        label: choice.descriptor.label)
     }
   }
 

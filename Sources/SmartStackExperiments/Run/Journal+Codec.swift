@@ -13,7 +13,8 @@ import SmartStackWorld
 //   {"journal":"smartstack-batch","version":3,"config_hash":"…","shard":"2/3" or null,
 //    "cells":N,"outline":{…},"checksum":"…"}
 // The outline's strategy points carry "target_aware" (version 3): which one is the
-// oracle `regret` is measured against, which `merge` cannot ask a registry.
+// oracle `regret` is measured against, which `merge` cannot ask a registry; and "label"
+// (issue 29; optional, `descriptor` when absent), the label of summary.csv and paired.csv.
 // Cell (one line per finished cell):
 //   {"experiment":"…","cell":12,"run_id":"sample|mfu|0","people":[[13 counts],…],
 //    "gini":[x or null,…],"tts":[ms,…],"daily":[[day,13 counts,offset,offset_end],…],
@@ -411,18 +412,21 @@ extension ExperimentOutline.Strategy: JSONObjectDecodable {
   var jsonValue: JSONValue {
     [
       "descriptor": .string(descriptor), "name": .string(name), "parameters": .string(parameters),
-      "target_aware": .bool(targetAware),
+      "target_aware": .bool(targetAware), "label": .string(label),
     ]
   }
 
   /// Reads `jsonValue`'s form; a missing `target_aware` is read as false here and refused
-  /// by `JournalHeader.read`.
+  /// by `JournalHeader.read`; a missing `label` (a journal written before issue 29) is
+  /// read as `descriptor`.
   public static func read(_ o: inout JSONObjectReader) -> Self? {
     let descriptor = o.require("descriptor", as: String.self)
     let name = o.require("name", as: String.self)
     let parameters = o.require("parameters", as: String.self)
     let targetAware = o.optional("target_aware", as: Bool.self)
+    let label = o.optional("label", as: String.self)
     guard let descriptor, let name, let parameters else { return nil }
-    return Self(descriptor: descriptor, name: name, parameters: parameters, targetAware: targetAware ?? false)
+    return Self(
+      descriptor: descriptor, name: name, parameters: parameters, targetAware: targetAware ?? false, label: label)
   }
 }

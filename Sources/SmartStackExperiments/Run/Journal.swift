@@ -50,7 +50,7 @@ public struct CellResult: Sendable {
 /// anything again. A line is written with one `write` call, newline included, as soon as
 /// its cell finishes, so a run that is killed leaves at most one incomplete last line,
 /// which `read` ignores. Trace rows, when traced, are kept beside it in
-/// `DIR/.journal/trace-HASH/cell-INDEX.csv`.
+/// `DIR/.journal/trace-HASH/` (`JournalTrace`).
 public enum Journal {
   public static let folderName = ".journal"
 
@@ -67,10 +67,6 @@ public enum Journal {
   /// The folder of trace parts of the experiment with `configHash`.
   public static func traceFolder(directory: String, configHash: String) -> String {
     directory + "/" + folderName + "/trace-" + configHash
-  }
-
-  public static func tracePart(directory: String, configHash: String, cell: Int) -> String {
-    traceFolder(directory: directory, configHash: configHash) + "/cell-\(cell).csv"
   }
 
   /// Every journal file in `directory/.journal`, sorted by name.

@@ -15,7 +15,7 @@ import pandas as pd
 
 # Names and labels: always text (a person called "007" stays "007"), as category when repeated.
 TEXT_COLUMNS = frozenset({
-    "run_id", "source", "strategy", "parameters", "baseline", "metric", "person", "user",
+    "run_id", "source", "strategy", "parameters", "label", "baseline", "metric", "person", "user",
     "instance", "kind", "intent", "shown", "previous", "target", "targets", "top", "rule",
     "state", "shown_state", "table", "fields",
 })
@@ -352,7 +352,27 @@ def _report(folder: Path, manifest, contents: dict, deferred: dict, paths: dict,
     if wanted is not None:
         frames = {k: v for k, v in frames.items() if k in wanted}
         lazy = {k: v for k, v in lazy.items() if k in wanted}
+    _label_points(frames)
     return Report(folder, dict(sorted(frames.items())), manifest, lazy)
+
+
+def _label_points(frames: dict) -> None:
+    """Gives runs and daily the `label` column of summary.csv (each strategy point's label,
+    as the console tables print it), after their `parameters` column, so that every table
+    of a folder names its points alike (`point_labels`)."""
+    summary = frames.get("summary")
+    if summary is None or "label" not in summary.columns:
+        return
+    label_of = dict(zip(zip(*_points(summary)), summary["label"].astype(str)))
+    for stem in ("runs", "daily"):
+        frame = frames.get(stem)
+        if frame is None or "label" in frame.columns or "strategy" not in frame.columns:
+            continue
+        keys = list(zip(*_points(frame)))
+        if all(k in label_of for k in keys):
+            labels = [label_of[k] for k in keys]
+            frame.insert(frame.columns.get_loc("parameters") + 1, "label",
+                         pd.Categorical(labels, categories=list(dict.fromkeys(labels))))
 
 
 def _points(frame: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
@@ -361,11 +381,22 @@ def _points(frame: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
 
 
 def point_labels(frame: pd.DataFrame, among: Optional[pd.DataFrame] = None) -> pd.Series:
-    """A label per row for its strategy point: the strategy's name alone when there is one
-    parameter set for it, else `name:` and the parameters that differ between its points
-    (`hour-of-week:half-life-days=7`). Works on runs, daily, summary and paired; `among`
-    (default: `frame`) is the frame whose points decide the labels and their order, so that
-    paired.csv, which lacks the baseline, gets the same labels as runs.csv."""
+    """A label per row for its strategy point. Works on runs, daily, summary and paired;
+    `among` (default: `frame`) is the frame whose points decide the labels' order, so that
+    paired.csv, which lacks the baseline, lists its points as runs.csv does.
+
+    The label is the reports' own `label` column when `frame` has one (summary.csv and
+    paired.csv; `load` gives runs and daily theirs): the name plus only the parameters that
+    differ from their defaults (`hour-of-week:half-life-days=7`), as the console tables
+    print it. Without one (reports of an older version, a frame of your own) it is made
+    here: the strategy's name alone when there is one parameter set for it, else `name:`
+    and the parameters that differ between its points."""
+    if "label" in frame.columns:
+        labels = frame["label"].astype(str)
+        first = among if among is not None and "label" in among.columns else frame
+        order = list(dict.fromkeys(first["label"].astype(str)))
+        order += [x for x in dict.fromkeys(labels) if x not in order]
+        return pd.Series(pd.Categorical(labels, categories=order), index=frame.index, name="point")
     strategy, parameters = _points(frame if among is None else among)
     labels = {}
     for name in dict.fromkeys(strategy):

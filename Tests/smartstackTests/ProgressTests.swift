@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+@testable import SmartStackCommands
+
+private let datasets = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  .appendingPathComponent("Datasets")
+private let tinyScenario = datasets.appendingPathComponent("scenarios/tiny.json").path
+private let tinyLog = datasets.appendingPathComponent("logs/tiny.csv").path
+/// Standard error counts as a terminal (`ProgressReporter.standardErrorIsTerminal`).
+private let terminal = ["SMARTSTACK_PROGRESS": "terminal"]
+
+/// One progress facility for every long command (issue 29 item 13): a bar on a terminal,
+/// nothing in a pipe (batch: plain lines), nothing with `--quiet`.
+@Suite("progress of long commands on standard error")
+struct ProgressTests {
+  /// The throttle's answers to updates at these (seconds, final) points, in order.
+  static func decisions(terminal: Bool, _ updates: [(Double, Bool)]) -> [Bool] {
+    var throttle = ProgressReporter.Throttle(isTerminal: terminal)
+    return updates.map { throttle.shouldDraw(at: $0.0, final: $0.1) }
+  }
+
+  @Test func aTerminalDrawsAtOnceThenAtMostTenTimesASecondAndAlwaysTheLast() {
+    let updates = [(0.0, false), (0.05, false), (0.1, false), (0.15, false), (0.16, true)]
+    #expect(Self.decisions(terminal: true, updates) == [true, false, true, false, true])
+  }
+
+  @Test func plainLinesWaitTwoSecondsBetweenLinesAndAlwaysDrawTheLast() {
+    let updates = [(0.0, false), (1.9, false), (2.0, false), (3.0, false), (3.5, true)]
+    #expect(Self.decisions(terminal: false, updates) == [false, false, true, false, true])
+  }
+
+  @Test func aLineSaysUnitsDoneRateAndTimeLeft() {
+    let line = ProgressReporter.Line(
+      label: "simulate", unit: "runs", done: 3, total: 12, ranNow: 3, elapsed: 2)
+    #expect(line.terminal == "simulate ██████░░░░░░░░░░░░░░░░░░ 3/12 runs (25%)  1.50 runs/s  ETA 6.0 s")
+    #expect(line.plain == "simulate: 3/12 runs (25%), 1.50 runs/s, ETA 6.0 s")
+    let done = ProgressReporter.Line(
+      label: "replay", unit: "runs", done: 12, total: 12, ranNow: 10, elapsed: 8)
+    #expect(done.terminal.hasSuffix("12/12 runs (100%)  1.25 runs/s  done in 8.0 s"))
+    #expect(done.plain == "replay: 12/12 runs done in 8.0 s")
+  }
+
+  @Test func aQuietReporterOrOneInAPipeShowsNothingUnlessPlainLinesAreAsked() {
+    #expect(!ProgressReporter(label: "x", quiet: true, isTerminal: true).isShown)
+    #expect(!ProgressReporter(label: "x", quiet: false, isTerminal: false).isShown)
+    #expect(ProgressReporter(label: "x", quiet: false, plainLines: true, isTerminal: false).isShown)
+    #expect(ProgressReporter(label: "x", quiet: false, isTerminal: true).isShown)
+  }
+
+  /// The commands, each with the label and unit of its bar.
+  static let commands: [(arguments: [String], bar: String)] = [
+    (["simulate", "--scenario", tinyScenario, "--strategy", "mfu,mru", "--days", "3"], "simulate"),
+    (["replay", "--log", tinyLog, "--strategy", "mfu,mru"], "replay"),
+    (["evaluate", "--validate", tinyScenario, "--strategy", "mfu", "--logging", "random",
+      "--replicates", "2", "--days", "2"], "validate"),
+  ]
+
+  @Test(arguments: 0..<3)
+  func aLongCommandDrawsItsBarOnATerminalOnly(command: Int) throws {
+    let (arguments, label) = Self.commands[command]
+    let folder = try CLI.temporaryFolder()
+    let shown = try CLI.run(arguments + ["--out", "a"], in: folder, environment: terminal)
+    #expect(shown.status == 0, "\(shown.stderr)")
+    #expect(shown.stderr.contains("\r\u{1B}[2K\(label) "), "\(shown.stderr)")
+    #expect(shown.stderr.contains("(100%)"), "\(shown.stderr)")
+    // Through a pipe (the tests' standard error) and with --quiet: no bar.
+    let piped = try CLI.run(arguments + ["--out", "b"], in: folder)
+    #expect(piped.status == 0, "\(piped.stderr)")
+    #expect(!piped.stderr.contains("\u{1B}[2K"))
+    #expect(!piped.stderr.contains("(100%)"))
+    let quiet = try CLI.run(arguments + ["--out", "c", "--quiet"], in: folder, environment: terminal)
+    #expect(quiet.status == 0, "\(quiet.stderr)")
+    #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+  }
+}
