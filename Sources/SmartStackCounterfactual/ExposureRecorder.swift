@@ -6,37 +6,39 @@ import SmartStackStrategies
 import SmartStackWorld
 import SmartStackExperiments
 
-/// An observer that builds the exposure log of a run of `ExposureLogged` (same probe):
-/// one `Exposure` per visit with something shown.
+/// An observer that builds the exposure log of a run: one `Exposure` per visit with
+/// something shown.
 ///
-/// The propensity is the probability of what was *shown*, stack rules included:
-/// - a deterministic strategy: 1 (what it shows is fixed by its state);
-/// - `bandit` (`EstimatedChoiceProbabilities`): estimated from extra draws, marked
-///   `estimated`; otherwise as a stochastic one;
-/// - a stochastic one, when no candidate but the one on top is suppressed: its
-///   probability of choosing the shown instance;
-/// - when some other candidate is suppressed (whether or not suppression decided this
-///   visit): its probability of the shown instance being first among the allowed ones
-///   (`StackRules`: the stack shows the first allowed candidate of the strategy's order);
-/// - when a pin, Smart Rotate off or the rotation limit decided: 1 (the shown instance
-///   did not depend on the draw).
+/// The propensity is the probability of what was *shown*, stack rules included, which
+/// the engine computes for an observer that reads it (`ShownProbabilities`, whose
+/// definition this log's `propensity` and `candidate_probabilities` follow): 1 for a
+/// deterministic strategy and when a pin, Smart Rotate off or the rotation limit
+/// decided; a stochastic strategy's stated probability of the shown instance, among the
+/// allowed candidates when some other candidate is suppressed; `bandit`'s estimated one
+/// (`EstimatedChoiceProbabilities`), marked `estimated`.
 ///
-/// The reward (a tap) is revealed after the visit's outcome, so each row is completed at
-/// the next visit or at the person's end.
+/// The reward (a tap) is the person's response (`responded`), told right after the
+/// visit; each row is kept at the next visit or at the person's end.
 public struct ExposureRecorder: OutcomeObserver {
-  public let probe: ExposureProbe
   public private(set) var exposures: [Exposure] = []
   var labels: VisitLabels
   var pending: Exposure? = nil
+  /// The probabilities of the visit `observe` is about to report.
+  var probabilities = ShownProbabilities(perInstance: [], estimated: false, forcedByRule: false)
   /// The apps' ids by donation kind id, for `want_app` (version 2).
   let appIDs: [String]
 
-  /// A recorder of `probe`'s run; `appIDs` name the apps by their donation kind ids
-  /// (`SimulatedPerson.apps`), for the version-2 column `want_app`.
-  public init(probe: ExposureProbe, personNames: [String], appIDs: [String] = []) {
-    self.probe = probe
+  /// A recorder of a run of `personNames`; `appIDs` name the apps by their donation kind
+  /// ids (`SimulatedPerson.apps`), for the version-2 column `want_app`.
+  public init(personNames: [String], appIDs: [String] = []) {
     self.appIDs = appIDs
     labels = VisitLabels(personNames: personNames)
+  }
+
+  public static var readsShownProbabilities: Bool { true }
+
+  public mutating func shownProbabilities(_ probabilities: ShownProbabilities) {
+    self.probabilities = probabilities
   }
 
   public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
@@ -44,63 +46,41 @@ public struct ExposureRecorder: OutcomeObserver {
   }
 
   public mutating func observe(
-
     _ o: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
-
   ) {
     flush()
     guard let shownID = labels.id(o.shown) else { return }
-    let shown = Int(o.shown)
+    precondition(
+      probabilities.isKnown,
+      "exposure log: the strategy states no probabilities (ExposureRun.check refuses it first)")
     let ids = labels.instanceIDs
     var candidates: [String] = []
-    for i in 0..<min(features.instanceCount, ids.count) where features.available[i] {
-      candidates.append(ids[i])
-    }
-    let p = shownProbabilities(o)
     var stated: [Double] = []
     for i in 0..<min(features.instanceCount, ids.count) where features.available[i] {
-      stated.append(p.map { $0[i] } ?? (i == shown ? 1 : 0))
+      candidates.append(ids[i])
+      stated.append(probabilities.perInstance[i])
     }
     pending = Exposure(
       person: labels.person, time: o.time, candidates: candidates, candidateProbabilities: stated,
-      shown: shownID, propensity: p?[shown] ?? 1, estimated: p != nil && probe.estimated, forced: isForced(o), reward: false, hit: o.isHit,
+      shown: shownID, propensity: o.shownProbability, estimated: probabilities.estimated,
+      forced: probabilities.forcedByRule, reward: false, hit: o.isHit,
       targets: targets().compactMap(labels.id))
     pending!.rule = ExposureRule(outcomeRule: "\(o.rule)")
   }
 
-  /// The version-2 columns of the pending row: what the person did.
+  /// The version-2 columns of the pending row (what the person did) and its reward (a
+  /// tap).
   public mutating func responded(_ r: VisitResponse) {
     guard pending?.time == r.time else { return }
+    pending!.reward = r.action == .tap
     pending!.action = r.action
     pending!.swipedTo = r.action == .swipe ? labels.id(r.swipedTo) ?? "" : ""
     pending!.wantApp = r.app >= 0 && Int(r.app) < appIDs.count ? appIDs[Int(r.app)] : ""
   }
 
-  /// The probability of showing each instance at this visit (see the type's
-  /// definition); nil when what was shown did not depend on a draw (1 on it).
-  func shownProbabilities(_ o: VisitOutcome) -> [Double]? {
-    guard !probe.probabilities.isEmpty else { return nil }
-    precondition(probe.rankedAt == o.time, "exposure probe: the strategy did not rank this visit")
-    let rule = "\(o.rule)"
-    guard rule == probe.rankRule || rule == "suppressed: not rotated to" else { return nil }
-    // When some candidate other than the one on top is suppressed, the stack shows the
-    // first *allowed* candidate of the strategy's order whether or not the strategy's top
-    // was allowed (an allowed top is that first one): its probability is among the
-    // allowed, not the strategy's plain choice probability.
-    return probe.allowedProbabilities.isEmpty ? probe.probabilities : probe.allowedProbabilities
-  }
-
-  /// True when a stack rule other than suppression decided the visit (the outcome names
-  /// another rule than the strategy's ranking did).
-  func isForced(_ o: VisitOutcome) -> Bool {
-    let rule = "\(o.rule)"
-    return probe.rankedAt == o.time && rule != probe.rankRule && rule != "suppressed: not rotated to"
-  }
-
-  /// Completes the pending row with the revealed tap and keeps it.
+  /// Keeps the pending row.
   mutating func flush() {
-    guard var e = pending else { return }
-    e.reward = probe.feedbackTime == e.time && probe.tapped
+    guard let e = pending else { return }
     exposures.append(e)
     pending = nil
   }
@@ -174,13 +154,11 @@ public enum ExposureRun {
       var cell: SimulationCell
       var emitter: LogEmitter?
       func visit<S: RankingStrategy>(_ prototype: S) -> ([Exposure], LogEmitter?) {
-        let probe = ExposureProbe()
         var emitter = emitter
         let recorder = ExposureRecorder(
-          probe: probe, personNames: (0..<scenario.personCount).map(scenario.personName),
-          appIDs: scenario.apps.map(\.id))
+          personNames: (0..<scenario.personCount).map(scenario.personName), appIDs: scenario.apps.map(\.id))
         let exposures = Simulation.run(
-          scenario, strategy: ExposureLogged(base: prototype, probe: probe), descriptor: descriptor,
+          scenario, strategy: prototype, descriptor: descriptor,
           replicate: cell.replicate, seed: cell.seed, options: cell.options, observer: recorder,
           emitter: &emitter
         ).observer.exposures

@@ -57,7 +57,11 @@ extension StackSession {
     targets: @autoclosure () -> ArraySlice<Int32>, policy: VisitPolicy
   ) -> VisitOutcome {
     let decision = decideVisit(at: time, targetBuffer: targetBuffer, targets: targets(), policy: policy)
-    let outcome = self.outcome(decision, at: time, hasTarget: hasTarget)
+    var outcome = self.outcome(decision, at: time, hasTarget: hasTarget)
+    if Observer.readsShownProbabilities {
+      outcome.shownProbability = shownChoice.last.probability(of: outcome.shown)
+      _observer.shownProbabilities(shownChoice.last)
+    }
     _observer.observe(outcome, targets: targets(), scores: ranking.scores, features: _context.features)
     return outcome
   }
@@ -97,6 +101,8 @@ extension StackSession {
   ) -> VisitDecision {
     advanceClock(to: time)
     if hasRelevance && time >= nextRelevanceRefresh { refreshDueRelevance() }
+    // The strategy's stated probabilities, in the state its `rank` is about to use.
+    if Observer.readsShownProbabilities { shownChoice.prepare(_path.strategy, _context) }
     let rankedTop: Int
     let candidates: Int
     let rankedTargetRank: Int
@@ -139,6 +145,10 @@ extension StackSession {
     }
     let top = shownIndex
     let targetRank = presentedTargetRank
+    if Observer.readsShownProbabilities {
+      shownChoice.finish(
+        shown: Int32(top), instanceCount: _context.instanceCount, rule: rule, strategyRule: ranking.rule)
+    }
 
     let (critical, honoured) = relevanceAtVisit(top: top)
 

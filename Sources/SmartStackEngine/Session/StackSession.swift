@@ -73,6 +73,9 @@ public struct EngineOptions: Sendable, Hashable {
   /// The stack's own rules: the swipe pin, Smart Rotate and the rotation limit's history
   /// (`StackRuleState`); each visit's policy comes from it unless the caller gives one.
   @usableFromInline package var rules: StackRuleState
+  /// The probability with which each instance was shown at the last visit, kept only
+  /// when the observer reads it (`OutcomeObserver.readsShownProbabilities`).
+  @usableFromInline package var shownChoice: ShownProbabilityState
   /// Visits decided without calling `rank`: the last decision reused, or updated for the
   /// instances whose inputs changed (for tests and profiling).
   @inlinable package var reusedDecisionCount: Int { decisions.reusedCount }
@@ -106,6 +109,7 @@ public struct EngineOptions: Sendable, Hashable {
     rules: StackRuleSettings = .unconstrained
   ) {
     self.rules = StackRuleState(rules)
+    self.shownChoice = ShownProbabilityState(strategySeed: strategySeed)
     self.person = person
     self.instances = instances
     self._path = path

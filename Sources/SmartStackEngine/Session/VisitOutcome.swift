@@ -42,8 +42,15 @@ public struct VisitOutcome: Sendable {
   public var relevanceHonoured: Bool
   /// The rule the strategy named for its decision (for traces).
   public var rule: StaticString
+  /// The probability with which the engine showed `shown` at this visit, given the
+  /// state before it (`ShownProbabilities`: the strategy's stated probability restricted
+  /// to what the rules allow; 1 when a rule fixed the shown instance or the strategy is
+  /// deterministic). Computed only when the run's observer reads it
+  /// (`OutcomeObserver.readsShownProbabilities`), and NaN otherwise or when a stochastic
+  /// strategy states no probabilities.
+  public var shownProbability: Double
   /// The memberwise initialiser, for the engine's inlinable code.
-  @inlinable package init(person: Int32, time: Int64, dayIndex: Int64, hourOfDay: Int, shown: Int32, previous: Int32, rotated: Bool, hasTarget: Bool, targetRank: Int, candidateCount: Int, shownState: RelevanceState, relevanceCritical: Bool, relevanceHonoured: Bool, rule: StaticString) {
+  @inlinable package init(person: Int32, time: Int64, dayIndex: Int64, hourOfDay: Int, shown: Int32, previous: Int32, rotated: Bool, hasTarget: Bool, targetRank: Int, candidateCount: Int, shownState: RelevanceState, relevanceCritical: Bool, relevanceHonoured: Bool, rule: StaticString, shownProbability: Double = .nan) {
     self.person = person
     self.time = time
     self.dayIndex = dayIndex
@@ -58,6 +65,7 @@ public struct VisitOutcome: Sendable {
     self.relevanceCritical = relevanceCritical
     self.relevanceHonoured = relevanceHonoured
     self.rule = rule
+    self.shownProbability = shownProbability
   }
 
   /// True when the shown instance is one of the targets.
@@ -138,6 +146,14 @@ public protocol OutcomeObserver: Sendable {
   /// The person's response to the visit last given to `observe`, told right after it by
   /// drivers that simulate people (simulation, rule replay); replay never calls it.
   mutating func responded(_ response: VisitResponse)
+  /// True when this observer reads the probability with which the engine showed each
+  /// instance (`shownProbabilities(_:)`, `VisitOutcome.shownProbability`). False by
+  /// default: a run whose observer does not read them computes none (a copy-and-rank of
+  /// a wrapped strategy at every visit).
+  static var readsShownProbabilities: Bool { get }
+  /// The probabilities of the visit the next `observe` call reports, told right before
+  /// it, only when `readsShownProbabilities` is true.
+  mutating func shownProbabilities(_ probabilities: ShownProbabilities)
 }
 
 extension OutcomeObserver {
@@ -147,6 +163,8 @@ extension OutcomeObserver {
   @inlinable public mutating func windowEnded(instance: Int32) {}
   @inlinable public mutating func endPerson(_ person: Int32) {}
   @inlinable public mutating func responded(_ response: VisitResponse) {}
+  @inlinable public static var readsShownProbabilities: Bool { false }
+  @inlinable public mutating func shownProbabilities(_ probabilities: ShownProbabilities) {}
 }
 
 /// Two observers fed together (compose more by nesting).
@@ -187,5 +205,10 @@ public struct ObserverPair<A: OutcomeObserver, B: OutcomeObserver>: OutcomeObser
   @inlinable public mutating func responded(_ response: VisitResponse) {
     first.responded(response)
     second.responded(response)
+  }
+  @inlinable public static var readsShownProbabilities: Bool { A.readsShownProbabilities || B.readsShownProbabilities }
+  @inlinable public mutating func shownProbabilities(_ probabilities: ShownProbabilities) {
+    if A.readsShownProbabilities { first.shownProbabilities(probabilities) }
+    if B.readsShownProbabilities { second.shownProbabilities(probabilities) }
   }
 }

@@ -1,6 +1,5 @@
 import SmartStackBase
 import SmartStackData
-import SmartStackEngine
 
 /// A stochastic strategy that can state, before `rank`, the probability of each
 /// candidate being the *first allowed* candidate of the order its next `rank` produces.
@@ -81,17 +80,5 @@ public enum EngineOrder {
     for i in probabilities.indices { probabilities[i] = 0 }
     let top = first(peekScores(strategy, context), allowed: allowed, features: context.features)
     if top >= 0 && top < probabilities.count { probabilities[top] = 1 }
-  }
-}
-
-extension RandomStrategy: AllowedChoiceProbabilities {
-  /// 1 / |allowed| on each allowed candidate: the draws are independent and identically
-  /// distributed, so every allowed candidate is the largest among the allowed with equal
-  /// probability (ties between 53-bit draws, below 2^-50, are ignored).
-  @inlinable public func choiceProbabilities(_ context: StackContext, allowed: [Bool], into probabilities: inout [Double]) {
-    let n = EngineOrder.count(allowed)
-    for i in probabilities.indices {
-      probabilities[i] = i < allowed.count && allowed[i] ? 1 / Double(n) : 0
-    }
   }
 }
