@@ -65,8 +65,8 @@ struct ImportBiomeCommand: ParsableCommand {
       if output.warningsTruncated {
         text += "(listed the first \(output.warnings.count) skipped records\(ImportRun.countedBelow(options.quiet)))\n"
       }
-      if !text.isEmpty { StandardError.write(text) }
-      return LoadedImport(file: source.file, container: source.container.rawValue, result: output.result)
+      return LoadedImport(
+        file: source.file, container: source.container.rawValue, result: output.result, warnings: text)
     }.run()
   }
 }

@@ -246,6 +246,9 @@ struct LoadedImport {
   /// How it was packed (`plain`, `gzip`, `tar`, `tar.gz`, `sqlite`).
   var container: String
   var result: ImportResult
+  /// Warnings to print as soon as the input is read, one per line (Biome's skipped
+  /// records), or empty.
+  var warnings = ""
   /// Further files the format writes with the logs (PowerLog's widget statistics).
   var extraOutputs: [(path: String, bytes: [UInt8], written: String)] = []
 }
@@ -310,6 +313,10 @@ struct ImportRun {
         let bar = ImportProgressBar(unit: unit, quiet: options.quiet)
         defer { bar.endLine() }
         var loaded = try load(bar.progress)
+        if !loaded.warnings.isEmpty {
+          bar.endLine()  // the bar goes on below them
+          StandardError.write(loaded.warnings)
+        }
         if let kindMap { loaded.result = kindMap.apply(to: loaded.result) }
         let result = loaded.result
         let jsonLines = DonationLogFormat(path: options.out) == .jsonl

@@ -108,4 +108,25 @@ struct ImportProgressCommandTests {
     #expect(r.stderr.hasSuffix("(row skipped)\n"), "\(r.stderr)")
     #expect(!r.stderr.contains("\u{1B}"), "\(r.stderr)")
   }
+
+  @Test func biomeWarningsStartOnALineOfTheirOwnBelowTheBarAndStayWithQuiet() throws {
+    let folder = try CLI.temporaryFolder()
+    try Self.copy("biome")(folder)
+    let file = folder.appendingPathComponent("biome/streams/restricted/App.InFocus/local/794131200000000")
+    var bytes = [UInt8](try Data(contentsOf: file))
+    bytes[56 + 32] ^= 0xFF  // the first record's first payload byte: a CRC-32 mismatch
+    try Data(bytes).write(to: file)
+    let arguments = ["import", "biome", "biome", "--out", "log.csv", "--skip-bad-rows"]
+    let shown = try CLI.run(arguments, in: folder, environment: terminal)
+    #expect(shown.status == 0, "\(shown.stderr)")
+    let lines = shown.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+    let warning = try #require(lines.firstIndex { $0.contains("CRC-32 mismatch") }, "\(shown.stderr)")
+    #expect(lines[warning].hasPrefix("biome/"), "\(shown.stderr)")
+    #expect(lines[warning].hasSuffix("(warning: record skipped)"), "\(shown.stderr)")
+    #expect(lines[(warning + 1)...].contains { $0.contains("done in ") }, "\(shown.stderr)")
+    let quiet = try CLI.run(arguments + ["--quiet"], in: folder, environment: terminal)
+    #expect(quiet.status == 0, "\(quiet.stderr)")
+    #expect(quiet.stderr.hasPrefix("biome/"), "\(quiet.stderr)")
+    #expect(quiet.stderr.hasSuffix("(warning: record skipped)\n"), "\(quiet.stderr)")
+  }
 }
