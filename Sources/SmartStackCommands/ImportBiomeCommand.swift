@@ -52,20 +52,21 @@ struct ImportBiomeCommand: ParsableCommand {
   }
 
   func run() throws {
-    let importer = BiomeImporter(
+    var importer = BiomeImporter(
       launcherApps: launchers.isEmpty ? [BiomeImporter.springBoard] : launchers,
       skipBadRows: options.skipBadRows)
     let stream = self.stream.flatMap { BiomeStream(rawValue: $0) }
     let input = options.input
-    try ImportRun(format: "biome", options: options) {
+    try ImportRun(format: "biome", options: options, unit: BiomeImporter.progressUnit) { progress in
+      importer.progress = progress
       let source = ImportSource.segb(path: options.input)
       let output = try importer.read(BiomeStreamFiles(path: input, stream: stream), name: input)
       var text = output.warnings.map { "\($0) (warning: record skipped)\n" }.joined()
       if output.warningsTruncated {
-        text += "(listed the first \(output.warnings.count) skipped records; all are counted below)\n"
+        text += "(listed the first \(output.warnings.count) skipped records\(ImportRun.countedBelow(options.quiet)))\n"
       }
-      if !text.isEmpty { StandardError.write(text) }
-      return LoadedImport(file: source.file, container: source.container.rawValue, result: output.result)
+      return LoadedImport(
+        file: source.file, container: source.container.rawValue, result: output.result, warnings: text)
     }.run()
   }
 }

@@ -81,6 +81,9 @@ struct ImportOptions: ParsableArguments {
   @Flag(help: "Print the counts as one JSON object on standard output.")
   var json = false
 
+  @Flag(help: "Print nothing but errors and warnings (no progress, no counts; --json still prints its object).")
+  var quiet = false
+
   @Option(
     help: ArgumentHelp(
       "Map bundle ids and intent classes to widget kinds: a CSV file with columns id,kind.",
@@ -159,9 +162,10 @@ struct ImportLSAppCommand: ParsableCommand {
   @OptionGroup var options: ImportOptions
 
   func run() throws {
-    let importer = LSAppImporter(timeZone: options.zone, skipBadRows: options.skipBadRows)
-    try ImportRun(format: "lsapp", options: options, extensions: [".tsv"]) {
-      try importer.read($0)
+    var importer = LSAppImporter(timeZone: options.zone, skipBadRows: options.skipBadRows)
+    try ImportRun(format: "lsapp", options: options, extensions: [".tsv"], unit: LSAppImporter.progressUnit) {
+      importer.progress = $1
+      return try importer.read($0)
     }.run()
   }
 }
@@ -227,9 +231,10 @@ struct ImportAppEventsCommand: ParsableCommand {
   }
 
   func run() throws {
-    let importer = self.importer
-    try ImportRun(format: "app-events", options: options, extensions: [".csv"]) {
-      try importer.read($0)
+    var importer = self.importer
+    try ImportRun(format: "app-events", options: options, extensions: [".csv"], unit: AppEventsImporter.progressUnit) {
+      importer.progress = $1
+      return try importer.read($0)
     }.run()
   }
 }
@@ -241,37 +246,51 @@ struct LoadedImport {
   /// How it was packed (`plain`, `gzip`, `tar`, `tar.gz`, `sqlite`).
   var container: String
   var result: ImportResult
+  /// Warnings to print as soon as the input is read, one per line (Biome's skipped
+  /// records), or empty.
+  var warnings = ""
   /// Further files the format writes with the logs (PowerLog's widget statistics).
   var extraOutputs: [(path: String, bytes: [UInt8], written: String)] = []
 }
 
 /// One import: read (unpack a text file, or copy a database), apply `--kinds`, write every
 /// output atomically, report. Every format goes through here, so `--kinds` applies to all.
+///
+/// While the input is read, the importer's `ImportProgress` (passed to `load`; nil when
+/// no bar is shown) draws the `import` bar (`ImportProgressBar`), ended once the outputs
+/// are written.
 struct ImportRun {
   let format: String
   let options: ImportOptions
-  let load: () throws -> LoadedImport
+  /// What the importer's progress counts.
+  let unit: ImportProgress.Unit
+  let load: (ImportProgress?) throws -> LoadedImport
 
   /// A text format: the input is unpacked (`ImportSource`) and `read` parses it.
   init(
-    format: String, options: ImportOptions, extensions: [String],
-    read: @escaping (ImportSource) throws -> ImportResult
+    format: String, options: ImportOptions, extensions: [String], unit: ImportProgress.Unit,
+    read: @escaping (ImportSource, ImportProgress?) throws -> ImportResult
   ) {
     self.format = format
     self.options = options
-    load = {
+    self.unit = unit
+    load = { progress in
       let source = try ImportSource.open(
         path: options.input, member: options.member, extensions: extensions,
         limit: options.expansionLimit)
       return LoadedImport(
-        file: source.file, container: source.container.rawValue, result: try read(source))
+        file: source.file, container: source.container.rawValue, result: try read(source, progress))
     }
   }
 
   /// Any other input: `load` reads it.
-  init(format: String, options: ImportOptions, load: @escaping () throws -> LoadedImport) {
+  init(
+    format: String, options: ImportOptions, unit: ImportProgress.Unit,
+    load: @escaping (ImportProgress?) throws -> LoadedImport
+  ) {
     self.format = format
     self.options = options
+    self.unit = unit
     self.load = load
   }
 
@@ -289,9 +308,15 @@ struct ImportRun {
         // so two sets never interleave (`OutputFilesLock`).
         let lock = try OutputFilesLock(targets)
         defer { lock.release() }
-        for note in try FileSet.recover(targets) { StandardError.write("note: \(note)") }
+        for note in try FileSet.recover(targets) where !options.quiet { StandardError.write("note: \(note)") }
         let kindMap = try options.kinds.map { try KindMap.read(path: $0) }
-        var loaded = try load()
+        let bar = ImportProgressBar(unit: unit, quiet: options.quiet)
+        defer { bar.endLine() }
+        var loaded = try load(bar.progress)
+        if !loaded.warnings.isEmpty {
+          bar.endLine()  // the bar goes on below them
+          StandardError.write(loaded.warnings)
+        }
         if let kindMap { loaded.result = kindMap.apply(to: loaded.result) }
         let result = loaded.result
         let jsonLines = DonationLogFormat(path: options.out) == .jsonl
@@ -303,9 +328,10 @@ struct ImportRun {
         let extraLock = try OutputFilesLock(loaded.extraOutputs.map(\.path).filter { !targets.contains($0) })
         defer { extraLock.release() }
         try OutputFiles.writeAll(outputs)
+        bar.written()
         var report = skippedRowsText(result.skippedRows)
-        report += summary(loaded)
-        StandardError.write(report)
+        if !options.quiet { report += summary(loaded) }
+        if !report.isEmpty { StandardError.write(report) }
         if options.json { StandardOutput.write(jsonSummary(loaded) + "\n") }
       }
     } catch let error as ArchiveError {
@@ -317,7 +343,8 @@ struct ImportRun {
     }
   }
 
-  /// One warning per skipped-row problem, `FILE:LINE:COLUMN: warning: message (row skipped)`.
+  /// One warning per skipped-row problem, `FILE:LINE:COLUMN: warning: message (row skipped)`
+  /// (printed with `--quiet` too).
   func skippedRowsText(_ list: DiagnosticList) -> String {
     var text = ""
     for d in list.diagnostics {
@@ -325,10 +352,13 @@ struct ImportRun {
     }
     if list.truncated {
       text +=
-        "(listed the first \(list.diagnostics.count) problems of skipped rows; all are counted below)\n"
+        "(listed the first \(list.diagnostics.count) problems of skipped rows\(Self.countedBelow(options.quiet)))\n"
     }
     return text
   }
+
+  /// `; all are counted below` before the counts; nothing with `--quiet`, which prints none.
+  static func countedBelow(_ quiet: Bool) -> String { quiet ? "" : "; all are counted below" }
 
   /// The counts, one `name: value` per line.
   func summary(_ loaded: LoadedImport) -> String {

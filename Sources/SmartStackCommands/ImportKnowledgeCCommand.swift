@@ -50,11 +50,12 @@ struct ImportKnowledgeCCommand: ParsableCommand {
   }
 
   func run() throws {
-    let importer = KnowledgeCImporter(
+    var importer = KnowledgeCImporter(
       streams: streamList, visitSource: KnowledgeCImporter.VisitSource(rawValue: visitsFrom) ?? .locked,
       skipBadRows: options.skipBadRows)
-    try ImportRun(format: "knowledgec", options: options) {
-      LoadedImport(
+    try ImportRun(format: "knowledgec", options: options, unit: KnowledgeCImporter.progressUnit) {
+      importer.progress = $0
+      return LoadedImport(
         file: options.input, container: "sqlite", result: try importer.read(path: options.input))
     }.run()
   }

@@ -38,12 +38,14 @@ struct ImportPowerLogCommand: ParsableCommand {
 
   func run() throws {
     let widgetsOut = self.widgetsOut
-    try ImportRun(format: "powerlog", options: options) {
+    try ImportRun(format: "powerlog", options: options, unit: PowerLogImporter.progressUnit) { progress in
       if let widgetsOut {
         try OutputPath.checkFile(widgetsOut)
         try ReportSetPath.check(widgetsOut)
       }
-      let read = try PowerLogImporter(skipBadRows: options.skipBadRows).read(path: options.input)
+      var importer = PowerLogImporter(skipBadRows: options.skipBadRows)
+      importer.progress = progress
+      let read = try importer.read(path: options.input)
       var loaded = LoadedImport(file: options.input, container: "sqlite", result: read.result)
       if let widgetsOut {
         loaded.extraOutputs.append(

@@ -2,7 +2,7 @@ import Foundation
 import SmartStackKit
 
 /// Progress of a long command on standard error: the one progress facility of `batch`,
-/// `simulate`, `replay`, `evaluate --validate` and `import`.
+/// `simulate`, `replay`, `evaluate --validate` and every `import` format.
 ///
 /// On a terminal: one line redrawn in place (at most 10 times a second, `Throttle`) with a
 /// bar, units done/total, the rate of this run and the time left, ended by a final line
@@ -19,21 +19,27 @@ final class ProgressReporter: @unchecked Sendable {
   let isTerminal: Bool
   let plainLines: Bool
   let label: String
-  /// What is counted, plural (`cells`, `runs`, `replicates`).
+  /// What is counted, plural (`cells`, `runs`, `replicates`, `rows`, `MB`).
   let unit: String
+  /// How many counted things (`update`'s numbers) make one `unit`: 1, or 1,000,000 for
+  /// bytes shown as `MB` (`Line.perUnit`).
+  let perUnit: Int
   let clock = ContinuousClock()
   let start: ContinuousClock.Instant
   let lock = NSLock()
   var throttle: Throttle
   var initialDone: Int? = nil
   var drewBar = false
+  /// Whether the last update (done == total) was drawn: later updates are ignored.
+  var ended = false
 
   init(
-    label: String, unit: String = "cells", quiet: Bool, plainLines: Bool = false,
+    label: String, unit: String = "cells", perUnit: Int = 1, quiet: Bool, plainLines: Bool = false,
     isTerminal: Bool = ProgressReporter.standardErrorIsTerminal
   ) {
     self.label = label
     self.unit = unit
+    self.perUnit = max(1, perUnit)
     self.quiet = quiet
     self.plainLines = plainLines
     self.isTerminal = isTerminal
@@ -90,11 +96,23 @@ final class ProgressReporter: @unchecked Sendable {
     /// Units done by this run (not counting journaled ones) and the seconds it took.
     var ranNow: Int
     var elapsed: Double
+    /// How many of `done` and `total` make one `unit`. Above 1 (bytes shown as `MB`:
+    /// 1,000,000) the counts are shown in units with the decimals that give the total two
+    /// significant digits, at least 1 and at most 6: `3.2/12.5 MB`, `0.41/0.88 MB`,
+    /// `0.0007/0.0013 MB`.
+    var perUnit: Int = 1
 
     var percent: Int { total > 0 ? Int((Double(done) * 100 / Double(total)).rounded(.down)) : 100 }
-    var rate: Double { elapsed > 0 ? Double(ranNow) / elapsed : 0 }
-    var eta: Double { rate > 0 ? Double(total - done) / rate : .nan }
-    var counts: String { "\(done)/\(total) \(unit)" }
+    /// Units per second.
+    var rate: Double { elapsed > 0 ? Double(ranNow) / Double(perUnit) / elapsed : 0 }
+    var eta: Double { rate > 0 ? Double(total - done) / Double(perUnit) / rate : .nan }
+    var counts: String {
+      guard perUnit > 1 else { return "\(done)/\(total) \(unit)" }
+      let totalUnits = Double(total) / Double(perUnit)
+      let decimals = totalUnits > 0 ? min(6, max(1, 1 - Int(log10(totalUnits).rounded(.down)))) : 1
+      return "\(NumberFormat.format(Double(done) / Double(perUnit), decimals: decimals))/"
+        + "\(NumberFormat.format(totalUnits, decimals: decimals)) \(unit)"
+    }
     var speed: String {
       rate > 0 ? "\(NumberFormat.format(rate, decimals: rate < 10 ? 2 : 1)) \(unit)/s" : "– \(unit)/s"
     }
@@ -116,16 +134,20 @@ final class ProgressReporter: @unchecked Sendable {
     }
   }
 
-  /// `done` units (including journaled ones) out of `total`.
+  /// `done` units (including journaled ones) out of `total`. Nothing after the update
+  /// with `done == total` (its line is the last).
   func update(done: Int, total: Int) {
     guard isShown else { return }
     lock.lock()
     defer { lock.unlock() }
+    guard !ended else { return }
     if initialDone == nil { initialDone = done }
     let elapsed = self.elapsed
     guard throttle.shouldDraw(at: elapsed, final: done == total) else { return }
+    if done == total { ended = true }
     let line = Line(
-      label: label, unit: unit, done: done, total: total, ranNow: done - (initialDone ?? 0), elapsed: elapsed)
+      label: label, unit: unit, done: done, total: total, ranNow: done - (initialDone ?? 0), elapsed: elapsed,
+      perUnit: perUnit)
     if isTerminal {
       FileHandle.standardError.write(Data("\r\u{1B}[2K\(line.terminal)".utf8))
       drewBar = true

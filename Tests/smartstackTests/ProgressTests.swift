@@ -42,6 +42,19 @@ struct ProgressTests {
     #expect(done.plain == "replay: 12/12 runs done in 8.0 s")
   }
 
+  @Test func bytesAreShownInMBWithTheDecimalsOfTwoSignificantDigits() {
+    let line = ProgressReporter.Line(
+      label: "import", unit: "MB", done: 3_200_000, total: 12_500_000, ranNow: 3_200_000, elapsed: 2,
+      perUnit: 1_000_000)
+    #expect(line.terminal == "import ██████░░░░░░░░░░░░░░░░░░ 3.2/12.5 MB (25%)  1.60 MB/s  ETA 5.8 s")
+    let small = ProgressReporter.Line(
+      label: "import", unit: "MB", done: 410_000, total: 880_000, ranNow: 410_000, elapsed: 1, perUnit: 1_000_000)
+    #expect(small.plain == "import: 0.41/0.88 MB (46%), 0.41 MB/s, ETA 1.1 s")
+    let tiny = ProgressReporter.Line(
+      label: "import", unit: "MB", done: 1_300, total: 1_300, ranNow: 1_300, elapsed: 1, perUnit: 1_000_000)
+    #expect(tiny.plain == "import: 0.0013/0.0013 MB done in 1.0 s")
+  }
+
   @Test func aQuietReporterOrOneInAPipeShowsNothingUnlessPlainLinesAreAsked() {
     #expect(!ProgressReporter(label: "x", quiet: true, isTerminal: true).isShown)
     #expect(!ProgressReporter(label: "x", quiet: false, isTerminal: false).isShown)

@@ -48,6 +48,10 @@ public struct AppEventsImporter: Sendable {
   public var launcherApps: [String]
   /// Apps whose events are dropped and counted (e.g. the system UI).
   public var systemApps: [String]
+  /// Told the bytes of text read (`ImportProgress`), or nil.
+  public var progress: ImportProgress? = nil
+  /// The unit of `progress`.
+  public static let progressUnit = ImportProgress.Unit.bytes
 
   public init(
     timeZone: ZoneRules = .utc, skipBadRows: Bool = false,
@@ -113,6 +117,7 @@ public struct AppEventsImporter: Sendable {
     var csv = CSVReader(text)
     let columns = try Self.header(&csv, file: file, limit: limit)
     var state = AppEventRows(importer: self, columns: columns)
+    progress?.report(csv.offset, text.count)
     var row = RowProblems()
     loop: while !problems.isDone {
       switch csv.next() {
@@ -130,8 +135,10 @@ public struct AppEventsImporter: Sendable {
         state.read(csv, problems: &row)
         if !row.isEmpty { problems.badRow(row) { csv.position(ofByte: $0) } }
       }
+      if let progress, state.counts.rows % ImportProgress.stride == 0 { progress.report(csv.offset, text.count) }
     }
     try problems.throwIfAny()
+    progress?.report(text.count, text.count)
     return state.finish(file: file, badRows: problems.badRows, skipped: problems.skippedList)
   }
 

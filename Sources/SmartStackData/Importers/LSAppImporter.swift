@@ -52,6 +52,10 @@ public struct LSAppImporter: Sendable {
   public var skipBadRows: Bool
   /// How many problems to report before giving up (and how many skipped rows to list).
   public var limit: Int
+  /// Told the bytes of text read (`ImportProgress`), or nil.
+  public var progress: ImportProgress? = nil
+  /// The unit of `progress`.
+  public static let progressUnit = ImportProgress.Unit.bytes
 
   public init(
     timeZone: ZoneRules = .utc, skipBadRows: Bool = false,
@@ -76,6 +80,7 @@ public struct LSAppImporter: Sendable {
     let columns = try Self.header(&tsv, file: file, limit: limit)
 
     var state = LSAppRows(columns: columns, timeZone: timeZone)
+    progress?.report(tsv.offset, text.count)
     var row = RowProblems()
     loop: while !problems.isDone {
       let step = tsv.next()
@@ -94,8 +99,10 @@ public struct LSAppImporter: Sendable {
         let line = tsv.line
         problems.badRow(row) { TextPosition(line: line, column: tsv.column(of: $0)) }
       }
+      if let progress, tsv.line % ImportProgress.stride == 0 { progress.report(tsv.offset, text.count) }
     }
     try problems.throwIfAny()
+    progress?.report(text.count, text.count)
     return state.finish(file: file, badRows: problems.badRows, skipped: problems.skippedList)
   }
 

@@ -41,6 +41,10 @@ public struct BiomeImporter: Sendable {
   public var user: String
   /// The most bad rows listed (all are counted).
   public var limit: Int
+  /// Told the bytes of SEGB files read (`ImportProgress`), or nil.
+  public var progress: ImportProgress? = nil
+  /// The unit of `progress`.
+  public static let progressUnit = ImportProgress.Unit.bytes
 
   /// The event names of `counts.events`, in their fixed order.
   public static let eventNames = [
@@ -80,10 +84,20 @@ public struct BiomeImporter: Sendable {
   ///   rows without `skipBadRows`.
   public func read(_ files: BiomeStreamFiles, name: String) throws -> Output {
     var state = State(importer: self)
+    if let progress {
+      state.totalBytes = files.files.reduce(0) { $0 + Self.size(of: $1.path) }
+      progress.report(0, state.totalBytes)
+    }
     for file in files.files {
       try state.add(bytes: FileIO.readBytes(file.path), file: file.path, stream: file.stream)
     }
+    progress?.report(state.totalBytes, state.totalBytes)
     return try state.finish(name: name)
+  }
+
+  /// The size of the file at `path` in bytes, 0 when unknown.
+  static func size(of path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
   }
 
   /// Reads one SEGB file's `bytes` of `stream`; `file` names it in messages.
@@ -112,6 +126,10 @@ public struct BiomeImporter: Sendable {
     var dropped = [Int](repeating: 0, count: BiomeImporter.droppedReasons.count)
     var problems: [String] = []
     var badRows = 0
+    /// The bytes of the files read before the current one, and of all files
+    /// (`importer.progress`).
+    var bytesBefore = 0
+    var totalBytes = 0
     /// Whether the record being taken had its interaction left out (`ProtobufFieldTrim`).
     var interactionTooLarge = false
 
@@ -126,6 +144,9 @@ public struct BiomeImporter: Sendable {
       }
       for record in segb.records {
         counts.rows += 1
+        if let progress = importer.progress, counts.rows % ImportProgress.stride == 0 {
+          progress.report(min(bytesBefore + record.offset, totalBytes), totalBytes)
+        }
         switch record.state {
         case .deleted: dropped[0] += 1
         case .other: dropped[1] += 1
@@ -136,6 +157,8 @@ public struct BiomeImporter: Sendable {
           }
         }
       }
+      bytesBefore += bytes.count
+      importer.progress?.report(min(bytesBefore, totalBytes), totalBytes)
     }
 
     /// Takes a written record; returns its problem when it is a bad row.

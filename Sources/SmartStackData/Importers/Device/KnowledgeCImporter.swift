@@ -43,6 +43,10 @@ public struct KnowledgeCImporter: Sendable {
   /// Skip and count (`bad_values`) a donation a log cannot hold (`DonationFieldCheck`)
   /// instead of failing on it.
   public var skipBadRows: Bool
+  /// Told the rows read of those the import selects (`ImportProgress`), or nil.
+  public var progress: ImportProgress? = nil
+  /// The unit of `progress`.
+  public static let progressUnit = ImportProgress.Unit.rows
 
   /// The donation streams this importer knows by short name (`intents`, `inFocus`,
   /// `activity`): asked for and absent, they are simply counted as 0.
@@ -114,7 +118,18 @@ public struct KnowledgeCImporter: Sendable {
     sql += " ORDER BY o.ZSTARTDATE, o.rowid"
 
     var rows = KnowledgeCRows(importer: self, hasOffsets: object.contains("ZSECONDSFROMGMT"), file: db.file)
+    // The joins add no rows (their keys are unique, checked above): the query gives as
+    // many rows as ZOBJECT has of these streams.
+    var selectedRows = 0
+    if progress != nil {
+      let streamList = allStreams.map { _ in "?" }.joined(separator: ", ")
+      try db.query(
+        "SELECT COUNT(*) FROM ZOBJECT WHERE ZSTREAMNAME IN (\(streamList))", bind: allStreams.map { .text($0) }
+      ) { selectedRows = Int($0.values[0].integer ?? 0) }
+    }
+    var rowProgress = RowProgress(progress, total: selectedRows)
     try db.query(sql, bind: allStreams.map { .text($0) }) { row in
+      rowProgress.tick()
       let interactionRow = row["interaction_row"]?.integer
       try rows.add(row) {
         interactionRow.map { db.blob(table: "ZSTRUCTUREDMETADATA", column: interaction, rowid: $0) }
@@ -124,6 +139,7 @@ public struct KnowledgeCImporter: Sendable {
     try refuseUnknownEmptyStreams(rows.streamCounts, db)
     var total = 0
     try db.query("SELECT COUNT(*) FROM ZOBJECT") { total = Int($0.values[0].integer ?? 0) }
+    rowProgress.finish()
     return rows.finish(file: db.file, totalRows: total, invalidUTF8: db.invalidUTF8Values)
   }
 }

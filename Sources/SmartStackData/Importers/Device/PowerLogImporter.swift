@@ -35,6 +35,11 @@ public struct PowerLogImporter: Sendable {
   /// Skip and count (`bad_values`) a launch whose app id a log cannot hold
   /// (`DonationFieldCheck`) instead of failing on it.
   public var skipBadRows: Bool
+  /// Told the rows read of the lock, application and widget tables (`ImportProgress`;
+  /// the clock's few time offset rows are not counted), or nil.
+  public var progress: ImportProgress? = nil
+  /// The unit of `progress`.
+  public static let progressUnit = ImportProgress.Unit.rows
 
   public init(skipBadRows: Bool = false) { self.skipBadRows = skipBadRows }
 
@@ -69,17 +74,26 @@ public struct PowerLogImporter: Sendable {
     }
     let clock = PowerLogClock(offsetRows)
     var state = PowerLogRows(clock: clock, badValues: BadValueRows(skip: skipBadRows), file: db.file)
+    let readTables = [Self.lockTable, Self.applicationTable].filter(tables.contains)
+    var rowProgress = RowProgress(
+      progress,
+      total: progress == nil ? 0 : try db.rowCount(of: readTables + PowerLogWidgetRows.tables(db, tables: tables)))
     if try require(Self.lockTable, ["timestamp", "Locked"]) {
       try db.query("SELECT timestamp, Locked FROM \(Self.lockTable) ORDER BY timestamp, rowid") {
+        rowProgress.tick()
         state.lock($0)
       }
     }
     if try require(Self.applicationTable, ["timestamp", "Identifier", "State"]) {
       try db.query(
         "SELECT timestamp, Identifier, State, rowid FROM \(Self.applicationTable) ORDER BY timestamp, rowid"
-      ) { try state.application($0) }
+      ) {
+        rowProgress.tick()
+        try state.application($0)
+      }
     }
-    let widgets = try PowerLogWidgetRows.read(db, tables: tables, clock: clock)
+    let widgets = try PowerLogWidgetRows.read(db, tables: tables, clock: clock) { rowProgress.tick() }
+    rowProgress.finish()
     var result = state.finish(file: db.file)
     result.counts.notes.append(
       NamedCount("texts with invalid UTF-8", db.invalidUTF8Values))

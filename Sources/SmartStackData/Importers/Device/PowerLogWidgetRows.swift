@@ -18,9 +18,16 @@ public struct PowerLogWidgetRows: Sendable {
 
   public init() {}
 
-  static func read(_ db: SQLiteDatabase, tables: [String], clock: PowerLogClock) throws
-    -> PowerLogWidgetRows
-  {
+  /// The tables of `tables` (in their order) with a column named `isInStack`.
+  static func tables(_ db: SQLiteDatabase, tables: [String]) throws -> [String] {
+    try tables.filter { try db.columns(of: $0).contains { $0.lowercased() == "isinstack" } }
+  }
+
+  /// Reads the rows of those of `tables` with an `isInStack` column, calling `tick` once
+  /// per row.
+  static func read(
+    _ db: SQLiteDatabase, tables: [String], clock: PowerLogClock, tick: () -> Void = {}
+  ) throws -> PowerLogWidgetRows {
     var widgets = PowerLogWidgetRows()
     for table in tables {
       let columns = try db.columns(of: table)
@@ -31,6 +38,7 @@ public struct PowerLogWidgetRows: Sendable {
       // leaves out generated columns, which would be computed on every read.
       let list = columns.map(SQLiteDatabase.quoted).joined(separator: ", ")
       try db.query("SELECT \(list) FROM \(SQLiteDatabase.quoted(table)) ORDER BY \(order)") { row in
+        tick()
         var ms: Int64?
         var fields: [Parameter] = []
         for (name, value) in zip(row.names, row.values) {

@@ -240,6 +240,15 @@ public final class SQLiteDatabase {
     return names
   }
 
+  /// The number of rows of `tables` together (`SELECT COUNT(*)` of each).
+  public func rowCount(of tables: [String]) throws -> Int {
+    var total = 0
+    for table in tables {
+      try query("SELECT COUNT(*) FROM \(Self.quoted(table))") { total += Int($0.values[0].integer ?? 0) }
+    }
+    return total
+  }
+
   /// `name` as a SQL identifier in double quotes (inner quotes doubled).
   public static func quoted(_ name: String) -> String {
     "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
