@@ -71,6 +71,17 @@ struct ShardRequestTests {
     #expect(try Self.problem("env", Self.slurm(id: 4, min: 0, max: 10, count: 6, step: nil)).contains("not evenly spaced"))
   }
 
+  /// What Slurm 22.05 (Debian's slurm-wlm) set in the tasks of `sbatch --array=0-10:4` and
+  /// `--array=1,3,7`: MAX is the last id, not the range's end; a list reports STEP 1.
+  @Test func theValuesSlurmSetsResolveOrAreRefused() throws {
+    for (k, id) in [0, 4, 8].enumerated() {
+      #expect(try Self.resolve("env", Self.slurm(id: id, min: 0, max: 8, count: 3, step: 4)) == Shard(index: k + 1, count: 3))
+    }
+    for id in [1, 3, 7] {
+      #expect(try Self.problem("env", Self.slurm(id: id, min: 1, max: 7, count: 3, step: 1)).contains("not evenly spaced"))
+    }
+  }
+
   @Test func anIndexListOrInconsistentValuesAreRefused() throws {
     // --array=1,3,7: min 1, max 7, 3 tasks, whatever step Slurm reports.
     for step in [1, 2, 3] {
