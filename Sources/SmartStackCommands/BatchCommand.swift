@@ -106,8 +106,8 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Run only shard K of N (the cells whose index is K-1 modulo N); combine with 'smartstack merge'.",
-      valueName: "K/N"))
+      "Run only shard K of N (the cells whose index is K-1 modulo N); combine with 'smartstack merge'. 'env' takes K/N from a Slurm job array (SLURM_ARRAY_TASK_ID, _MIN, _MAX, _COUNT); 'env/N' from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX) of N completions (docs/batch.md).",
+      valueName: "K/N|env|env/N"))
   var shard: String?
 
   func validate() throws {
@@ -115,8 +115,9 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     if let replicates, !(1...ExperimentConfig.maximumReplicates).contains(replicates) {
       throw ValidationError("--replicates must be within 1...\(ExperimentConfig.maximumReplicates)")
     }
-    if let shard, Shard(parsing: shard) == nil {
-      throw ValidationError("--shard must be K/N with 1 <= K <= N, e.g. 2/8, not '\(shard)'")
+    if let shard, ShardRequest(parsing: shard) == nil {
+      throw ValidationError(
+        "--shard must be K/N with 1 <= K <= N (e.g. 2/8), env (a Slurm job array) or env/N (a Kubernetes Indexed Job of N completions), not '\(shard)'")
     }
     if let out, out.isEmpty { throw ValidationError("--out needs a folder name") }
     if resume && overwrite { throw ValidationError("--resume continues the run in --out and --overwrite replaces it: give one of them") }
@@ -145,7 +146,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     let overrides = ExperimentOverrides(
       seed: seed, replicates: replicates, strategies: strategy.isEmpty || quick.isUsed ? nil : strategy,
       baseline: baseline, trace: trace)
-    let shard = self.shard.flatMap { Shard(parsing: $0) }
+    let shard = try resolvedShard(environment: ProcessInfo.processInfo.environment)
     let progress = ProgressReporter(label: "batch", quiet: quiet, plainLines: true)
     let report = try await reportingBatchErrors {
       let design =
@@ -207,6 +208,23 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     StandardError.write(
       "wrote \(what)\(report.outline.name) to \(report.directory)/: \(report.files.joined(separator: ", ")) (\(cells), \(ProgressReporter.duration(progress.elapsed)))"
     )
+  }
+
+  /// The shard `--shard` names, `env` resolved from `environment` (read by the caller, at
+  /// the command's edge); a shard from the environment is said on standard error, unless
+  /// `--quiet`, so a cluster log shows which one a task ran. An unresolvable `env` is a
+  /// usage error (exit 64).
+  func resolvedShard(environment: [String: String]) throws -> Shard? {
+    guard let text = self.shard, let request = ShardRequest(parsing: text) else { return nil }
+    do {
+      let resolved = try request.resolve(environment: environment)
+      if let origin = resolved.origin, !quiet {
+        StandardError.write("shard \(resolved.shard) from \(origin)")
+      }
+      return resolved.shard
+    } catch {
+      throw ValidationError(error.message)
+    }
   }
 
   /// Whether `a` and `b` name the same folder (`OutputClaim.canonical`: after `.`, `..`

@@ -26,16 +26,18 @@ struct CLI {
       .appendingPathComponent("smartstack")
   }
 
-  /// Runs `smartstack ARGS...` in `directory` (default: a fresh temporary folder).
+  /// Runs `smartstack ARGS...` in `directory` (default: a fresh temporary folder), with
+  /// `environment` added to this process's and the variables in `unsetting` removed.
   @discardableResult
   static func run(
     _ arguments: [String], in directory: URL? = nil, stdin: String? = nil,
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], unsetting: [String] = []
   ) throws -> Result {
     let process = Process()
     process.executableURL = binary
-    if !environment.isEmpty {
+    if !environment.isEmpty || !unsetting.isEmpty {
       process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        .filter { !unsetting.contains($0.key) }
     }
     process.arguments = arguments
     process.currentDirectoryURL = directory ?? FileManager.default.temporaryDirectory
