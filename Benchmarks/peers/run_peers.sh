@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# SmartStackLab against its peers, end to end (Benchmarks/peers/README.md).
+#
+#   Benchmarks/peers/run_peers.sh [PEOPLE DAYS RUNS]     # defaults 2000 30 5
+#
+# 1. creates Benchmarks/peers/.venv (Python 3.11 or later: $PYTHON, default python3) once
+#    and installs the pinned Benchmarks/peers/requirements.txt into it on every run;
+# 2. generates a log of PEOPLE x DAYS (generate_log.py, seed $SEED, default 1) into a
+#    temporary folder: the toolkit's CSV and its numeric export;
+# 3. checks that `smartstack replay --strategy mfu --horizon 0` and the pandas peer, on the
+#    numeric export and on the ISO/string log, count the same visits and hits (exit 1
+#    otherwise);
+# 4. runs RUNS interleaved rounds of the three sides, end to end, each under
+#    `/usr/bin/time -v` (peak RSS) with its wall time taken around it (nanoseconds), the
+#    order rotating each round; prints min/median/max of wall time and peak RSS per side
+#    and the peers' ratios to smartstack;
+# 5. runs simpy_stack.py and `smartstack bench --quick --strategy mfu --no-relevance` (the
+#    same workload shape, 200 people x 14 days, best of 3) and prints the events/s ratio;
+#    `bench --quick --strategy mfu` with relevance timelines is printed for reference.
+#
+# The binary: $SMARTSTACK, default .build/release/smartstack (built by
+# `swift build -c release --product smartstack`; this script does not build it).
+# KEEP=1 keeps the temporary folder. Measure on a quiet machine: this script prints the
+# load average before and after.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root="$PWD"
+people="${1:-2000}"
+days="${2:-30}"
+runs="${3:-5}"
+seed="${SEED:-1}"
+for n in "$people" "$days" "$runs"; do
+  [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "run_peers.sh: PEOPLE DAYS RUNS must be positive integers (got '$n')"; exit 2; }
+done
+smartstack="${SMARTSTACK:-$root/.build/release/smartstack}"
+[ -x "$smartstack" ] || { echo "run_peers.sh: no smartstack binary at $smartstack (build it: swift build -c release --product smartstack, or set SMARTSTACK=PATH)"; exit 1; }
+[ -x /usr/bin/time ] || { echo "run_peers.sh: needs GNU time at /usr/bin/time (Debian: apt-get install time)"; exit 1; }
+
+python="${PYTHON:-python3}"
+"$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+  || { echo "run_peers.sh needs Python 3.11 or later; $python is $("$python" --version 2>&1) (set PYTHON=...)"; exit 1; }
+venv=Benchmarks/peers/.venv
+if [ ! -x "$venv/bin/python" ]; then
+  echo "== creating $venv"
+  "$python" -m venv "$venv"
+fi
+"$venv/bin/pip" install --quiet --disable-pip-version-check -r Benchmarks/peers/requirements.txt
+py="$root/$venv/bin/python"
+peers="$root/Benchmarks/peers"
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/smartstack-peers.XXXXXX")"
+if [ "${KEEP:-0}" = 1 ]; then
+  echo "== keeping $work"
+else
+  trap 'rm -rf "$work"' EXIT
+fi
+
+echo "== machine: $(nproc) cores, $(uptime | sed 's/.*load average/load average/')"
+echo "== smartstack: $smartstack ($("$smartstack" --version 2>&1 | head -1))"
+echo "== generating $people people x $days days (seed $seed)"
+"$py" "$peers/generate_log.py" --people "$people" --days "$days" --seed "$seed" --out "$work/log"
+log="$work/log/donations.csv"
+numeric="$work/log/donations-numeric.csv"
+echo "   $(wc -l < "$log") lines, $(du -h "$log" | cut -f1) (ISO/string); $(du -h "$numeric" | cut -f1) (numeric)"
+
+# The three sides: side_cmd NAME ROUND sets `cmd`, the side's command line.
+side_names=(smartstack pandas-numeric pandas-iso)
+side_cmd() {
+  case "$1" in
+    smartstack) cmd=("$smartstack" replay --log "$log" --strategy mfu --horizon 0 --out "$work/replay-$2" --quiet --overwrite) ;;
+    pandas-numeric) cmd=("$py" "$peers/pandas_mfu.py" numeric "$numeric") ;;
+    pandas-iso) cmd=("$py" "$peers/pandas_mfu.py" iso "$log") ;;
+  esac
+}
+
+echo "== equality of hit counts (replay --strategy mfu --horizon 0)"
+side_cmd smartstack check
+"${cmd[@]}"
+toolkit="$("$py" -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 1 and rows[0]["strategy"] == "mfu", rows
+print("visits=" + rows[0]["visits"] + " hits=" + rows[0]["hits"])' "$work/replay-check/runs.csv")"
+side_cmd pandas-numeric
+num="$("${cmd[@]}")"
+side_cmd pandas-iso
+iso="$("${cmd[@]}")"
+echo "   smartstack (runs.csv):  $toolkit"
+echo "   pandas, numeric export: ${num% hit_rate=*}"
+echo "   pandas, ISO/string log: ${iso% hit_rate=*}"
+if [ "$toolkit" != "${num% hit_rate=*}" ] || [ "$toolkit" != "${iso% hit_rate=*}" ]; then
+  echo "run_peers.sh: the hit counts differ: the peer is not the toolkit's mfu replay"
+  exit 1
+fi
+echo "   equal"
+
+echo "== $runs interleaved rounds (wall time, peak RSS)"
+measurements="$work/measurements.tsv"
+printf 'round\tside\twall_s\tpeak_rss_kb\n' > "$measurements"
+for ((r = 1; r <= runs; r++)); do
+  for ((j = 0; j < 3; j++)); do
+    name="${side_names[$(((r - 1 + j) % 3))]}"
+    side_cmd "$name" "$r"
+    start=$(date +%s%N)
+    /usr/bin/time -v -o "$work/time.txt" "${cmd[@]}" > "$work/out.txt"
+    end=$(date +%s%N)
+    rss=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$work/time.txt")
+    wall=$("$py" -c "print(f'{($end - $start) / 1e9:.4f}')")
+    printf '%s\t%s\t%s\t%s\n' "$r" "$name" "$wall" "$rss" >> "$measurements"
+    printf '   round %d  %-15s %8.3f s  %8.1f MB\n' "$r" "$name" "$wall" "$("$py" -c "print($rss / 1000)")"
+  done
+  rm -rf "$work/replay-$r"
+done
+
+echo "== simpy_stack.py and smartstack bench --quick --strategy mfu (200 people x 14 days, best of 3)"
+"$py" "$peers/simpy_stack.py" --json > "$work/simpy.json"
+"$smartstack" bench --quick --strategy mfu --no-relevance --ingest-rows 1 --json --quiet > "$work/bench.json"
+"$smartstack" bench --quick --strategy mfu --ingest-rows 1 --json --quiet > "$work/bench-relevance.json"
+
+echo "== summary: $people people x $days days, $runs rounds; $(uptime | sed 's/.*load average/load average/')"
+"$py" - "$measurements" "$work/simpy.json" "$work/bench.json" "$work/bench-relevance.json" <<'EOF'
+import csv, json, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+sides = ["smartstack", "pandas-numeric", "pandas-iso"]
+wall = {s: [float(r["wall_s"]) for r in rows if r["side"] == s] for s in sides}
+rss = {s: [int(r["peak_rss_kb"]) / 1000 for r in rows if r["side"] == s] for s in sides}
+print(f"{'side':<16}{'wall min':>10}{'median':>10}{'max':>10}   {'RSS MB min':>10}{'median':>10}{'max':>10}")
+for s in sides:
+    w, m = wall[s], rss[s]
+    print(f"{s:<16}{min(w):>10.3f}{statistics.median(w):>10.3f}{max(w):>10.3f}   "
+          f"{min(m):>10.1f}{statistics.median(m):>10.1f}{max(m):>10.1f}")
+base_w = statistics.median(wall["smartstack"])
+base_m = statistics.median(rss["smartstack"])
+for s in sides[1:]:
+    print(f"{s} / smartstack: wall {statistics.median(wall[s]) / base_w:.2f}x (medians; "
+          f"min {min(wall[s]) / min(wall['smartstack']):.2f}x), peak RSS {statistics.median(rss[s]) / base_m:.2f}x")
+simpy = json.load(open(sys.argv[2]))
+bench = json.load(open(sys.argv[3]))["strategies"]["mfu"]
+bench_rel = json.load(open(sys.argv[4]))["strategies"]["mfu"]
+print(f"{'events/s (mfu)':<40}{'events/s':>14}{'hit rate':>10}")
+print(f"{'smartstack bench --quick --no-relevance':<40}{bench['events_per_s']:>14,}{bench['hit_rate']:>10.4f}")
+print(f"{'simpy_stack.py (SimPy ' + simpy['simpy'] + ')':<40}{simpy['events_per_s']:>14,}{simpy['hit_rate']:>10.4f}")
+print(f"smartstack / SimPy: {bench['events_per_s'] / simpy['events_per_s']:.1f}x events/s")
+print(f"(for reference: smartstack bench --quick with relevance timelines: {bench_rel['events_per_s']:,} events/s, "
+      "entries counted as events; SimPy has no timelines)")
+EOF
