@@ -35,8 +35,10 @@ import SmartStackEngine
 ///
 /// The stack's own rules (a swipe pin, Smart Rotate off, the stack's rotation limit,
 /// suppression) are applied by the engine after this ranking (`StackRules`) and win over
-/// the +infinity. The rotation counts above include only rotations the stack made: a
-/// choice the stack's rules overrode is not counted.
+/// the +infinity. The rotation counts above are the stack's own (`StackContext.rotations`,
+/// the engine's record that the stack's rotation limit reads too): every visit at which
+/// the shown widget changed, whoever chose it; a choice the stack's rules overrode is
+/// not a rotation, and neither is a manual swipe.
 public struct SmartRotateStrategy: RankingStrategy {
   public static let info = StrategyInfo(
     name: "smart-rotate",
@@ -59,14 +61,6 @@ public struct SmartRotateStrategy: RankingStrategy {
   @usableFromInline let maxPerHour, maxPerDay: Int
   @usableFromInline let developerMode: Bool
   @usableFromInline var rng = Xoshiro256StarStar(seed: 0)
-  /// Times of this person's rotations in the last 24 hours, oldest first: the rotations
-  /// this strategy chose that the stack carried out.
-  @usableFromInline var rotations: [Int64] = []
-  /// The rotation chosen at the last ranking, if any. The stack's own rules (a pin,
-  /// Smart Rotate off, the stack's rotation limit, suppression) may keep another
-  /// instance on top, so it counts in `rotations` only once the context shows that the
-  /// stack made it: `shown` is that instance and `shownSince` that visit's time.
-  @usableFromInline var pendingRotation: (instance: Int32, time: Int64)? = nil
   @usableFromInline var utility: [Double] = []
 
   @inlinable public init(parameters p: StrategyParameters) {
@@ -84,8 +78,6 @@ public struct SmartRotateStrategy: RankingStrategy {
 
   @inlinable public mutating func begin(_ setup: StrategySetup) {
     rng = Xoshiro256StarStar(seed: setup.seed)
-    rotations = []
-    pendingRotation = nil
     utility = Array(repeating: 0, count: setup.instanceCount)
   }
 
@@ -126,11 +118,6 @@ public struct SmartRotateStrategy: RankingStrategy {
 
     let c = Int(context.shown)
     let now = context.now
-    if let pending = pendingRotation, context.shown == pending.instance, context.shownSince == pending.time {
-      rotations.append(pending.time)
-    }
-    pendingRotation = nil
-    while let first = rotations.first, first <= now - 86_400_000 { rotations.removeFirst() }
     let currentUsable: Bool = {
       guard c >= 0, context.isCandidate(c) else { return false }
       if case .suppressed = f.relevance[c] { return false }
@@ -144,10 +131,10 @@ public struct SmartRotateStrategy: RankingStrategy {
         if now - context.shownSince < minDwell {
           allowed = false
           ranking.rule = "minimum dwell"
-        } else if maxPerHour > 0, rotationCount(after: now - 3_600_000) >= maxPerHour {
+        } else if maxPerHour > 0, context.rotations.count(after: now - 3_600_000) >= maxPerHour {
           allowed = false
           ranking.rule = "hourly rotation limit"
-        } else if maxPerDay > 0, rotations.count >= maxPerDay {
+        } else if maxPerDay > 0, context.rotations.count(after: now - 86_400_000) >= maxPerDay {
           allowed = false
           ranking.rule = "daily rotation limit"
         }
@@ -165,23 +152,12 @@ public struct SmartRotateStrategy: RankingStrategy {
       ranking.rule = "initial or forced choice"
     }
     if choice >= 0 {
-      if c >= 0 && choice != c { pendingRotation = (Int32(choice), now) }
       ranking.scores[choice] = .infinity
     } else if c >= 0 && context.isCandidate(c) {
       // Only suppressed candidates: stay where the stack is.
       ranking.scores[c] = .infinity
       ranking.rule = "all suppressed: stay"
     }
-  }
-
-  /// The number of `rotations` later than `time`. A plain loop: a lazy filter's closure
-  /// escaped into a non-inlined `count` and was allocated on the heap at every call.
-  ///
-  /// - Complexity: O(rotations).
-  @inlinable func rotationCount(after time: Int64) -> Int {
-    var count = 0
-    for t in rotations where t > time { count &+= 1 }
-    return count
   }
 
   /// Draws a candidate from the softmax of utilities (non-suppressed candidates).

@@ -25,6 +25,11 @@ public struct StackContext: Sendable {
   /// The instances the visit's target matches. Empty except for strategies with
   /// a `TargetAwareStrategy`, and empty outside visits.
   public var target: ArraySlice<Int32>
+  /// The stack's rotations of the last 24 hours before this visit (`RotationHistory`):
+  /// e.g. `context.rotations.count(after: context.now - 3_600_000)` is the number in the
+  /// last hour.
+  @inlinable public var rotations: RotationHistory { _rotations }
+  @usableFromInline package var _rotations = RotationHistory()
   /// The memberwise initialiser, for the engine's inlinable code.
   @inlinable package init(now: Int64, hourOfDay: Int, hourOfWeek: Int, dayIndex: Int64, features: StackFeatures, shown: Int32, shownSince: Int64, target: ArraySlice<Int32>) {
     self.now = now

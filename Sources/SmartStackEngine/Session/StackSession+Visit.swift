@@ -8,17 +8,15 @@ extension StackSession {
   /// A Home Screen visit under the stack's own rules (`StackRuleState`: a swipe pin,
   /// Smart Rotate off, the rotation limit, then suppression), which the session keeps:
   /// the strategy ranks, the rules decide what is shown, and the outcome goes to the
-  /// observer; a rotation is recorded for the rotation limit.
+  /// observer.
   @discardableResult
   @inline(__always)
   @inlinable package mutating func visit(
     at time: Int64, hasTarget: Bool, targetBuffer: UnsafeBufferPointer<Int32>,
     targets: @autoclosure () -> ArraySlice<Int32>
   ) -> VisitOutcome {
-    let policy = rules.policy(at: time)
-    let outcome = visit(at: time, hasTarget: hasTarget, targetBuffer: targetBuffer, targets: targets(), policy: policy)
-    if outcome.rotated { rules.rotated(at: time) }
-    return outcome
+    let policy = rules.policy(at: time, rotations: _context._rotations)
+    return visit(at: time, hasTarget: hasTarget, targetBuffer: targetBuffer, targets: targets(), policy: policy)
   }
 
   /// `visit(at:hasTarget:targetBuffer:targets:)` with the targets as a slice.
@@ -31,8 +29,8 @@ extension StackSession {
   }
 
   /// A Home Screen visit with an explicit `policy` (for tests: the session's own rule
-  /// state is neither read nor updated): the strategy ranks, the top candidate is shown, and the
-  /// outcome goes to the observer. `hasTarget`/`targets` describe what the person
+  /// state is not read): the strategy ranks, the top candidate is shown, the outcome
+  /// goes to the observer, and a rotation is recorded (`StackContext.rotations`). `hasTarget`/`targets` describe what the person
   /// wanted (see `VisitOutcome`); only a `TargetAwareStrategy` and an observer that reads
   /// them see `targets`.
   @discardableResult
@@ -58,6 +56,7 @@ extension StackSession {
   ) -> VisitOutcome {
     let decision = decideVisit(at: time, targetBuffer: targetBuffer, targets: targets(), policy: policy)
     var outcome = self.outcome(decision, at: time, hasTarget: hasTarget)
+    if outcome.rotated { _context._rotations.record(time) }
     if Observer.readsShownProbabilities {
       outcome.shownProbability = shownChoice.last.probability(of: outcome.shown)
       _observer.shownProbabilities(shownChoice.last)

@@ -231,6 +231,37 @@ struct StrategyBehaviourTests {
     #expect(developer > 10)
   }
 
+  /// Smart-rotate's rate limit counts the stack's rotations, the engine's one record
+  /// (`StackContext.rotations`): a rotation the person swiped away from at once still
+  /// counts, so with `max-per-hour=2` the third rotation in the hour is refused. (When
+  /// smart-rotate kept its own window, a rotation followed by a swipe was never counted
+  /// and the stack rotated at every visit.)
+  @Test func smartRotatesRateLimitCountsTheStacksRotationsEvenWhenASwipeFollows() throws {
+    let choice = try StrategyRegistry.builtIn.parse("smart-rotate:min-dwell-minutes=0:max-per-hour=2:max-per-day=0")
+    var s = StackSession(
+      person: 0, instances: ["A", "B"].map { WidgetInstance(id: $0, kind: $0) },
+      path: DynamicPath(choice.prototype as! SmartRotateStrategy), observer: LastVisit(), zone: .utc,
+      options: EngineOptions(), strategySeed: 42,
+      rules: StackRuleSettings(developerMode: true, swipeCooldownMinutes: 0))
+    s.makeAvailable(0)
+    s.makeAvailable(1)
+    let start = ms("2026-03-02T08:00:00Z")
+    // B is always the more relevant: smart-rotate wants it on top.
+    s.relevanceEntry(
+      instance: 1,
+      entry: RelevanceEntry(
+        date: Instant(milliseconds: start), relevance: Relevance(score: 10, durationMilliseconds: 86_400_000)))
+    var rules: [String] = []
+    for k in 0..<6 {
+      let t = start + Int64(k) * 120_000
+      s.manualSwipe(to: 0, at: t)  // the person puts A back on top
+      let o = s.visit(at: t + 60_000, hasTarget: false, targets: [])
+      rules.append(o.rotated ? "rotated" : "\(o.rule)")
+    }
+    #expect(rules == ["rotated", "rotated"] + Array(repeating: "hourly rotation limit", count: 4))
+    #expect(s.context.rotations.count(after: start) == 2)
+  }
+
   /// The bandit learns from taps alone: after A is tapped repeatedly and B never,
   /// it shows A.
   @Test func banditLearnsFromTaps() throws {
