@@ -16,16 +16,24 @@ public struct RotationHistory: Sendable {
 
   @inlinable package init() {}
 
-  /// Records a rotation at `t`, forgetting those at or before `t` − 24 h.
+  /// Records a rotation at `t`; every 64 records, forgets those at or before `t` − 24 h.
   ///
   /// - Complexity: amortised O(1).
+  @inline(__always)
   @inlinable package mutating func record(_ t: Int64) {
-    while head < times.count && times[head] <= t &- 86_400_000 { head += 1 }
+    times.append(t)
+    if times.count & 63 == 0 { forget(atOrBefore: t &- 86_400_000) }
+  }
+
+  /// Forgets the rotations at or before `time` (from the oldest), compacting the storage
+  /// when more than half of it is forgotten.
+  @inline(never)
+  @inlinable package mutating func forget(atOrBefore time: Int64) {
+    while head < times.count && times[head] <= time { head += 1 }
     if head > 4096 && head * 2 > times.count {
       times.removeFirst(head)
       head = 0
     }
-    times.append(t)
   }
 
   /// The number of rotations later than `time`: the most recent ones, counted back

@@ -35,15 +35,16 @@ public struct StackRuleState: Sendable {
   /// (`pinnedUntil > t`), Smart Rotate off, the rotation limit exhausted, else the
   /// strategy's ranking (`StackRules` then applies it).
   ///
-  /// - Complexity: O(1), plus O(rotations in the last 24 hours) when the settings limit
-  ///   rotations.
+  /// `limitExhausted` is evaluated only when the settings limit rotations
+  /// (`RotationLimit.isExhausted` of the stack's `RotationHistory`): a run without a limit
+  /// does not read the history at all.
+  ///
+  /// - Complexity: O(1), plus `limitExhausted`'s cost when the settings limit rotations.
   @inline(__always)
-  @inlinable package func policy(at t: Int64, rotations: RotationHistory) -> VisitPolicy {
+  @inlinable package func policy(at t: Int64, limitExhausted: @autoclosure () -> Bool) -> VisitPolicy {
     if pinned >= 0 && t < pinnedUntil { return .forced(pinned) }
     if !settings.smartRotate { return .noRotation("smart rotate off") }
-    if limits && settings.rotationLimit.isExhausted(rotations, now: t) {
-      return .noRotation("stack rotation limit")
-    }
+    if limits && limitExhausted() { return .noRotation("stack rotation limit") }
     return .rank
   }
 

@@ -15,7 +15,8 @@ extension StackSession {
     at time: Int64, hasTarget: Bool, targetBuffer: UnsafeBufferPointer<Int32>,
     targets: @autoclosure () -> ArraySlice<Int32>
   ) -> VisitOutcome {
-    let policy = rules.policy(at: time, rotations: _context._rotations)
+    let policy = rules.policy(
+      at: time, limitExhausted: rules.settings.rotationLimit.isExhausted(_context._rotations, now: time))
     return visit(at: time, hasTarget: hasTarget, targetBuffer: targetBuffer, targets: targets(), policy: policy)
   }
 
