@@ -11,7 +11,8 @@ import SmartStackKit
 /// every 2 seconds, and one at the end. Nothing at all when quiet.
 ///
 /// Standard error counts as a terminal when `isatty` says so, or when the environment sets
-/// `SMARTSTACK_PROGRESS=terminal` (for tests, which read it through a pipe).
+/// `SMARTSTACK_PROGRESS=terminal` (for tests, which read it through a pipe). With
+/// `SMARTSTACK_PROGRESS=lines` every command writes plain lines when not on a terminal.
 ///
 /// `update` may be called from any thread.
 final class ProgressReporter: @unchecked Sendable {
@@ -34,7 +35,8 @@ final class ProgressReporter: @unchecked Sendable {
   var ended = false
 
   init(
-    label: String, unit: String = "cells", perUnit: Int = 1, quiet: Bool, plainLines: Bool = false,
+    label: String, unit: String = "cells", perUnit: Int = 1, quiet: Bool,
+    plainLines: Bool = ProgressReporter.environmentAsksForLines,
     isTerminal: Bool = ProgressReporter.standardErrorIsTerminal
   ) {
     self.label = label
@@ -45,6 +47,13 @@ final class ProgressReporter: @unchecked Sendable {
     self.isTerminal = isTerminal
     throttle = Throttle(isTerminal: isTerminal)
     start = clock.now
+  }
+
+  /// True when the environment sets `SMARTSTACK_PROGRESS=lines`: plain lines in a pipe
+  /// for every command, as batch always writes them (the Python package sets it, so a
+  /// notebook shows a long replay's or simulation's progress).
+  static var environmentAsksForLines: Bool {
+    ProcessInfo.processInfo.environment["SMARTSTACK_PROGRESS"] == "lines"
   }
 
   /// True when standard error is a terminal, or `SMARTSTACK_PROGRESS=terminal`.

@@ -87,4 +87,20 @@ struct ProgressTests {
     #expect(quiet.status == 0, "\(quiet.stderr)")
     #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
   }
+
+  /// `SMARTSTACK_PROGRESS=lines` (what the Python package sets): plain lines in a pipe
+  /// for every long command, ending with the `done in` line; none with `--quiet`.
+  @Test(arguments: 0..<3)
+  func linesAreAskedForThroughAPipe(command: Int) throws {
+    let (arguments, label) = Self.commands[command]
+    let folder = try CLI.temporaryFolder()
+    let lines = try CLI.run(arguments + ["--out", "a"], in: folder, environment: ["SMARTSTACK_PROGRESS": "lines"])
+    #expect(lines.status == 0, "\(lines.stderr)")
+    #expect(lines.stderr.contains("\(label): "), "\(lines.stderr)")
+    #expect(lines.stderr.contains(" done in "), "\(lines.stderr)")
+    #expect(!lines.stderr.contains("\u{1B}[2K"), "\(lines.stderr)")
+    let quiet = try CLI.run(
+      arguments + ["--out", "b", "--quiet"], in: folder, environment: ["SMARTSTACK_PROGRESS": "lines"])
+    #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+  }
 }

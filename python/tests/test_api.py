@@ -237,3 +237,18 @@ def test_a_dataframe_of_visits_gives_the_same_reports_as_its_file(tmp_path):
     columns = ["strategy", "visits", "target_visits", "hits"]
     pd.testing.assert_frame_equal(from_file.runs[columns], from_frame.runs[columns])
     assert from_frame.runs["visits"].iloc[0] == len(visits)
+
+
+def test_a_replay_shows_its_progress_lines_through_the_pipe(tmp_path, monkeypatch):
+    """Through a pipe the tool draws no bar; the package asks for plain lines
+    (SMARTSTACK_PROGRESS=lines), so a notebook sees a replay's progress, not only a batch's."""
+    monkeypatch.delenv("SMARTSTACK_PROGRESS", raising=False)
+    clock = _Clock()
+    monkeypatch.setattr(sys, "stderr", clock)
+    result = smartstack.replay(log=REPO / "Datasets" / "logs" / "tiny.csv", strategy=["mfu", "mru"],
+                               out=tmp_path / "r")
+    assert "replay: 2/2 runs done in" in result.run.stderr
+    assert any("replay: 2/2 runs done in" in text for _, text in clock.writes)
+    quiet = smartstack.replay(log=REPO / "Datasets" / "logs" / "tiny.csv", strategy="mfu", out=tmp_path / "q",
+                              quiet=True)
+    assert "replay:" not in quiet.run.stderr

@@ -96,8 +96,13 @@ def execute(command: str, positional: list, given: dict, *, binary=None, cwd=Non
         args += options(**given)
         if progress is None:
             progress = not given.get("quiet", False)
+        env = None
+        if progress and "SMARTSTACK_PROGRESS" not in os.environ:
+            # Through a pipe the tool draws no bar; plain progress lines (every 2 s) show in a
+            # notebook for every long command, not only batch.
+            env = dict(os.environ, SMARTSTACK_PROGRESS="lines")
         child = subprocess.Popen(args, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                 stderr=subprocess.PIPE)
+                                 stderr=subprocess.PIPE, env=env)
         chunks: list = []
         reader = threading.Thread(target=_stream, args=(child.stderr, sys.stderr if progress else None, chunks),
                                   daemon=True)
