@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Compares pandas_mfu.py with `smartstack replay --strategy mfu --horizon 0` on random
-small logs full of ties.
+"""Compares pandas_mfu.py with `smartstack replay --strategy mfu` on random small logs
+full of ties, with visits made from donations (`--horizon 0`) and from a visit file.
 
     SMARTSTACK=.build/release/smartstack Benchmarks/peers/.venv/bin/python \\
         Benchmarks/peers/fuzz_equivalence.py [TRIALS]      # default 200
@@ -10,7 +10,13 @@ random order (not sorted by time), times from a dozen instants within a minute o
 minutes, some with milliseconds, all in `Z`; kinds from a random prefix of seven names,
 one with a non-ASCII letter and one in lower case, so the byte-order tie-break differs
 from an alphabetical one. It replays the log with the toolkit and runs the peer's ISO
-mode on it; exits 1 at any difference in visits or hits, naming the trial.
+mode on it (visits, hits). Then, on the same log, a visit file of 0 to 40 rows: four
+people (one with no donation, whose visits the toolkit ignores), rows in random order,
+times from the same instants (so many visits fall on a donation's instant, and some
+visits share one), with or without milliseconds, in `Z` or as the same instant in
+`+01:00`, and a horizon from 0, 0.5, 1, 30, 60, 300 and 100000 seconds:
+`replay --visits FILE --horizon H` against `pandas_mfu.mfu_hits_visits` (visits,
+target_visits, hits). Exits 1 at any difference, naming the trial and the mode.
 """
 from __future__ import annotations
 
@@ -33,6 +39,8 @@ def main() -> int:
     bad = 0
     with tempfile.TemporaryDirectory() as work:
         log = os.path.join(work, "log.csv")
+        visit_log = os.path.join(work, "visits.csv")
+        visit_rows = 0
         out = os.path.join(work, "out")
         for trial in range(trials):
             r = random.Random(trial)
@@ -51,7 +59,34 @@ def main() -> int:
                 bad += 1
                 print(f"trial {trial}: pandas_mfu visits={visits} hits={hits}, "
                       f"smartstack visits={row['visits']} hits={row['hits']}")
-    print(f"fuzz_equivalence: {trials} logs, {bad} differences")
+
+            # The same log with a visit file and a horizon.
+            with open(visit_log, "w", encoding="utf-8") as f:
+                f.write("timestamp,user\n")
+                for _ in range(r.randint(0, 40)):
+                    sec = r.randint(0, 12) * r.choice([1, 60]) + r.choice([0, 0, 0, -1, 1, -30])
+                    ms = r.choice([0, 0, 500, 123])
+                    # The instant 08:00:00Z + sec, written in Z or in +01:00.
+                    plus = r.random() < 0.5
+                    hh, rest = divmod(8 * 3600 + sec + (3600 if plus else 0), 3600)
+                    mm, ss = divmod(rest, 60)
+                    frac = f".{ms:03d}" if ms else ""
+                    stamp = f"2026-03-02T{hh:02d}:{mm:02d}:{ss:02d}{frac}{'+01:00' if plus else 'Z'}"
+                    f.write(f"{stamp},{r.choice('abcd')}\n")
+            horizon = r.choice(["0", "0.5", "1", "30", "60", "300", "100000"])
+            subprocess.run([binary, "replay", "--log", log, "--visits", visit_log, "--strategy", "mfu",
+                            "--horizon", horizon, "--out", out, "--quiet", "--overwrite"], check=True)
+            row = next(csv.DictReader(open(os.path.join(out, "runs.csv"), encoding="utf-8")))
+            t, user, kind, vt, vuser = pandas_mfu.read_iso_visits(log, visit_log)
+            got = pandas_mfu.mfu_hits_visits(t, user, kind, vt, vuser, int(round(float(horizon) * 1000)))
+            want = (int(row["visits"]), int(row["target_visits"]), int(row["hits"]))
+            visit_rows += got[0]
+            if got != want:
+                bad += 1
+                print(f"trial {trial} (--visits FILE --horizon {horizon}): pandas_mfu visits, target_visits, "
+                      f"hits = {got}, smartstack {want}")
+    print(f"fuzz_equivalence: {trials} logs, each with visits from donations and from a visit file "
+          f"({visit_rows} scored visit rows in all), {bad} differences")
     return 1 if bad else 0
 
 
