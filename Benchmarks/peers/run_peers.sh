@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # SmartStackLab against its peers, end to end (Benchmarks/peers/README.md).
 #
-#   Benchmarks/peers/run_peers.sh [PEOPLE DAYS RUNS]     # defaults 2000 30 5
+#   Benchmarks/peers/run_peers.sh [--visits | --donations] [PEOPLE DAYS RUNS]   # defaults --visits 2000 30 5
+#
+# --visits (the default; issue 31's workload): the replay has a separate visit stream,
+#   `smartstack replay --log donations.csv --visits visits.csv --strategy mfu` at the
+#   default horizon (300 s), against `pandas_mfu.py ... --visits ...`;
+# --donations: visits made from donations, `replay --strategy mfu --horizon 0`, against
+#   `pandas_mfu.py` without --visits.
 #
 # 1. creates Benchmarks/peers/.venv (Python 3.11 or later: $PYTHON, default python3) once
 #    and installs the pinned Benchmarks/peers/requirements.txt into it on every run;
 # 2. generates a log of PEOPLE x DAYS (generate_log.py, seed $SEED, default 1) into a
-#    temporary folder: the toolkit's CSV and its numeric export;
-# 3. checks that `smartstack replay --strategy mfu --horizon 0` and the pandas peer, on the
-#    numeric export and on the ISO/string log, count the same visits and hits (exit 1
-#    otherwise);
+#    temporary folder: the toolkit's donation and visit logs and their numeric exports;
+# 3. checks that the toolkit's replay and the pandas peer, on the numeric exports and on
+#    the ISO/string logs, count the same visits, target visits (--visits) and hits
+#    (exit 1 otherwise);
 # 4. runs RUNS interleaved rounds of the three sides, end to end, each under
 #    `/usr/bin/time -v` (peak RSS) with its wall time taken around it (nanoseconds), the
 #    order rotating each round; prints min/median/max of wall time and peak RSS per side
@@ -25,6 +31,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root="$PWD"
+mode=visits
+case "${1:-}" in
+  --visits) mode=visits; shift ;;
+  --donations) mode=donations; shift ;;
+  -*) echo "run_peers.sh: unknown option '$1' (--visits or --donations)"; exit 2 ;;
+esac
 people="${1:-2000}"
 days="${2:-30}"
 runs="${3:-5}"
@@ -57,30 +69,47 @@ fi
 
 echo "== machine: $(nproc) cores, $(uptime | sed 's/.*load average/load average/')"
 echo "== smartstack: $smartstack ($("$smartstack" --version 2>&1 | head -1))"
-echo "== generating $people people x $days days (seed $seed)"
+echo "== mode: $mode; generating $people people x $days days (seed $seed)"
 "$py" "$peers/generate_log.py" --people "$people" --days "$days" --seed "$seed" --out "$work/log"
 log="$work/log/donations.csv"
 numeric="$work/log/donations-numeric.csv"
-echo "   $(wc -l < "$log") lines, $(du -h "$log" | cut -f1) (ISO/string); $(du -h "$numeric" | cut -f1) (numeric)"
+visits="$work/log/visits.csv"
+visits_numeric="$work/log/visits-numeric.csv"
+echo "   donations: $(($(wc -l < "$log") - 1)) rows, $(du -h "$log" | cut -f1) (ISO/string), $(du -h "$numeric" | cut -f1) (numeric)"
+echo "   visits:    $(($(wc -l < "$visits") - 1)) rows, $(du -h "$visits" | cut -f1) (ISO/string), $(du -h "$visits_numeric" | cut -f1) (numeric)$([ "$mode" = visits ] || echo ' (not replayed: --donations)')"
 
 # The three sides: side_cmd NAME ROUND sets `cmd`, the side's command line.
 side_names=(smartstack pandas-numeric pandas-iso)
 side_cmd() {
-  case "$1" in
-    smartstack) cmd=("$smartstack" replay --log "$log" --strategy mfu --horizon 0 --out "$work/replay-$2" --quiet --overwrite) ;;
-    pandas-numeric) cmd=("$py" "$peers/pandas_mfu.py" numeric "$numeric") ;;
-    pandas-iso) cmd=("$py" "$peers/pandas_mfu.py" iso "$log") ;;
-  esac
+  if [ "$mode" = visits ]; then
+    case "$1" in
+      smartstack) cmd=("$smartstack" replay --log "$log" --visits "$visits" --strategy mfu --out "$work/replay-$2" --quiet --overwrite) ;;
+      pandas-numeric) cmd=("$py" "$peers/pandas_mfu.py" numeric "$numeric" --visits "$visits_numeric") ;;
+      pandas-iso) cmd=("$py" "$peers/pandas_mfu.py" iso "$log" --visits "$visits") ;;
+    esac
+  else
+    case "$1" in
+      smartstack) cmd=("$smartstack" replay --log "$log" --strategy mfu --horizon 0 --out "$work/replay-$2" --quiet --overwrite) ;;
+      pandas-numeric) cmd=("$py" "$peers/pandas_mfu.py" numeric "$numeric") ;;
+      pandas-iso) cmd=("$py" "$peers/pandas_mfu.py" iso "$log") ;;
+    esac
+  fi
 }
 
-echo "== equality of hit counts (replay --strategy mfu --horizon 0)"
+if [ "$mode" = visits ]; then
+  echo "== equality of hit counts (replay --visits visits.csv --strategy mfu, default horizon 300 s)"
+else
+  echo "== equality of hit counts (replay --strategy mfu --horizon 0)"
+fi
 side_cmd smartstack check
 "${cmd[@]}"
 toolkit="$("$py" -c '
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert len(rows) == 1 and rows[0]["strategy"] == "mfu", rows
-print("visits=" + rows[0]["visits"] + " hits=" + rows[0]["hits"])' "$work/replay-check/runs.csv")"
+r = rows[0]
+print("visits=" + r["visits"] + (" target_visits=" + r["target_visits"] if sys.argv[2] == "visits" else "")
+      + " hits=" + r["hits"])' "$work/replay-check/runs.csv" "$mode")"
 side_cmd pandas-numeric
 num="$("${cmd[@]}")"
 side_cmd pandas-iso
@@ -117,7 +146,7 @@ echo "== simpy_stack.py and smartstack bench --quick --strategy mfu (200 people 
 "$smartstack" bench --quick --strategy mfu --no-relevance --ingest-rows 1 --json --quiet > "$work/bench.json"
 "$smartstack" bench --quick --strategy mfu --ingest-rows 1 --json --quiet > "$work/bench-relevance.json"
 
-echo "== summary: $people people x $days days, $runs rounds; $(uptime | sed 's/.*load average/load average/')"
+echo "== summary ($mode): $people people x $days days, $runs rounds; $(uptime | sed 's/.*load average/load average/')"
 "$py" - "$measurements" "$work/simpy.json" "$work/bench.json" "$work/bench-relevance.json" <<'EOF'
 import csv, json, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
