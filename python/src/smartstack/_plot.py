@@ -329,7 +329,7 @@ def plot_estimates(rows: pd.DataFrame):
         if rate:
             ax.set_xlim(-0.03, 1.03)
         ax.grid(axis="x", alpha=0.3)
-        ax.set_xlabel(f"estimated {metric} of the target (95% CI over people)")
+        ax.set_xlabel(f"estimated {metric} of the target\n(95% CI over people)")
         people = int(case["people"].max()) if "people" in case and len(case) else 0
         visits = int(case["visits"].max()) if "visits" in case and len(case) else 0
         where = "" if folder == "." else f"{folder}: "
