@@ -35,7 +35,7 @@ public struct ExposureRecorder: OutcomeObserver {
     labels = VisitLabels(personNames: personNames)
   }
 
-  public static var readsShownProbabilities: Bool { true }
+  public var readsShownProbabilities: Bool { true }
 
   public mutating func shownProbabilities(_ probabilities: ShownProbabilities) {
     self.probabilities = probabilities

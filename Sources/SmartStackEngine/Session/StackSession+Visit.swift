@@ -58,7 +58,7 @@ extension StackSession {
     let decision = decideVisit(at: time, targetBuffer: targetBuffer, targets: targets(), policy: policy)
     var outcome = self.outcome(decision, at: time, hasTarget: hasTarget)
     if outcome.rotated { _context._rotations.record(time) }
-    if Observer.readsShownProbabilities {
+    if _observer.readsShownProbabilities {
       outcome.shownProbability = shownChoice.last.probability(of: outcome.shown)
       _observer.shownProbabilities(shownChoice.last)
     }
@@ -102,7 +102,7 @@ extension StackSession {
     advanceClock(to: time)
     if hasRelevance && time >= nextRelevanceRefresh { refreshDueRelevance() }
     // The strategy's stated probabilities, in the state its `rank` is about to use.
-    if Observer.readsShownProbabilities { shownChoice.prepare(_path.strategy, _context) }
+    if _observer.readsShownProbabilities { shownChoice.prepare(_path.strategy, _context) }
     let rankedTop: Int
     let candidates: Int
     let rankedTargetRank: Int
@@ -145,7 +145,7 @@ extension StackSession {
     }
     let top = shownIndex
     let targetRank = presentedTargetRank
-    if Observer.readsShownProbabilities {
+    if _observer.readsShownProbabilities {
       shownChoice.finish(
         shown: Int32(top), instanceCount: _context.instanceCount, rule: rule, strategyRule: ranking.rule)
     }

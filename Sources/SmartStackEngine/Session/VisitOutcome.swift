@@ -149,8 +149,9 @@ public protocol OutcomeObserver: Sendable {
   /// True when this observer reads the probability with which the engine showed each
   /// instance (`shownProbabilities(_:)`, `VisitOutcome.shownProbability`). False by
   /// default: a run whose observer does not read them computes none (a copy-and-rank of
-  /// a wrapped strategy at every visit).
-  static var readsShownProbabilities: Bool { get }
+  /// a wrapped strategy at every visit). Asked at every visit: a constant for a concrete
+  /// observer (the check folds away), its base's answer for `DynamicObserver`.
+  var readsShownProbabilities: Bool { get }
   /// The probabilities of the visit the next `observe` call reports, told right before
   /// it, only when `readsShownProbabilities` is true.
   mutating func shownProbabilities(_ probabilities: ShownProbabilities)
@@ -163,7 +164,7 @@ extension OutcomeObserver {
   @inlinable public mutating func windowEnded(instance: Int32) {}
   @inlinable public mutating func endPerson(_ person: Int32) {}
   @inlinable public mutating func responded(_ response: VisitResponse) {}
-  @inlinable public static var readsShownProbabilities: Bool { false }
+  @inlinable public var readsShownProbabilities: Bool { false }
   @inlinable public mutating func shownProbabilities(_ probabilities: ShownProbabilities) {}
 }
 
@@ -206,9 +207,9 @@ public struct ObserverPair<A: OutcomeObserver, B: OutcomeObserver>: OutcomeObser
     first.responded(response)
     second.responded(response)
   }
-  @inlinable public static var readsShownProbabilities: Bool { A.readsShownProbabilities || B.readsShownProbabilities }
+  @inlinable public var readsShownProbabilities: Bool { first.readsShownProbabilities || second.readsShownProbabilities }
   @inlinable public mutating func shownProbabilities(_ probabilities: ShownProbabilities) {
-    if A.readsShownProbabilities { first.shownProbabilities(probabilities) }
-    if B.readsShownProbabilities { second.shownProbabilities(probabilities) }
+    if first.readsShownProbabilities { first.shownProbabilities(probabilities) }
+    if second.readsShownProbabilities { second.shownProbabilities(probabilities) }
   }
 }

@@ -161,4 +161,9 @@ public struct DynamicObserver: OutcomeObserver {
   @inlinable public mutating func windowEnded(instance: Int32) { base.windowEnded(instance: instance) }
   @inlinable public mutating func endPerson(_ person: Int32) { base.endPerson(person) }
   @inlinable public mutating func responded(_ response: VisitResponse) { base.responded(response) }
+  /// The base's answer: an observer behind its existential still gets the probabilities.
+  @inlinable public var readsShownProbabilities: Bool { base.readsShownProbabilities }
+  @inlinable public mutating func shownProbabilities(_ probabilities: ShownProbabilities) {
+    base.shownProbabilities(probabilities)
+  }
 }

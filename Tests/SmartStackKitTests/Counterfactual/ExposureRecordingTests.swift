@@ -19,6 +19,25 @@ func bundledScenario(_ name: String) throws -> Scenario {
 /// the stack's rules included.
 @Suite("Exposure logs state the probability of what was shown")
 struct ExposureRecordingTests {
+  /// An exposure recorder behind `DynamicObserver` (the chosen-strategy API, beside the
+  /// standard metrics) still gets the engine's probabilities: the same log as
+  /// `ExposureRun`'s.
+  @Test func aRecorderBehindItsExistentialGetsTheSameLog() throws {
+    let scenario = try bundledScenario("tiny")
+    let choice = try StrategyRegistry.builtIn.parse("softmax:temperature=0.5:base=hour-of-week")
+    let cell = SimulationCell(replicate: 0, seed: 5, options: SimulationOptions())
+    var emitter: LogEmitter? = nil
+    let recorder = ExposureRecorder(
+      personNames: (0..<scenario.personCount).map(scenario.personName), appIDs: scenario.apps.map(\.id))
+    let dynamic = Simulation.run(
+      scenario, choice: choice, replicate: 0, seed: 5, options: SimulationOptions(), observer: recorder,
+      emitter: &emitter
+    ).observer.exposures
+    let direct = ExposureRun.run(scenario, choice: choice, cell: cell).exposures
+    #expect(!direct.isEmpty)
+    #expect(dynamic == direct)
+  }
+
   @Test func everyRowsProbabilitiesAreConsistent() throws {
     let scenario = try bundledScenario("tiny")
     let choice = try StrategyRegistry.builtIn.parse("epsilon:rate=0.3:base=mfu")

@@ -10,7 +10,7 @@ import SmartStackKit
 
 /// An observer that reads the probabilities the engine states with each outcome.
 private struct ProbabilityTranscript: OutcomeObserver {
-  static var readsShownProbabilities: Bool { true }
+  var readsShownProbabilities: Bool { true }
   var pendingProbabilities: ShownProbabilities? = nil
   var visits: [(outcome: VisitOutcome, probabilities: ShownProbabilities)] = []
   mutating func shownProbabilities(_ probabilities: ShownProbabilities) { pendingProbabilities = probabilities }
