@@ -96,12 +96,12 @@ public struct ScoreFile: Sendable, Hashable {
               return
             }
             if column["kind"] != nil { result.target = .kind }
-            let missing = ["timestamp", "score"].filter { column[$0] == nil }
-              + (column["instance"] == nil && column["kind"] == nil ? ["instance' (or 'kind"] : [])
+            let missing = ["timestamp", "score"].filter { column[$0] == nil }.map { "'\($0)'" }
+              + (column["instance"] == nil && column["kind"] == nil ? ["'instance' (or 'kind')"] : [])
             if !missing.isEmpty {
               problems.report(
                 line: 1, column: 1,
-                "missing required column " + missing.map { "'\($0)'" }.joined(separator: ", ") + " "
+                "missing required column " + missing.joined(separator: ", ") + " "
                   + CSVHeaderText.found(names, known: Self.columnNames))
               return
             }
