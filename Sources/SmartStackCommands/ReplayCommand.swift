@@ -171,7 +171,7 @@ struct ReplayInputOptions: ParsableArguments {
   @Option(help: "Relevance timelines JSON; instance ids refer to stack instance ids (the kind for 'all' and 'top:N').")
   var timelines: String?
 
-  @Option(help: "Scores from an outside model (CSV: user,timestamp,instance or kind,score; see docs/strategies.md, \"Scores from an outside model\"), ranked by the strategy 'scores'.")
+  @Option(help: "Scores from an outside model (CSV: user,timestamp,instance or kind,score; README, \"Scores from an outside model\"), ranked by the strategy 'scores'.")
   var scores: String?
 
   @OptionGroup var engine: EngineArguments

@@ -32,4 +32,21 @@ struct ScoresCommandTests {
     let r = try Self.rotations([])
     #expect(r.status == 64 && r.stderr.contains("give --scores FILE"), "\(r.stderr)")
   }
+
+  @Test func batchRunsScoresFromTheQuickPathAndRefusesSourcesWithout() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let log = root.appendingPathComponent("Datasets/logs/tiny.csv").path
+    let scores = root.appendingPathComponent("Datasets/scores/tiny.csv").path
+    let dir = try CLI.temporaryFolder()
+    let ok = try CLI.run(["batch", "--log", log, "--scores", scores, "--strategy", "scores,mfu", "--out", "out", "--quiet"], in: dir)
+    #expect(ok.status == 0, "\(ok.stderr)")
+    let runs = try String(contentsOf: dir.appendingPathComponent("out/runs.csv"), encoding: .utf8)
+    #expect(runs.contains("tiny|scores|0,tiny,scores,"))
+    let without = try CLI.run(["batch", "--log", log, "--strategy", "scores,mfu", "--out", "out2", "--quiet"], in: dir)
+    #expect(without.status == 64 && without.stderr.contains("source 'tiny' has none"), "\(without.stderr)")
+    // The score file is checked against the log, located in the file.
+    try CLI.write("user,timestamp,kind,score\nzed,2026-03-02T00:00:00Z,Music,1\n", to: "bad.csv", in: dir)
+    let bad = try CLI.run(["batch", "--log", log, "--scores", "bad.csv", "--strategy", "scores", "--out", "out3", "--quiet"], in: dir)
+    #expect(bad.status == 65 && bad.stderr.contains("bad.csv:2:1: unknown user 'zed'"), "\(bad.stderr)")
+  }
 }

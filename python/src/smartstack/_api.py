@@ -18,7 +18,7 @@ from ._load import Report, load, point_labels
 from ._run import Run, SmartStackError, find_binary, options
 
 # Options whose value may be a DataFrame: written to a temporary CSV file for the run.
-FRAME_OPTIONS = frozenset({"log", "visits", "exposures"})
+FRAME_OPTIONS = frozenset({"log", "visits", "exposures", "scores"})
 # The message a binary built against the toolchain's Swift runtime gives where it is missing.
 _MISSING_RUNTIME = "error while loading shared libraries"
 
