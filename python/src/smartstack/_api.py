@@ -62,6 +62,25 @@ def frame_to_csv(frame: pd.DataFrame, path: os.PathLike | str) -> Path:
     return path
 
 
+def write_scores(frame: pd.DataFrame, path: os.PathLike | str) -> Path:
+    """Writes an outside model's scores as the CSV `replay --scores` and a batch source's
+    `"scores"` read (README, "Scores from an outside model"): columns `user` (optional),
+    `timestamp`, `instance` or `kind` (exactly one), `score`, in that order; other columns
+    are left out. Rows are sorted by time (stable: rows at one time keep their order, so
+    the later one still wins), which puts each user's rows in the time order the reader
+    requires. Timestamps as in `frame_to_csv`. Returns the path."""
+    targets = [c for c in ("instance", "kind") if c in frame.columns]
+    if len(targets) != 1:
+        raise ValueError("scores need exactly one of the columns 'instance' and 'kind', found: "
+                         + ", ".join(map(str, frame.columns)))
+    missing = [c for c in ("timestamp", "score") if c not in frame.columns]
+    if missing:
+        raise ValueError("scores need the column(s) " + ", ".join(f"'{c}'" for c in missing))
+    columns = (["user"] if "user" in frame.columns else []) + ["timestamp", targets[0], "score"]
+    ordered = frame[columns].sort_values("timestamp", kind="stable")
+    return frame_to_csv(ordered, path)
+
+
 def _stream(pipe, sink, chunks: list) -> None:
     """Copies the child's stderr to `sink` as it comes (a batch's progress lines), keeping it."""
     while True:
