@@ -31,6 +31,17 @@ struct ScoresCommandTests {
   @Test func scoresWithoutAFileIsAUsageError() throws {
     let r = try Self.rotations([])
     #expect(r.status == 64 && r.stderr.contains("give --scores FILE"), "\(r.stderr)")
+    // Commands that give strategies no scores refuse it rather than rank everything unscored.
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let dir = try CLI.temporaryFolder()
+    let simulate = try CLI.run(
+      ["simulate", "--scenario", root.appendingPathComponent("Datasets/scenarios/tiny.json").path, "--days", "1",
+       "--strategy", "scores", "--out", "s", "--quiet"], in: dir)
+    #expect(simulate.status == 64 && simulate.stderr.contains("only replay and batch read"), "\(simulate.stderr)")
+    let evaluate = try CLI.run(
+      ["evaluate", "--exposures", root.appendingPathComponent("Datasets/exposures/field-study.csv").path,
+       "--strategy", "scores", "--timezone", "Europe/Berlin", "--out", "e"], in: dir)
+    #expect(evaluate.status == 64 && evaluate.stderr.contains("only replay and batch read"), "\(evaluate.stderr)")
   }
 
   @Test func batchRunsScoresFromTheQuickPathAndRefusesSourcesWithout() throws {
