@@ -30,8 +30,8 @@ COMMANDS = {   # command: (result class, what it is for)
     "validate": ("ValidateResult", "Checks a log and describes it (people, kinds, span), writing nothing."),
 }
 SKIPPED = {"help", "version", "experimental-dump-help"}
-FRAMES = {"log", "visits", "exposures"}
-PATHS = {"out", "config", "scenario", "stack", "timelines", "log", "visits", "exposures", "file", "validate"}
+FRAMES = {"log", "visits", "exposures", "scores"}
+PATHS = {"out", "config", "scenario", "stack", "timelines", "scores", "log", "visits", "exposures", "file", "validate"}
 PATHS |= {"emit-log", "emit-exposures"}
 LISTS = {"strategy", "logging", "baseline"}
 # Numbers whose option gives no default to tell the type by.

@@ -28,6 +28,9 @@ struct QuickSourceOptions: ParsableArguments {
   @Option(help: "With --log: relevance timelines JSON.")
   var timelines: String?
 
+  @Option(help: "With --log: scores from an outside model (CSV), for the strategy 'scores'.")
+  var scores: String?
+
   @Option(help: "Quick path, no config: run an experiment on this scenario (simulated people). Needs --strategy.")
   var scenario: String?
 
@@ -46,6 +49,7 @@ struct QuickSourceOptions: ParsableArguments {
       if timezone != nil { names.append("--timezone") }
       if warmupDays != nil { names.append("--warmup-days") }
       if timelines != nil { names.append("--timelines") }
+      if scores != nil { names.append("--scores") }
     }
     if scenario == nil, days != nil { names.append("--days") }
     return names
@@ -72,6 +76,7 @@ struct QuickSourceOptions: ParsableArguments {
       if let timezone { source.append(JSONMember("timezone", .string(timezone))) }
       if let warmupDays { source.append(JSONMember("warmupDays", .number(warmupDays))) }
       if let timelines { source.append(JSONMember("timelines", .string(timelines))) }
+      if let scores { source.append(JSONMember("scores", .string(scores))) }
     } else if let scenario {
       source.append(JSONMember("scenario", .string(scenario)))
       if let days { source.append(JSONMember("days", .number(Double(days)))) }

@@ -135,6 +135,12 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
     } catch let error as StrategyError {
       throw ValidationError(error.description)
     }
+    // Rule replay and the estimators give strategies no outside scores (yet): `scores`
+    // would rank every candidate as unscored, so it is refused rather than run wrongly.
+    if (targets + loggers).contains(where: { $0.type.name == ScoresStrategy.name }) {
+      throw ValidationError(
+        "strategy '\(ScoresStrategy.name)' ranks by an outside model's scores, which only replay and batch read (--scores FILE)")
+    }
     guard let zone = ZoneRules(identifier: timezone) else {
       throw ValidationError("unknown time zone '\(timezone)' (use an IANA name such as Europe/Berlin or UTC)")
     }

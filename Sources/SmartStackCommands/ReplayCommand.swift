@@ -93,10 +93,13 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     do {
       choices =
         strategy.isEmpty
-        ? try registry.allWithDefaults()
+        ? try registry.allWithDefaults().filter { input.scores != nil || $0.type.name != ScoresStrategy.name }
         : try strategy.flatMap { try registry.parseList($0) }
     } catch let error as StrategyError {
       throw ValidationError(error.description)
+    }
+    if input.scores == nil, choices.contains(where: { $0.type.name == ScoresStrategy.name }) {
+      throw ValidationError("strategy '\(ScoresStrategy.name)' ranks by an outside model's scores: give --scores FILE")
     }
     try OutputFolder.check(out, files: OutputFolder.replayFiles, inputs: input.inputPaths)
     var (log, options) = try input.load()
@@ -106,7 +109,7 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     options.stackRules = try stackRules(over: options.rules)
     let plan: ReplayPlan
     do {
-      plan = try ReplayPlan(log: log, options: options)
+      plan = try reportingErrors { try ReplayPlan(log: log, options: options) }
     } catch let error as ReplayError {
       throw ValidationError(error.description)
     }
@@ -168,6 +171,9 @@ struct ReplayInputOptions: ParsableArguments {
   @Option(help: "Relevance timelines JSON; instance ids refer to stack instance ids (the kind for 'all' and 'top:N').")
   var timelines: String?
 
+  @Option(help: "Scores from an outside model (CSV: user,timestamp,instance or kind,score; README, \"Scores from an outside model\"), ranked by the strategy 'scores'.")
+  var scores: String?
+
   @OptionGroup var engine: EngineArguments
 
   func validate() throws {
@@ -183,6 +189,7 @@ struct ReplayInputOptions: ParsableArguments {
     if !(visits == "donations" || visits.hasPrefix("sessions:")) { paths.append(visits) }
     if !(stack == "all" || stack.hasPrefix("top:")) { paths.append(stack) }
     if let timelines { paths.append(timelines) }
+    if let scores { paths.append(scores) }
     return paths
   }
 
@@ -220,6 +227,9 @@ struct ReplayInputOptions: ParsableArguments {
       }
       if let timelines {
         options.timelines = try TimelineFile.read(path: timelines, timeZone: zone)
+      }
+      if let scores {
+        options.scores = try ScoreFile.read(path: scores, zone: zone)
       }
       return (log, options)
     }

@@ -76,9 +76,12 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
   func run(registry: StrategyRegistry) async throws {
     let choices: [StrategyChoice]
     do {
-      choices = strategy.isEmpty ? try registry.allWithDefaults() : try strategy.flatMap { try registry.parseList($0) }
+      choices = strategy.isEmpty ? try registry.allWithDefaults().filter { $0.type.name != ScoresStrategy.name } : try strategy.flatMap { try registry.parseList($0) }
     } catch let error as StrategyError {
       throw ValidationError(error.description)
+    }
+    if choices.contains(where: { $0.type.name == ScoresStrategy.name }) {
+      throw ValidationError("strategy '\(ScoresStrategy.name)' ranks by an outside model's scores, which only replay and batch read (--scores FILE)")
     }
     var options = SimulationOptions()
     options.days = days

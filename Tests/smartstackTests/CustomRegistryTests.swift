@@ -113,12 +113,13 @@ struct CustomRegistryTests {
         "--quiet", "--jobs", "1", "--out", named.path,
       ])
     #expect(try strategies(inRunsOf: named) == ["test-last", "mfu"])
-    // With no --strategy: every registered strategy, `test-last` last.
+    // With no --strategy: every registered strategy (but `scores`, which needs a score
+    // file only replay and batch read), `test-last` last.
     let all = folder.appendingPathComponent("all")
     try await SmartStack.run(
       registry: registry,
       arguments: ["simulate", "--scenario", scenario, "--days", "1", "--quiet", "--out", all.path])
-    #expect(try strategies(inRunsOf: all) == registry.names)
+    #expect(try strategies(inRunsOf: all) == registry.names.filter { $0 != "scores" })
   }
 
   @Test func replayRunsItByName() async throws {

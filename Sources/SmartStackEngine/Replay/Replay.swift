@@ -64,7 +64,7 @@ public enum Replay {
       var session = StackSession(
         person: Int32(personIndex), instances: person.instances, path: prototype,
         observer: consume observer, zone: options.zone, options: options.engine, strategySeed: seed,
-        rules: rules)
+        rules: rules, scores: person.scores)
       run(person, horizon: horizon, session: &session)
       observer = session.finishedObserver()
     }

@@ -27,6 +27,9 @@ public struct ReplayPlan: Sendable {
     /// Relevance entries for this stack's instances, in processing order.
     public var entryInstance: [Int32] = []
     public var entries: [RelevanceEntry] = []
+    /// Outside scores (`ReplayOptions.scores`) of each instance, in time order; empty
+    /// without a score file (`StrategySetup.scores`).
+    public var scores: [ScoreSeries] = []
     /// Each donation's and each scored visit's own UTC offset (seconds east of UTC, or
     /// `UTCOffset.none` for the zone); both empty when neither the log nor the visits
     /// have offsets. A visit made from donations (`.donations`, `.sessions`) has the
@@ -139,6 +142,13 @@ public struct ReplayPlan: Sendable {
           notes.append("timeline instance '\(t.id)' names no kind of the log; its entries are unused")
         }
       }
+    }
+
+    // Outside scores: every row names a person of the log and an instance (or kind) of
+    // the stack, else a located error; then each person's rows.
+    var scoreRows: [String: [Int]] = [:]
+    if let scores = options.scores {
+      scoreRows = try Self.checkedScoreRows(scores, log: log, stack: options.stack)
     }
 
     // Visit log rows per user.
@@ -304,6 +314,9 @@ public struct ReplayPlan: Sendable {
           p.entryInstance.append(Int32(i))
           p.entries.append(next.entry)
         }
+      }
+      if let scores = options.scores {
+        p.scores = Self.scoreSeries(scores, rows: scoreRows[p.name] ?? [], instances: p.instances)
       }
       people.append(p)
     }

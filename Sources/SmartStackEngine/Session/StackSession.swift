@@ -82,11 +82,12 @@ public struct EngineOptions: Sendable, Hashable {
 
   @inlinable package init(
     person: Int32, instances: [WidgetInstance], path: Path, observer: Observer,
-    zone: ZoneRules, options: EngineOptions, strategySeed: UInt64, rules: StackRuleSettings = .unconstrained
+    zone: ZoneRules, options: EngineOptions, strategySeed: UInt64, rules: StackRuleSettings = .unconstrained,
+    scores: [ScoreSeries] = []
   ) {
     self.init(
       person: person, instances: instances, path: path, observer: observer, zone: zone, options: options,
-      strategySeed: strategySeed, ranksAtEveryVisit: false, rules: rules)
+      strategySeed: strategySeed, ranksAtEveryVisit: false, rules: rules, scores: scores)
   }
 
   /// A session of `strategy` on `DynamicPath` (its refinement found at each call), for
@@ -106,7 +107,7 @@ public struct EngineOptions: Sendable, Hashable {
   @inlinable package init(
     person: Int32, instances: [WidgetInstance], path: Path, observer: Observer,
     zone: ZoneRules, options: EngineOptions, strategySeed: UInt64, ranksAtEveryVisit: Bool,
-    rules: StackRuleSettings = .unconstrained
+    rules: StackRuleSettings = .unconstrained, scores: [ScoreSeries] = []
   ) {
     self.rules = StackRuleState(rules)
     self.shownChoice = ShownProbabilityState(strategySeed: strategySeed)
@@ -139,7 +140,7 @@ public struct EngineOptions: Sendable, Hashable {
     }
     slots = EngineSlots(keys: keys, kindOrder: _context.features.kindOrder)
     sharedNormaliserKeys = kinds.count < keys.count && options.normaliserScope == .kind
-    self._path.strategy.begin(StrategySetup(instances: instances, seed: strategySeed))
+    self._path.strategy.begin(StrategySetup(instances: instances, seed: strategySeed, scores: scores))
     decisions = DecisionCache(
       Path.self, reads: self._path.reads, instanceCount: n, ranksAtEveryVisit: ranksAtEveryVisit)
     self._observer.beginPerson(person, instances: instances)

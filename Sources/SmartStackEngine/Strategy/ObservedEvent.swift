@@ -8,10 +8,16 @@ public struct StrategySetup: Sendable {
   /// A seed for the strategy's own randomness, derived from (master seed, replicate,
   /// strategy name, person): the same for every run with the same inputs.
   public var seed: UInt64
+  /// Scores from an outside model for this person (`--scores`, `ScoreFile`): one series
+  /// per instance, in time order, empty for an instance with none; empty when the run
+  /// has no score file. The whole series is given here, but a strategy that reads only
+  /// the scores dated `<= context.now` (as `scores` does) still sees only the past.
+  public var scores: [ScoreSeries]
   @inlinable public var instanceCount: Int { instances.count }
-  @inlinable public init(instances: [WidgetInstance], seed: UInt64) {
+  @inlinable public init(instances: [WidgetInstance], seed: UInt64, scores: [ScoreSeries] = []) {
     self.instances = instances
     self.seed = seed
+    self.scores = scores
   }
 }
 

@@ -318,6 +318,20 @@ extension ConfigReader {
             SweepPoint(label: v.value.written) { $0.log?.timelines = v.value }
           }))
     }
+    if let values = o.sweep(
+      "scores",
+      { item, json -> ConfigPath? in
+        guard let text = json.requireString(item) else { return nil }
+        return existingFile(item, text, &json)
+      })
+    {
+      axes.append(
+        SweepAxis(
+          key: "scores",
+          points: values.map { v in
+            SweepPoint(label: v.value.written) { $0.log?.scores = v.value }
+          }))
+    }
     return axes
   }
 

@@ -5,9 +5,10 @@ import SmartStackStrategies
 import SmartStackWorld
 
 extension ConfigReader {
-  /// Every strategy of `registry` with its default parameters, in registration order.
+  /// Every strategy of `registry` with its default parameters, in registration order,
+  /// but `scores` (it needs a score file: listed by name only).
   static func allStrategies(_ registry: StrategyRegistry) -> [StrategyChoice] {
-    registry.entries.compactMap { entry in
+    registry.entries.filter { $0.type.name != ScoresStrategy.name }.compactMap { entry in
       guard
         let parameters = try? StrategyParameters(
           specs: entry.type.parameterSpecs, given: [], strategy: entry.type.name)

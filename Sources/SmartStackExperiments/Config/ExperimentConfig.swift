@@ -238,6 +238,13 @@ struct ConfigReader {
     }
     if let value = overrides.trace { trace = value }
 
+    // `scores` ranks by a score file: every source must give one.
+    if let strategies, strategies.contains(where: { $0.type.name == ScoresStrategy.name }),
+      let source = sources.first(where: { if case .log(let l) = $0.input { l.scores == nil } else { true } })
+    {
+      throw ExperimentUsageError(
+        "strategy '\(ScoresStrategy.name)' ranks by an outside model's scores, but source '\(source.name)' has none: give the source \"scores\": FILE (or --scores FILE with --log)")
+    }
     guard let strategies, o.json.problems.isEmpty, baseline >= 0 else { return nil }
     return ExperimentDesign(
       name: name, description: description, configFile: file, seed: seed, replicates: replicates,

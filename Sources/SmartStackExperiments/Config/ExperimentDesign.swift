@@ -188,6 +188,8 @@ public struct LogInput: Sendable {
   /// An IANA zone name, already checked.
   public var timezone: String = "UTC"
   public var timelines: ConfigPath?
+  /// Scores from an outside model (`replay --scores`), read by the strategy `scores`.
+  public var scores: ConfigPath?
 
   public init(log: ConfigPath) {
     self.log = log

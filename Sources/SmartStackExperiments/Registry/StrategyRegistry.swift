@@ -55,6 +55,7 @@ public struct StrategyRegistry: Sendable {
     r.register(RelevanceStrategy.self)
     r.register(BanditStrategy.self)
     r.register(SmartRotateStrategy.self)
+    r.register(ScoresStrategy.self)
     r.register(OracleStrategy.self)
     return r
   }()

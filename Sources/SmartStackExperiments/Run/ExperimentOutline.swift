@@ -183,6 +183,8 @@ public struct ExperimentOutline: Sendable {
         JSONMember("timezone", .string(log.timezone)),
         JSONMember("timelines", log.timelines.map { .string($0.written) } ?? .null),
       ]
+      // Only when given: outlines of runs without scores keep their bytes.
+      if let scores = log.scores { members.append(JSONMember("scores", .string(scores.written))) }
     case .scenario(let scenario):
       members += [
         JSONMember("scenario", .string(scenario.scenario.written)),

@@ -128,6 +128,11 @@ public enum SourceLoader {
         options.timelines = timelines
       }
     }
+    if let file = input.scores {
+      let fileBytes = try cache.read(file.resolved)
+      inputs.append(SourceInput(role: "scores", path: file.written, hash: FNV1a.hexHash(fileBytes)))
+      options.scores = try ScoreFile.read(bytes: fileBytes, file: file.resolved, zone: zone)
+    }
     let plan = try ReplayPlan(log: log, options: options)
     let statistics = SourceStatistics(
       people: plan.people.count, events: log.count, visits: plan.visitCount,

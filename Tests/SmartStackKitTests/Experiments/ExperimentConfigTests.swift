@@ -17,7 +17,8 @@ struct ExperimentConfigTests {
     #expect(d.name == "exp")
     #expect(d.seed == 1)
     #expect(d.replicates == 3)
-    #expect(d.strategies.map(\.descriptor.name) == StrategyRegistry.builtIn.names)
+    // Every built-in strategy but `scores`, which needs a score file and runs only when listed.
+    #expect(d.strategies.map(\.descriptor.name) == StrategyRegistry.builtIn.names.filter { $0 != "scores" })
     #expect(d.strategies[d.baseline].descriptor.name == "mfu")
     #expect(d.trace == false)
     #expect(d.outputDirectory == nil)
@@ -33,7 +34,7 @@ struct ExperimentConfigTests {
     #expect(log.stack == .all)
     #expect(d.sources[0].engine == EngineOptions.toolkitDefaults)
     #expect(d.sources[0].engine.relevanceThreshold == 0.5, "one relevant moment for every command (issue 19)")
-    #expect(d.cellCount == 1 * 12 * 3)
+    #expect(d.cellCount == 1 * 12 * 3)  // 12 strategies: the 13 built-ins but `scores`
   }
 
   @Test func sourceSweepsExpandLastKeyFastestWithLabels() throws {
@@ -111,8 +112,8 @@ struct ExperimentConfigTests {
       Array(problems[2...]) == [
         "4:40: sources[0].horizon[0]: expected a number in 0...31622400, found -5",
         "5:54: sources[1].timezone: unknown time zone \"Mars/Base\" (use an IANA name such as \"Europe/Berlin\", or \"UTC\")",
-        "5:67: sources[1]: unknown key \"colour\" (expected one of \"name\", \"log\", \"format\", \"visits\", \"horizon\", \"stack\", \"warmupDays\", \"timezone\", \"timelines\")",
-        "7:25: strategies[1]: unknown strategy 'nope'; known: static, random, round-robin, mru, mfu, hour-of-day, hour-of-week, markov, relevance, bandit, smart-rotate, oracle",
+        "5:67: sources[1]: unknown key \"colour\" (expected one of \"name\", \"log\", \"format\", \"visits\", \"horizon\", \"stack\", \"warmupDays\", \"timezone\", \"timelines\", \"scores\")",
+        "7:25: strategies[1]: unknown strategy 'nope'; known: static, random, round-robin, mru, mfu, hour-of-day, hour-of-week, markov, relevance, bandit, smart-rotate, scores, oracle",
         "7:95: strategies[2].parameters[\"half-life-days\"][1]: strategy 'hour-of-week': half-life-days=-1 is outside 0...3650",
         "7:102: strategies[3]: strategy mfu is listed twice (also strategies[0])",
         "8:36: engine.relevanceThreshold: expected a number in 0...1, found 2",

@@ -17,7 +17,7 @@ so); a `--static-swift-stdlib` build does not (README, "Python").
 """
 
 from ._api import (BatchResult, EvaluateResult, MissingSwiftRuntime, ReplayResult, Result, SimulateResult,
-                   ValidateResult, frame_to_csv)
+                   ValidateResult, frame_to_csv, write_scores)
 from ._commands import batch, evaluate, replay, simulate, validate
 from ._load import LAZY_TABLES, MARKERS, MixedReportError, Report, load, point_labels, read_csv, styles
 from ._plot import (estimates_frame, interval_data, period_data, plot_estimates, plot_intervals, plot_periods,
@@ -30,5 +30,5 @@ __all__ = [
     "MixedReportError", "Report", "ReplayResult", "Result", "Run", "SimulateResult", "SmartStackError",
     "ValidateResult", "batch", "estimates_frame", "evaluate", "find_binary", "frame_to_csv", "interval_data",
     "load", "options", "period_data", "plot_estimates", "plot_intervals", "plot_periods", "plot_tradeoff",
-    "point_labels", "read_csv", "replay", "run", "simulate", "styles", "tradeoff_data", "validate",
+    "point_labels", "read_csv", "replay", "run", "simulate", "styles", "tradeoff_data", "validate", "write_scores",
 ]

@@ -18,7 +18,7 @@ from ._load import Report, load, point_labels
 from ._run import Run, SmartStackError, find_binary, options
 
 # Options whose value may be a DataFrame: written to a temporary CSV file for the run.
-FRAME_OPTIONS = frozenset({"log", "visits", "exposures"})
+FRAME_OPTIONS = frozenset({"log", "visits", "exposures", "scores"})
 # The message a binary built against the toolchain's Swift runtime gives where it is missing.
 _MISSING_RUNTIME = "error while loading shared libraries"
 
@@ -60,6 +60,25 @@ def frame_to_csv(frame: pd.DataFrame, path: os.PathLike | str) -> Path:
     path = Path(path)
     out.to_csv(path, index=False, lineterminator="\n")
     return path
+
+
+def write_scores(frame: pd.DataFrame, path: os.PathLike | str) -> Path:
+    """Writes an outside model's scores as the CSV `replay --scores` and a batch source's
+    `"scores"` read (README, "Scores from an outside model"): columns `user` (optional),
+    `timestamp`, `instance` or `kind` (exactly one), `score`, in that order; other columns
+    are left out. Rows are sorted by time (stable: rows at one time keep their order, so
+    the later one still wins), which puts each user's rows in the time order the reader
+    requires. Timestamps as in `frame_to_csv`. Returns the path."""
+    targets = [c for c in ("instance", "kind") if c in frame.columns]
+    if len(targets) != 1:
+        raise ValueError("scores need exactly one of the columns 'instance' and 'kind', found: "
+                         + ", ".join(map(str, frame.columns)))
+    missing = [c for c in ("timestamp", "score") if c not in frame.columns]
+    if missing:
+        raise ValueError("scores need the column(s) " + ", ".join(f"'{c}'" for c in missing))
+    columns = (["user"] if "user" in frame.columns else []) + ["timestamp", targets[0], "score"]
+    ordered = frame[columns].sort_values("timestamp", kind="stable")
+    return frame_to_csv(ordered, path)
 
 
 def _stream(pipe, sink, chunks: list) -> None:

@@ -115,6 +115,11 @@ OPTIONS = {
    False
   ],
   [
+   "scores",
+   "option",
+   False
+  ],
+  [
    "scenario",
    "option",
    False
@@ -183,6 +188,11 @@ OPTIONS = {
   ],
   [
    "timelines",
+   "option",
+   False
+  ],
+  [
+   "scores",
    "option",
    False
   ],
@@ -436,7 +446,7 @@ OPTIONS = {
 }
 
 
-def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, replicates: int | None = None, out: str | os.PathLike | None = None, strategy: str | Sequence[str] | None = None, baseline: str | Sequence[str] | None = None, jobs: int | None = None, trace: bool = False, no_trace: bool = False, emit_exposures: str | os.PathLike | None = None, quiet: bool = False, verbose: bool = False, resume: bool = False, log: str | os.PathLike | pd.DataFrame | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, stack: str | os.PathLike | None = None, horizon: float | None = None, timezone: str | None = None, warmup_days: float | None = None, timelines: str | os.PathLike | None = None, scenario: str | os.PathLike | None = None, days: int | None = None, init: bool = False, overwrite: bool = False, shard: str | None = None, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.BatchResult:
+def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, replicates: int | None = None, out: str | os.PathLike | None = None, strategy: str | Sequence[str] | None = None, baseline: str | Sequence[str] | None = None, jobs: int | None = None, trace: bool = False, no_trace: bool = False, emit_exposures: str | os.PathLike | None = None, quiet: bool = False, verbose: bool = False, resume: bool = False, log: str | os.PathLike | pd.DataFrame | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, stack: str | os.PathLike | None = None, horizon: float | None = None, timezone: str | None = None, warmup_days: float | None = None, timelines: str | os.PathLike | None = None, scores: str | os.PathLike | pd.DataFrame | None = None, scenario: str | os.PathLike | None = None, days: int | None = None, init: bool = False, overwrite: bool = False, shard: str | None = None, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.BatchResult:
     """`smartstack batch`: Runs an experiment: every source x strategy point x replicate, with CIs and paired tests.
 
     The tool: Run an experiment (sources × strategies × replicates) and write CSV reports.
@@ -476,6 +486,8 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
         timezone (--timezone): With --log: the people's IANA time zone (default UTC).
         warmup_days (--warmup-days): With --log: days observed but not scored (default 0).
         timelines (--timelines): With --log: relevance timelines JSON.
+        scores (--scores): With --log: scores from an outside model (CSV), for the strategy
+            'scores'.
         scenario (--scenario): Quick path, no config: run an experiment on this scenario
             (simulated people). Needs --strategy.
         days (--days): With --scenario: days to simulate (default: the scenario's).
@@ -486,7 +498,9 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
             removed). Without it such a folder is refused; the same experiment run again
             replaces its own reports.
         shard (--shard): Run only shard K of N (the cells whose index is K-1 modulo N);
-            combine with 'smartstack merge'.
+            combine with 'smartstack merge'. 'env' takes K/N from a Slurm job array
+            (SLURM_ARRAY_TASK_ID, _MIN, _MAX, _COUNT); 'env/N' from a Kubernetes Indexed Job
+            (JOB_COMPLETION_INDEX) of N completions (docs/batch.md).
         binary: the smartstack executable (default: find_binary()).
         cwd: the folder the tool runs in (relative paths are relative to it).
         progress: show the tool's standard error (progress, warnings) as it comes;
@@ -496,12 +510,12 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
     DataFrames given as log=, visits= or exposures= are written to a temporary CSV file.
     Raises SmartStackError with the tool's message when it fails.
     """
-    given = {'seed': seed, 'replicates': replicates, 'out': out, 'strategy': strategy, 'baseline': baseline, 'jobs': jobs, 'trace': trace, 'no_trace': no_trace, 'emit_exposures': emit_exposures, 'quiet': quiet, 'verbose': verbose, 'resume': resume, 'log': log, 'visits': visits, 'stack': stack, 'horizon': horizon, 'timezone': timezone, 'warmup_days': warmup_days, 'timelines': timelines, 'scenario': scenario, 'days': days, 'init': init, 'overwrite': overwrite, 'shard': shard}
+    given = {'seed': seed, 'replicates': replicates, 'out': out, 'strategy': strategy, 'baseline': baseline, 'jobs': jobs, 'trace': trace, 'no_trace': no_trace, 'emit_exposures': emit_exposures, 'quiet': quiet, 'verbose': verbose, 'resume': resume, 'log': log, 'visits': visits, 'stack': stack, 'horizon': horizon, 'timezone': timezone, 'warmup_days': warmup_days, 'timelines': timelines, 'scores': scores, 'scenario': scenario, 'days': days, 'init': init, 'overwrite': overwrite, 'shard': shard}
     run = _api.execute('batch', [config], given, binary=binary, cwd=cwd, progress=progress)
     return _api.BatchResult(run, _api.folder_of(run, cwd, None))
 
 
-def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, horizon: float | None = None, stack: str | os.PathLike | None = None, warmup_days: float | None = None, timezone: str | None = None, strict_local_times: bool = False, timelines: str | os.PathLike | None = None, relevance_threshold: float | None = None, normaliser_scope: str | None = None, normaliser_window_days: int | None = None, strategy: str | Sequence[str] | None = None, smart_rotate: str | None = None, rotation_limit: str | None = None, seed: int | None = None, out: str | os.PathLike | None = None, jobs: int | None = None, quiet: bool = False, overwrite: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.ReplayResult:
+def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, horizon: float | None = None, stack: str | os.PathLike | None = None, warmup_days: float | None = None, timezone: str | None = None, strict_local_times: bool = False, timelines: str | os.PathLike | None = None, scores: str | os.PathLike | pd.DataFrame | None = None, relevance_threshold: float | None = None, normaliser_scope: str | None = None, normaliser_window_days: int | None = None, strategy: str | Sequence[str] | None = None, smart_rotate: str | None = None, rotation_limit: str | None = None, seed: int | None = None, out: str | os.PathLike | None = None, jobs: int | None = None, quiet: bool = False, overwrite: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.ReplayResult:
     """`smartstack replay`: Replays a donation log through each strategy and scores it.
 
     The tool: Replay a donation log with ranking strategies and write runs.csv and
@@ -529,6 +543,9 @@ def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, 
             that are read in UTC by default, errors instead of warnings.
         timelines (--timelines): Relevance timelines JSON; instance ids refer to stack
             instance ids (the kind for 'all' and 'top:N').
+        scores (--scores): Scores from an outside model (CSV: user,timestamp,instance or
+            kind,score; README, "Scores from an outside model"), ranked by the strategy
+            'scores'.
         relevance_threshold (--relevance-threshold): A relevant moment (relevance_visits,
             relevance_honoured, windows): a visit where a widget has an active window (score
             > 0) whose normalised percentile is at least this. The default 0.5 counts a
@@ -566,7 +583,7 @@ def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, 
     DataFrames given as log=, visits= or exposures= are written to a temporary CSV file.
     Raises SmartStackError with the tool's message when it fails.
     """
-    given = {'log': log, 'format': format, 'visits': visits, 'horizon': horizon, 'stack': stack, 'warmup_days': warmup_days, 'timezone': timezone, 'strict_local_times': strict_local_times, 'timelines': timelines, 'relevance_threshold': relevance_threshold, 'normaliser_scope': normaliser_scope, 'normaliser_window_days': normaliser_window_days, 'strategy': strategy, 'smart_rotate': smart_rotate, 'rotation_limit': rotation_limit, 'seed': seed, 'out': out, 'jobs': jobs, 'quiet': quiet, 'overwrite': overwrite}
+    given = {'log': log, 'format': format, 'visits': visits, 'horizon': horizon, 'stack': stack, 'warmup_days': warmup_days, 'timezone': timezone, 'strict_local_times': strict_local_times, 'timelines': timelines, 'scores': scores, 'relevance_threshold': relevance_threshold, 'normaliser_scope': normaliser_scope, 'normaliser_window_days': normaliser_window_days, 'strategy': strategy, 'smart_rotate': smart_rotate, 'rotation_limit': rotation_limit, 'seed': seed, 'out': out, 'jobs': jobs, 'quiet': quiet, 'overwrite': overwrite}
     run = _api.execute('replay', [], given, binary=binary, cwd=cwd, progress=progress)
     return _api.ReplayResult(run, _api.folder_of(run, cwd, 'reports/replay'))
 

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackStrategies
+
+/// Records the shown instance and the features at every visit.
+private struct ShownTrace: OutcomeObserver {
+  var visits: [(person: Int32, time: Int64, shown: Int32, available: [Bool], last: [Int64], count: [Int32])] = []
+  mutating func observe(
+    _ o: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
+  ) {
+    visits.append((o.person, o.time, o.shown, features.available, features.lastDonation, features.donationCount))
+  }
+}
+
+/// Scores from an outside model (issue 32 item 3): the score file, its located errors,
+/// and the `scores` strategy's ranking at every visit.
+@Suite("Scores from an outside model")
+struct ScoresStrategyTests {
+  static let log = """
+    timestamp,user,kind
+    2026-03-02T08:00:00Z,ana,A
+    2026-03-02T09:00:00Z,ana,B
+    2026-03-02T10:00:00Z,ben,C
+
+    """
+
+  /// Epoch ms of an ISO 8601 time with `Z`.
+  static func ms(_ text: String) -> Int64 {
+    Array(text.utf8).withUnsafeBufferPointer { try! ZoneRules.utc.instant(parsing: $0).get().milliseconds }
+  }
+
+  static func plan(_ scores: String, log: String = Self.log, stack: ReplayOptions.Stack = .all) throws -> ReplayPlan {
+    var options = ReplayOptions()
+    options.stack = stack
+    options.scores = try ScoreFile.read(bytes: Array(scores.utf8), file: "s.csv")
+    return try ReplayPlan(log: try DonationLog.read(bytes: Array(log.utf8), file: "l.csv", format: .csv), options: options)
+  }
+
+  /// The rendered diagnostics of reading (and checking) `scores`, or [] when it is fine.
+  static func problems(_ scores: String) -> [String] {
+    do {
+      _ = try plan(scores)
+      return []
+    } catch let list as DiagnosticList {
+      return list.diagnostics.map(\.description)
+    } catch {
+      return ["\(error)"]
+    }
+  }
+
+  @Test func aGoodFileGivesEachInstanceItsSeriesInTimeOrder() throws {
+    let plan = try Self.plan("""
+      user,timestamp,instance,score
+      ana,2026-03-02T07:00:00Z,A,0.5
+      ana,2026-03-02T08:30:00+01:00,B,2
+      ana,2026-03-02T09:30:00Z,A,3
+      ben,2026-03-02T07:00:00Z,C,-1
+
+      """)
+    let ana = try #require(plan.people.first { $0.name == "ana" })
+    #expect(ana.instances.map(\.id) == ["A", "B"])
+    #expect(ana.scores[0].times.count == 2 && ana.scores[0].values == [0.5, 3])
+    #expect(ana.scores[1].values == [2])
+    #expect(ana.scores[0].value(at: Self.ms("2026-03-02T07:00:00Z") - 1) == nil)
+    #expect(ana.scores[0].value(at: Self.ms("2026-03-02T09:29:59Z")) == 0.5)
+    #expect(ana.scores[0].value(at: Self.ms("2026-03-02T09:30:00Z")) == 3)
+    let ben = try #require(plan.people.first { $0.name == "ben" })
+    #expect(ben.scores[0].values == [-1])
+  }
+
+  @Test func eachErrorIsLocated() {
+    #expect(Self.problems("user,timestamp,instance,score\nzed,2026-03-02T07:00:00Z,A,1\n") == [
+      "s.csv:2:1: unknown user 'zed': the log has no donation of this person"
+    ])
+    #expect(Self.problems("user,timestamp,instance,score\nana,2026-03-02T07:00:00Z,Nope,1\n") == [
+      "s.csv:2:26: unknown instance 'Nope': the log has no kind 'Nope'"
+    ])
+    #expect(Self.problems("user,timestamp,instance,score\nana,2026-03-02T07:00:00Z,A,1\nana,2026-03-02T06:00:00Z,A,1\n") == [
+      "s.csv:3:5: time out of order: user 'ana' has a score at 2026-03-02T07:00:00Z on an earlier row; each user's rows go in time order"
+    ])
+    #expect(Self.problems("user,timestamp,instance,score\nana,2026-03-02T07:00:00Z,A,high\nana,2026-03-02T07:00:00Z,A,nan\n") == [
+      "s.csv:2:28: score 'high' is not a finite decimal number",
+      "s.csv:3:28: score 'nan' is not a finite decimal number",
+    ])
+    #expect(Self.problems("user,timestamp,instance,score\nana,2026-13-02T07:00:00Z,A,1\n") == [
+      "s.csv:2:10: timestamp: month 13 is out of range 01...12"
+    ])
+    #expect(Self.problems("user,timestamp,score\n").first?.hasPrefix("s.csv:1:1: missing required column 'instance' (or 'kind') (columns found") == true)
+    // A stack file: instance ids, or its kinds with a `kind` column.
+    let stack = StackSpec(file: "st.json", instances: [WidgetInstance(id: "a1", kind: "A"), WidgetInstance(id: "b1", kind: "B")])
+    #expect(throws: DiagnosticList.self) { try Self.plan("user,timestamp,instance,score\nana,2026-03-02T07:00:00Z,A,1\n", stack: .fixed(stack)) }
+    #expect(throws: Never.self) { try Self.plan("user,timestamp,kind,score\nana,2026-03-02T07:00:00Z,A,1\n", stack: .fixed(stack)) }
+  }
+
+  /// A generated log and score file, rules unconstrained: at every visit the shown
+  /// instance is the candidate with the highest latest score, ties (and no score, which
+  /// is minus infinity) broken as the engine does.
+  @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+  func theRankingEqualsTheScoresAtEveryVisit(seed: UInt64) throws {
+    var random = SplitMix64(seed: seed)
+    let kinds = ["K0", "K1", "K2", "K3", "K4"]
+    let users = ["u0", "u1", "u2"]
+    let start = Self.ms("2026-03-02T00:00:00Z")
+    var logText = "timestamp,user,kind\n"
+    var t = start
+    for _ in 0..<300 {
+      t += Int64(random.next() % 1_800_000)
+      logText += "\(ISO8601.format(Instant(milliseconds: t))),\(users[Int(random.next() % 3)]),\(kinds[Int(random.next() % 5)])\n"
+    }
+    var scoreText = "user,timestamp,kind,score\n"
+    var raw: [String: [(time: Int64, kind: String, score: Double)]] = [:]
+    for user in users {
+      var s = start - 3_600_000
+      for _ in 0..<80 {
+        s += Int64(random.next() % 7_200_000)
+        let kind = kinds[Int(random.next() % 5)]
+        // Few distinct values, so ties happen.
+        let score = Double(random.next() % 4) / 2
+        scoreText += "\(user),\(ISO8601.format(Instant(milliseconds: s))),\(kind),\(NumberFormat.format(score))\n"
+        raw[user, default: []].append((s, kind, score))
+      }
+    }
+    let plan = try Self.plan(scoreText, log: logText)
+    let trace = Replay.run(
+      plan, strategy: ScoresStrategy(parameters: .none),
+      descriptor: StrategyDescriptor(name: "scores", parameters: .none), observer: ShownTrace())
+    #expect(trace.visits.count == plan.visitCount)
+    for v in trace.visits {
+      let person = plan.people[Int(v.person)]
+      func score(_ i: Int) -> Double {
+        let kind = person.instances[i].kind
+        return raw[person.name]!.last { $0.time <= v.time && $0.kind == kind }?.score ?? -.infinity
+      }
+      let candidates = person.instances.indices.filter { v.available[$0] }
+      let best = candidates.min { a, b in
+        let (sa, sb) = (score(a), score(b))
+        if sa != sb { return sa > sb }
+        if v.last[a] != v.last[b] { return v.last[a] > v.last[b] }
+        if v.count[a] != v.count[b] { return v.count[a] > v.count[b] }
+        let (ka, kb) = (person.instances[a].kind, person.instances[b].kind)
+        if ka != kb { return Array(ka.utf8).lexicographicallyPrecedes(Array(kb.utf8)) }
+        return a < b
+      }
+      #expect(v.shown == Int32(best ?? -1), "person \(person.name) at \(ISO8601.format(Instant(milliseconds: v.time)))")
+    }
+  }
+}
