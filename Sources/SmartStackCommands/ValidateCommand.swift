@@ -33,6 +33,12 @@ struct ValidateCommand: ParsableCommand {
       valueName: "TZ"))
   var timezone = "UTC"
 
+  @Option(
+    help: ArgumentHelp(
+      "A context file (CSV or JSON Lines: timestamp, user, signal, value) to check and summarise beside the log.",
+      valueName: "FILE"))
+  var context: String?
+
   @Flag(help: "Print the summary as one JSON object.") var json = false
 
   @Flag(
@@ -61,6 +67,8 @@ struct ValidateCommand: ParsableCommand {
       let read = try DonationStatistics.read(path: log, format: format?.logFormat, timeZone: zone)
       let statistics = read.statistics
       try LocalTimeWarnings.report(read.localTimes, file: log, zone: zone, strict: strictLocalTimes)
+      // Read before anything is written, so a bad context file leaves stdout empty.
+      let contextSummary = try context.map { ContextSummary(try ContextLog.read(path: $0, zone: zone)) }
       if timing {
         StandardError.write(
           Self.timingLine(rows: statistics.events, bytes: read.bytes, parse: clock.now - start))
@@ -69,10 +77,10 @@ struct ValidateCommand: ParsableCommand {
         json
           ? Self.jsonSummary(
             file: log, format: read.format, statistics: statistics, ignored: read.ignoredColumns,
-            zone: zone)
+            zone: zone, context: context.map { ($0, contextSummary!) })
           : Self.summary(
             file: log, format: read.format, statistics: statistics, ignored: read.ignoredColumns,
-            zone: zone))
+            zone: zone, context: context.map { ($0, contextSummary!) }))
     }
   }
 
@@ -89,10 +97,11 @@ struct ValidateCommand: ParsableCommand {
 
   /// The human summary, one `name: value` per line; `ignored columns` (the columns or
   /// keys the reader did not read) only when there are some; outside UTC, first and last
-  /// also in `zone`'s local time.
+  /// also in `zone`'s local time. With a context file, its lines follow
+  /// (`contextLines`).
   static func summary(
     file: String, format: DonationLogFormat, statistics s: DonationStatistics,
-    ignored: [String] = [], zone: ZoneRules = .utc
+    ignored: [String] = [], zone: ZoneRules = .utc, context: (file: String, summary: ContextSummary)? = nil
   ) -> String {
     let local = { (instant: Instant) -> String in
       zone.identifier == "UTC"
@@ -119,19 +128,41 @@ struct ValidateCommand: ParsableCommand {
     if !ignored.isEmpty {
       lines.append(("ignored columns", ignored.map { "'\($0)'" }.joined(separator: ", ")))
     }
+    if let context { lines += contextLines(file: context.file, context.summary) }
     let width = lines.map(\.0.count).max() ?? 0
     return lines.map { name, value in
       "\(name):" + String(repeating: " ", count: width - name.count + 1) + value + "\n"
     }.joined()
   }
 
+  /// The context file's lines of the human summary: the file, its changes and people,
+  /// then per signal its values by share of the known time (`ContextSummary`), e.g.
+  /// `context place: home 52.1%, work 30.0%, commute 17.9% (412 changes, 3 users)`.
+  static func contextLines(file: String, _ c: ContextSummary) -> [(String, String)] {
+    var lines: [(String, String)] = [
+      ("context", file),
+      ("context changes", "\(c.changes)"),
+      ("context users", "\(c.people)"),
+    ]
+    for signal in c.signals {
+      let shares = signal.values.map { "\($0.value) \(fixed(100 * signal.share(of: $0), 1))%" }
+      lines.append((
+        "context \(signal.signal.name)",
+        shares.joined(separator: ", ") + " (\(signal.changes) \(signal.changes == 1 ? "change" : "changes"), \(signal.people) \(signal.people == 1 ? "user" : "users"))"
+      ))
+    }
+    return lines
+  }
+
   /// One JSON object; keys in the order file, format, timezone, events, users, kinds,
   /// intents, parameter_keys, first, last, first_local, last_local (in the time zone),
   /// span_days, busiest_hours, ignored_columns (the columns or keys the reader did not
-  /// read, `[]` when none).
+  /// read, `[]` when none), and with a context file `context`: `{file, changes, users,
+  /// signals: [{signal, changes, users, values: [{value, changes, share}]}]}` (share of
+  /// the known time, 6 decimals).
   static func jsonSummary(
     file: String, format: DonationLogFormat, statistics s: DonationStatistics,
-    ignored: [String] = [], zone: ZoneRules = .utc
+    ignored: [String] = [], zone: ZoneRules = .utc, context: (file: String, summary: ContextSummary)? = nil
   ) -> String {
     let hours = s.busiestHours(3).map { hour -> JSONValue in
       ["hour": .number(Double(hour.hour)), "donations": .number(Double(hour.donations))]
@@ -153,7 +184,24 @@ struct ValidateCommand: ParsableCommand {
       "busiest_hours": .array(hours.map { JSONNode($0) }),
       "ignored_columns": .array(ignored.map { JSONNode(.string($0)) }),
     ]
-    return summary.serialized() + "\n"
+    guard let context else { return summary.serialized() + "\n" }
+    let signals = context.summary.signals.map { signal -> JSONValue in
+      let values = signal.values.map { v -> JSONValue in
+        [
+          "value": .string(v.value), "changes": .number(Double(v.changes)),
+          "share": .number((signal.share(of: v) * 1_000_000).rounded() / 1_000_000),
+        ]
+      }
+      return [
+        "signal": .string(signal.signal.name), "changes": .number(Double(signal.changes)),
+        "users": .number(Double(signal.people)), "values": .array(values.map { JSONNode($0) }),
+      ]
+    }
+    let contextValue: JSONValue = [
+      "file": .string(context.file), "changes": .number(Double(context.summary.changes)),
+      "users": .number(Double(context.summary.people)), "signals": .array(signals.map { JSONNode($0) }),
+    ]
+    return JSONValue.object((summary.objectValue ?? []) + [JSONMember("context", contextValue)]).serialized() + "\n"
   }
 
   private static func fixed(_ value: Double, _ decimals: Int) -> String {

@@ -65,73 +65,26 @@ extension DonationLog {
         if let kind = fast.localTime, let timestamp = fast.timestamp {
           // At the timestamp's opening quote, as the general reader notes it.
           sink.localTimes.note(kind) {
-            LocalTimeReport.Place(line: line, column: Self.column(buffer, from: start, to: timestamp.lowerBound - 1))
+            LocalTimeReport.Place(line: line, column: JSONLines.column(buffer, from: start, to: timestamp.lowerBound - 1))
           }
         }
         start = end + 1
         line += 1
         continue
       }
-      let end = Self.lineEnd(buffer, from: start)
+      let end = JSONLines.lineEnd(buffer, from: start)
       if end - start > InputLimits.maximumLineBytes {
-        Self.decodeLine(buffer, start..<start + InputLimits.maximumLineBytes + 1, line: line, json: &json)
+        JSONLines.decode(buffer, start..<start + InputLimits.maximumLineBytes + 1, line: line, json: &json)
         json.report(
           InputLimits.lineTooLong(end - start), at: json.bytes.count - 1)
-      } else if !Self.isBlank(buffer, start..<end) {
-        let range = Self.decodeLine(buffer, start..<end, line: line, json: &json)
+      } else if !JSONLines.isBlank(buffer, start..<end) {
+        let range = JSONLines.decode(buffer, start..<end, line: line, json: &json)
         readJSONLine(range, json: &json, sink: &sink, timeZone: timeZone)
       }
       start = end + 1
       line += 1
     }
     try json.throwIfAny()
-  }
-
-  /// Makes `json` read `buffer[range]`, the start of line `line` (at `range.lowerBound`),
-  /// and returns where that text is in `json.bytes`. A line after the first is copied
-  /// after a `\n`, so it is not at offset 0 (where a byte order mark would be skipped) and
-  /// its columns count from the line's start, as in the whole file.
-  @discardableResult
-  private static func decodeLine(
-    _ buffer: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, line: Int, json: inout JSONDecoding
-  ) -> Range<Int> {
-    let text = UnsafeBufferPointer(rebasing: buffer[range])
-    if range.lowerBound == 0 {
-      json.replaceText(Array(text), lineBase: line - 1)
-      return 0..<text.count
-    }
-    var copy: [UInt8] = [0x0A]
-    copy.append(contentsOf: text)
-    json.replaceText(copy, lineBase: line - 2)
-    return 1..<copy.count
-  }
-
-  /// The 1-based column (in characters, as `TextPosition` counts) of byte `offset` on
-  /// the line starting at `start`.
-  private static func column(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int, to offset: Int) -> Int {
-    var column = 1
-    for k in start..<offset where buffer[k] & 0b1100_0000 != 0b1000_0000 { column += 1 }
-    return column
-  }
-
-  /// The offset of the first `\n` at or after `start`, or the end of the buffer.
-  private static func lineEnd(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-    guard let base = buffer.baseAddress, start < buffer.count else { return buffer.count }
-    guard let found = memchr(base + start, 0x0A, buffer.count - start) else { return buffer.count }
-    return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-  }
-
-  /// True for a line of spaces, tabs and CRs (and a byte order mark at the very start).
-  private static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-    var i = range.lowerBound
-    if i == 0 && bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = min(3, range.upperBound) }
-    while i < range.upperBound {
-      switch bytes[i] {
-      case 0x20, 0x09, 0x0D: i += 1
-      default: return false
-      }
-    }
-    return true
   }
 
   private static func readJSONLine<Sink: DonationSink>(
