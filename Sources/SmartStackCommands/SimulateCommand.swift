@@ -216,6 +216,9 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
           OutputSet.File(name: "timelines.json", text: emitter.timelines.jsonText()),
           OutputSet.File(name: "stack.json", text: stack.jsonText()),
         ]
+        if emitter.context.count > 0 {
+          emittedSet.append(OutputSet.File(name: "context.csv", text: emitter.context.csvText()))
+        }
       }
       var logKnown: [String] = []
       if let emitHeld, let logClaim {

@@ -13,7 +13,7 @@ extension ContextLog {
     var signalColumn = -1
     var valueColumn = -1
     bytes.withUnsafeBufferPointer { buffer in
-      CSVTable.read(
+      CSVWithHeader.read(
         buffer, problems: &problems, emptyFile: "empty file: expected a header row with 'timestamp', 'signal' and 'value'"
       ) { names, problems in
         time = CSVRecordTime(header: names, problems: &problems)

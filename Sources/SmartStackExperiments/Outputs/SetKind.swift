@@ -19,9 +19,10 @@ public enum SetKind: Sendable, Equatable {
   /// The manifest `run` of a log set.
   public static let logsRun = "logs"
   /// Every name a log set can hold (`simulate --emit-log`: the donation log in either
-  /// format, the visit log, the delivered timelines, the stack, and its manifest).
+  /// format, the visit log, the delivered timelines, the stack, the context changes when
+  /// the scenario has context, and its manifest).
   public static let logNames = [
-    "donations.csv", "donations.jsonl", "visits.csv", "timelines.json", "stack.json", "manifest.json",
+    "donations.csv", "donations.jsonl", "visits.csv", "timelines.json", "stack.json", "context.csv", "manifest.json",
   ]
 
   /// The kind of a set whose manifest says `run`.

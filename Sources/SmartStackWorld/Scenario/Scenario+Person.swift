@@ -21,6 +21,8 @@ public enum WorldStream: UInt64, Sendable, CaseIterable {
   case timeline = 4
   /// One per instance (by instance id): times the system picks for reloads.
   case reloads = 5
+  /// Context changes (`ContextGenerator`): jitter and workout draws, day by day.
+  case context = 6
 }
 
 extension Scenario {
@@ -89,12 +91,18 @@ extension Scenario {
     }
     events.sort { ($0.start, $0.app, $0.end) < ($1.start, $1.app, $1.end) }
 
-    // 3. Wants.
+    // 3. Context, then wants (which may depend on the place).
+    if let routine = persona.context {
+      var contextRandom = random(.context)
+      person.context = ContextGenerator.generate(
+        routine, sleep: persona.sleep, zone: zone, startDay: startDay, days: runDays, start: start, end: end,
+        using: &contextRandom)
+    }
     let routines = WantGenerator.Routines(persona: persona, appCount: apps.count)
     var wantRandom = random(.wants)
     (person.wantApp, person.wantSource) = WantGenerator.generate(
       visits: person.visitTimes, routines: routines, wantProbability: persona.wantProbability,
-      events: events, zone: zone, startDay: startDay, using: &wantRandom)
+      events: events, zone: zone, startDay: startDay, context: person.context, using: &wantRandom)
 
     // 4. Tap, open and swipe draws.
     var choiceRandom = random(.choices)

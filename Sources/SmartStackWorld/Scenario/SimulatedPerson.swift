@@ -63,6 +63,9 @@ public struct SimulatedPerson: Sendable, Equatable {
   /// The relevant events that overlap the run (ground truth behind event wants and
   /// suggestion windows), sorted by start, then app, then end.
   public var events: [RelevantEvent]
+  /// The person's context changes (`ContextGenerator`), ascending by time, then signal;
+  /// empty when the persona has no context.
+  public var context: [ContextChange]
 
   @inlinable public init(
     index: Int, name: String, persona: Int, replicate: Int, start: Int64, end: Int64,
@@ -99,6 +102,7 @@ public struct SimulatedPerson: Sendable, Equatable {
     suggestionWindows = []
     reloadCounts = Array(repeating: ReloadCounts(), count: instances.count)
     events = []
+    context = []
   }
 
   /// The number of visits.

@@ -22,6 +22,9 @@ public struct LogEmitter: Sendable {
   /// When true (rule replay's sidecar), `timelines` also hold the suggested instances'
   /// entries and `suggestionWindows` each person's windows; `--emit-log` leaves it off.
   public var recordsWorld = false
+  /// Every person's context changes (in simulation order, each person's in time order);
+  /// empty when the scenario has no context.
+  public private(set) var context = ContextLog(file: "context.csv")
   /// Per person (in simulation order), the suggestion windows (`recordsWorld` only).
   public private(set) var suggestionWindows: [(person: String, windows: [SuggestionWindow])] = []
 
@@ -53,6 +56,18 @@ public struct LogEmitter: Sendable {
     }
     for (instance, entries) in zip(instances, perInstance) where !entries.isEmpty {
       timelines.instances.append(TimelineFile.Instance(id: instance.id, kind: instance.kind, entries: entries, user: person))
+    }
+  }
+
+  /// Records `person`'s context changes (`SimulatedPerson.context`), with no UTC offsets
+  /// of their own: the scenario's zone gives local times.
+  public mutating func context(person: String, _ changes: [ContextChange]) {
+    for change in changes {
+      context.users.append(person)
+      context.times.append(change.time)
+      context.signals.append(change.signal)
+      context.values.append(change.value)
+      context.userPositions.append(TextPosition(line: 1, column: 1))
     }
   }
 

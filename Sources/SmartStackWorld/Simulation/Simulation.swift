@@ -147,6 +147,7 @@ public enum Simulation {
       person: person.name, instances: person.instances[0..<emitted], entryInstance: person.entryInstance,
       entries: person.entries)
     if widgetSuggestions { emitter?.suggestionWindows(person: person.name, person.suggestionWindows) }
+    if !person.context.isEmpty { emitter?.context(person: person.name, person.context) }
     counts.reloadsRequested += person.reloads.requested
     counts.reloadsGranted += person.reloads.granted
     counts.reloadsRefused += person.reloads.refused

@@ -49,11 +49,24 @@ extension Persona {
       persona.swipe = o.optional("swipe", in: 0...1, default: 0)
       persona.foregroundMinutes = o.optional(
         "foregroundMinutes", in: 0...1_440, default: Persona.defaultForegroundMinutes)
+      var contextFailed = false
+      if let contextItem = o.optional("context") {
+        persona.context = ContextRoutine.decode(contextItem, &o.json)
+        contextFailed = persona.context == nil
+      }
       var seenDays: [Int] = []
       let drift = (o.optionalElements("drift") ?? []).compactMap { change in
         RoutineChange.decode(change, &o.json, appIDs: appIDs, seenDays: &seenDays)
       }
       persona.drift = drift.sorted { $0.fromDay < $1.fromDay }
+      // A routine block's place must be one the context can be at.
+      let reachable = (persona.context?.weekdayPlaces ?? []).map(\.place) + (persona.context?.weekendPlaces ?? []).map(\.place)
+        + (persona.context?.workouts ?? []).compactMap(\.place)
+      for place in persona.wantPlaces where !contextFailed && !reachable.contains(place) {
+        o.json.report(
+          "a routine block wants place \(JSONEscaping.quoted(place)), which the persona's context (its place plan or workouts) never reaches",
+          at: o.item)
+      }
       return name == nil ? nil : persona
     }
   }
@@ -127,7 +140,8 @@ extension Routine {
 }
 
 extension RoutineBlock {
-  /// `{"hours": "7-9", "wants": {"transit": 3, "weather": 1}}`.
+  /// `{"hours": "7-9", "wants": {"transit": 3, "weather": 1}}`, optionally with
+  /// `"place": "commute"` (the block applies only while the person is there).
   static func decode(_ item: JSONItem, _ json: inout JSONDecoding, appIDs: [String])
     -> RoutineBlock?
   {
@@ -143,8 +157,13 @@ extension RoutineBlock {
         return hours
       }
       let wants = o.require("wants") { item, json in wantedApps(item, &json, appIDs: appIDs) }
-      guard let hours, let wants else { return nil }
-      return RoutineBlock(startHour: hours.start, endHour: hours.end, wants: wants)
+      let place = o.optional("place") { item, json -> String? in
+        guard let text = json.requireString(item) else { return nil }
+        if let problem = ContextSignal.place.problem(with: text) { json.report(problem, at: item) }
+        return text
+      }
+      guard let hours, let wants, o.isClean else { return nil }
+      return RoutineBlock(startHour: hours.start, endHour: hours.end, wants: wants, place: place)
     }
   }
 

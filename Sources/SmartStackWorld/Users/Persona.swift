@@ -39,6 +39,10 @@ public struct Persona: Sendable, Hashable {
   /// Chance, when a wanted instance is in the stack but not on top, of swiping to it
   /// (default 0; reference Q4: a manual swipe pins the choice for a cooldown).
   public var swipe: Double
+  /// What the person's device knows about where they are and what they do (places,
+  /// workouts, sleep, charging, headphones, Focus), or nil for no context (the default).
+  /// Routine blocks with a `place` apply only while the person is there.
+  public var context: ContextRoutine?
   /// How long an app stays in the foreground after a visit with a want for it, in
   /// minutes (default 3). Widget reloads of that app in this time are free (reference
   /// rule 25).
@@ -65,7 +69,8 @@ public struct Persona: Sendable, Hashable {
     sleep: SleepWindow = .default, rhythm: [Double] = Persona.defaultRhythm,
     wantProbability: [Double] = Array(repeating: Persona.defaultWantProbability, count: 24),
     routine: Routine = Routine(), drift: [RoutineChange] = [], tap: Double = 1, open: Double = 1,
-    swipe: Double = 0, foregroundMinutes: Double = Persona.defaultForegroundMinutes
+    swipe: Double = 0, foregroundMinutes: Double = Persona.defaultForegroundMinutes,
+    context: ContextRoutine? = nil
   ) {
     self.name = name
     self.count = count
@@ -79,6 +84,14 @@ public struct Persona: Sendable, Hashable {
     self.open = open
     self.swipe = swipe
     self.foregroundMinutes = foregroundMinutes
+    self.context = context
+  }
+
+  /// The places routine blocks name (theirs and the drift's), sorted by bytes, each once:
+  /// the places wants depend on.
+  public var wantPlaces: [String] {
+    let blocks = ([routine] + drift.map(\.routine)).flatMap { $0.weekday + $0.weekend }
+    return Array(Set(blocks.compactMap(\.place))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
   /// The routine in force on local day `day` of the simulation (0 = the start date): the

@@ -31,11 +31,15 @@ public struct RoutineBlock: Sendable, Hashable {
   /// The wanted apps (indices into the scenario's apps) and their weights (>= 0), in
   /// file order.
   public var wants: [AppWeight]
+  /// The place the block needs the person to be at (their context's `place`), or nil
+  /// for anywhere.
+  public var place: String?
 
-  public init(startHour: Int, endHour: Int, wants: [AppWeight]) {
+  public init(startHour: Int, endHour: Int, wants: [AppWeight], place: String? = nil) {
     self.startHour = startHour
     self.endHour = endHour
     self.wants = wants
+    self.place = place
   }
 
   /// True when local hour `hour` (0...23) is in the block.
@@ -57,60 +61,69 @@ public struct AppWeight: Sendable, Hashable {
 }
 
 /// A routine as a dense table: the weight of every app in every local hour of the week
-/// (`hourOfWeek * appCount + app`, Monday 00h = hour 0), for O(apps) draws with no
-/// dictionary in the loop.
+/// and place slot (`(slot * 168 + hourOfWeek) * appCount + app`, Monday 00h = hour 0),
+/// for O(apps) draws with no dictionary in the loop.
+///
+/// Slot 0 holds the blocks without a place, for a person at a place no block names (or
+/// without context); slot `s` > 0 adds the blocks for `places[s - 1]` to those. A routine
+/// without place blocks has slot 0 only, the table it always had.
 struct RoutineTable: Sendable, Hashable {
   let appCount: Int
-  /// `weights[hourOfWeek * appCount + app]`.
+  /// `weights[(slot * 168 + hourOfWeek) * appCount + app]`.
   let weights: [Double]
-  /// The sum of each hour's weights.
+  /// The sum of each (slot, hour)'s weights.
   let totals: [Double]
 
-  /// - Complexity: O(168 × (blocks + apps)).
-  init(_ routine: Routine, appCount: Int) {
+  /// - Complexity: O(slots × 168 × (blocks + apps)).
+  init(_ routine: Routine, appCount: Int, places: [String] = []) {
     self.appCount = appCount
-    var weights = [Double](repeating: 0, count: 168 * appCount)
-    for weekday in 0..<7 {
-      let blocks = weekday < 5 ? routine.weekday : routine.weekend
-      for hour in 0..<24 {
-        let base = (weekday * 24 + hour) * appCount
-        for block in blocks where block.covers(hour: hour) {
-          for want in block.wants where want.app >= 0 && Int(want.app) < appCount && want.weight > 0
-          {
-            weights[base + Int(want.app)] += want.weight
+    let slots = places.count + 1
+    var weights = [Double](repeating: 0, count: slots * 168 * appCount)
+    for slot in 0..<slots {
+      let place: String? = slot == 0 ? nil : places[slot - 1]
+      for weekday in 0..<7 {
+        let blocks = weekday < 5 ? routine.weekday : routine.weekend
+        for hour in 0..<24 {
+          let base = (slot * 168 + weekday * 24 + hour) * appCount
+          for block in blocks where block.covers(hour: hour) && (block.place == nil || block.place == place) {
+            for want in block.wants where want.app >= 0 && Int(want.app) < appCount && want.weight > 0 {
+              weights[base + Int(want.app)] += want.weight
+            }
           }
         }
       }
     }
-    var totals = [Double](repeating: 0, count: 168)
-    for hour in 0..<168 {
+    var totals = [Double](repeating: 0, count: slots * 168)
+    for row in 0..<(slots * 168) {
       var sum = 0.0
-      for app in 0..<appCount { sum += weights[hour * appCount + app] }
-      totals[hour] = sum
+      for app in 0..<appCount { sum += weights[row * appCount + app] }
+      totals[row] = sum
     }
     self.weights = weights
     self.totals = totals
   }
 
-  /// The weight of `app` in local hour of week `hourOfWeek`.
+  /// The weight of `app` in local hour of week `hourOfWeek`, at a place no block names.
   @inline(__always)
   func weight(app: Int, hourOfWeek: Int) -> Double {
     weights[hourOfWeek * appCount + app]
   }
 
-  /// The app drawn for a want in hour `hourOfWeek` from the uniform `u` in [0, 1): the
+  /// The app drawn for a want in hour `hourOfWeek` at place slot `slot` from the uniform
+  /// `u` in [0, 1): the
   /// first app (in scenario order) whose running weight sum exceeds `u × total`, or -1
   /// when the hour has no weights. Consumes no randomness itself, so callers can
   /// pre-draw `u` and keep their stream aligned.
   ///
   /// - Complexity: O(apps).
-  func pick(hourOfWeek: Int, u: Double) -> Int32 {
-    let total = totals[hourOfWeek]
+  func pick(hourOfWeek: Int, u: Double, slot: Int = 0) -> Int32 {
+    let row = slot * 168 + hourOfWeek
+    let total = totals[row]
     guard total > 0 else { return -1 }
     let target = u * total
     var running = 0.0
     var last: Int32 = -1
-    let base = hourOfWeek * appCount
+    let base = row * appCount
     for app in 0..<appCount {
       let w = weights[base + app]
       guard w > 0 else { continue }

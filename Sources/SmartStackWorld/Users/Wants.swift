@@ -52,8 +52,9 @@ public struct RelevantEvent: Sendable, Hashable {
 ///    earlier-starting events first.
 /// 2. **Else the routine.** When `u2 < wantProbability[local hour]`, the wanted app is
 ///    drawn from the routine in force that day (after drift) for the local hour of week,
-///    with `u3` (`RoutineTable.pick`): proportional to the apps' weights. An hour without
-///    weights gives no want.
+///    with `u3` (`RoutineTable.pick`): proportional to the apps' weights, counting the
+///    blocks without a place and those for the person's place at the visit (their
+///    context's `place`). An hour without weights gives no want.
 /// 3. Otherwise the visit has no want.
 enum WantGenerator {
   /// Routines by day: `tables[i]` applies from local day `fromDays[i]` (0 = start date)
@@ -61,14 +62,19 @@ enum WantGenerator {
   struct Routines: Sendable {
     var fromDays: [Int]
     var tables: [RoutineTable]
+    /// The places routine blocks name (`Persona.wantPlaces`): place `places[s - 1]` is
+    /// slot `s` of every table.
+    var places: [String]
 
     init(persona: Persona, appCount: Int) {
       fromDays = [0]
-      tables = [RoutineTable(persona.routine, appCount: appCount)]
+      places = persona.wantPlaces
+      let places = places
+      tables = [RoutineTable(persona.routine, appCount: appCount, places: places)]
       for change in persona.drift.enumerated().sorted(by: {
         ($0.element.fromDay, $0.offset) < ($1.element.fromDay, $1.offset)
       }).map(\.element) {
-        let table = RoutineTable(change.routine, appCount: appCount)
+        let table = RoutineTable(change.routine, appCount: appCount, places: places)
         if change.fromDay <= 0 {
           tables[0] = table
         } else if fromDays.last == change.fromDay {
@@ -94,10 +100,12 @@ enum WantGenerator {
   ///   - visits: visit times, ascending.
   ///   - events: every relevant event of the person, sorted by (start, app, end).
   ///   - startDay: the local day index of the simulation's first day.
-  /// - Complexity: O(visits × (apps + events in progress) + events).
+  ///   - context: the person's context changes, ascending by time (for the place at each
+  ///     visit: the last `place` change at or before it); empty for none.
+  /// - Complexity: O(visits × (apps + events in progress) + events + context changes).
   static func generate<G: RandomNumberGenerator>(
     visits: [Int64], routines: Routines, wantProbability: [Double], events: [RelevantEvent],
-    zone: ZoneRules, startDay: Int64, using random: inout G
+    zone: ZoneRules, startDay: Int64, context: [ContextChange] = [], using random: inout G
   ) -> (apps: [Int32], sources: [WantSource]) {
     var apps = [Int32](repeating: -1, count: visits.count)
     var sources = [WantSource](repeating: .none, count: visits.count)
@@ -106,7 +114,16 @@ enum WantGenerator {
     var active: [RelevantEvent] = []
     var tableDay = Int.min
     var table = routines.tables[0]
+    var nextChange = 0
+    var slot = 0
     for (v, time) in visits.enumerated() {
+      if !routines.places.isEmpty {
+        while nextChange < context.count && context[nextChange].time <= time {
+          let change = context[nextChange]
+          if change.signal == .place { slot = (routines.places.firstIndex(of: change.value) ?? -1) + 1 }
+          nextChange += 1
+        }
+      }
       let u1 = random.nextUnit()
       let u2 = random.nextUnit()
       let u3 = random.nextUnit()
@@ -137,7 +154,7 @@ enum WantGenerator {
         table = routines.table(onDay: day)
         tableDay = day
       }
-      let app = table.pick(hourOfWeek: WallClock.hourOfWeek(local), u: u3)
+      let app = table.pick(hourOfWeek: WallClock.hourOfWeek(local), u: u3, slot: slot)
       if app >= 0 {
         apps[v] = app
         sources[v] = .routine

@@ -1,7 +1,7 @@
 /// The read loop of a CSV file whose first record names the columns (the visit log, the
 /// score file, the context file): the header, then every record, each syntax problem
 /// reported where it is.
-package enum CSVTable {
+package enum CSVWithHeader {
   /// Reads `buffer`: reports `emptyFile` at 1:1 when there is no record at all; gives the
   /// first record to `header` (which returns false when the file cannot be read on, e.g.
   /// a required column is missing); then gives every well-formed record to `record`.
