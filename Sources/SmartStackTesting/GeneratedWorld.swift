@@ -3,12 +3,13 @@ import SmartStackKit
 /// One event of a generated person's run, as the engine receives it.
 ///
 /// A world exercises everything a driver can do: relevance entries (nil, suppressing
-/// and expiring ones included), visits with and without a target, under a swipe pin or
+/// and expiring ones included), outside scores (with `outsideScores`), visits with and without a target, under a swipe pin or
 /// with rotation off, donations matching zero, one or two instances, instances
 /// entering and leaving the candidates, manual swipes, outcome reveals, equal instants
 /// and a clock that sometimes steps back.
 public enum WorldEvent: Sendable {
   case entry(instance: Int, RelevanceEntry)
+  case score(instance: Int, time: Int64, value: Double)
   case visit(time: Int64, targets: [Int32], policy: VisitPolicy)
   case donation(time: Int64, matched: [Int32])
   case available(instance: Int, Bool)
@@ -28,10 +29,15 @@ public struct GeneratedWorld: Sendable {
   /// The world of `seed`: six instances (or `instanceCount`), 300 events in steps of
   /// 0 to 45 minutes. With `longChains` only entries, unpinned visits and donations
   /// matching each instance at most once, every instance a candidate: decisions are
-  /// then reused or updated many times in a row, as in replay.
+  /// then reused or updated many times in a row, as in replay. With `outsideScores`,
+  /// about one event in six is preceded by an outside score (`.score`) for one of the
+  /// touched instances at that event's time, drawn from a stream of its own (the other
+  /// events are those of the same world without).
   ///
   /// - Complexity: O(events).
-  public init(seed: UInt64, instanceCount: Int = 6, longChains: Bool = false, eventCount: Int = 300) {
+  public init(
+    seed: UInt64, instanceCount: Int = 6, longChains: Bool = false, eventCount: Int = 300, outsideScores: Bool = false
+  ) {
     let kinds = ["B", "A", "C", "A", "B", "D", "E"]
     instances = (0..<instanceCount).map { WidgetInstance(id: "i\($0)", kind: kinds[$0 % kinds.count]) }
     var options = EngineOptions()
@@ -90,16 +96,44 @@ public struct GeneratedWorld: Sendable {
         break
       }
     }
+    if outsideScores {
+      // Scores at the time of the event they precede (the clock as the world moves it),
+      // a few distinct values so that ties happen.
+      var scoreRandom = SplitMix64(seed: seed &* 0x2545_F491 &+ 91)
+      var withScores: [WorldEvent] = []
+      var time: Int64 = 1_772_409_600_000
+      for event in out {
+        time = event.time ?? time
+        if scoreRandom.nextInt(below: 6) == 0 {
+          withScores.append(
+            .score(
+              instance: scoreRandom.nextInt(below: touched), time: time,
+              value: Double(scoreRandom.nextInt(below: 5)) / 2 - 1))
+        }
+        withScores.append(event)
+      }
+      out = withScores
+    }
     events = out
   }
 }
 
 extension WorldEvent {
+  /// The event's time, epoch ms; nil for a change of the candidates (which has none).
+  public var time: Int64? {
+    switch self {
+    case .entry(_, let entry): entry.date.milliseconds
+    case .score(_, let t, _), .visit(let t, _, _), .donation(let t, _), .swipe(_, let t), .outcome(let t, _): t
+    case .available: nil
+    }
+  }
+
   /// Feeds the event to `session`; returns the visit's outcome for a visit.
   @discardableResult
   package func apply<P, O>(to session: inout StackSession<P, O>) -> VisitOutcome? {
     switch self {
     case .entry(let i, let entry): session.relevanceEntry(instance: i, entry: entry)
+    case .score(let i, let t, let value): session.outsideScore(instance: i, value, at: t)
     case .visit(let t, let targets, let policy):
       return session.visit(at: t, hasTarget: !targets.isEmpty, targets: targets[...], policy: policy)
     case .donation(let t, let matched): session.donation(at: t, kind: 0, matched: matched[...])

@@ -75,9 +75,10 @@ public enum StrategyConformance {
   }
 
   /// The `w`th world from `seed`: half the worlds with every kind of event, then long
-  /// chains of reuse, then a stack too large for per-instance rescoring.
+  /// chains of reuse, then a stack too large for per-instance rescoring; every one with
+  /// outside scores (`GeneratedWorld`'s `outsideScores`).
   static func world(_ w: Int, seed: UInt64) -> GeneratedWorld {
-    GeneratedWorld(seed: seed, instanceCount: w % 6 == 5 ? 70 : 6, longChains: w % 2 == 1)
+    GeneratedWorld(seed: seed, instanceCount: w % 6 == 5 ? 70 : 6, longChains: w % 2 == 1, outsideScores: true)
   }
 
   struct Run {

@@ -78,15 +78,9 @@ public struct ScoreFile: Sendable, Hashable {
         case .record:
           if header {
             header = false
-            var names: [String] = []
-            for i in 0..<csv.fieldCount {
-              let name = String(decoding: csv.field(i), as: UTF8.self)
-              let position = csv.position(ofByte: csv.fieldInfo(i).sourceStart)
-              if names.contains(name) {
-                problems.report(line: position.line, column: position.column, "duplicate column '\(name)'")
-              }
-              names.append(name)
-              if Self.columnNames.contains(name) && column[name] == nil { column[name] = i }
+            let names = CSVHeader(csv, problems: &problems)
+            for name in Self.columnNames {
+              if let i = names.firstIndex(of: name) { column[name] = i }
             }
             if column["instance"] != nil && column["kind"] != nil {
               let position = csv.position(ofByte: csv.fieldInfo(max(column["instance"]!, column["kind"]!)).sourceStart)
@@ -99,10 +93,7 @@ public struct ScoreFile: Sendable, Hashable {
             let missing = ["timestamp", "score"].filter { column[$0] == nil }.map { "'\($0)'" }
               + (column["instance"] == nil && column["kind"] == nil ? ["'instance' (or 'kind')"] : [])
             if !missing.isEmpty {
-              problems.report(
-                line: 1, column: 1,
-                "missing required column " + missing.joined(separator: ", ") + " "
-                  + CSVHeaderText.found(names, known: Self.columnNames))
+              problems.report(line: 1, column: 1, names.missingColumns(missing, known: Self.columnNames))
               return
             }
             continue

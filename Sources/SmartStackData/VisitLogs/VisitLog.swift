@@ -62,32 +62,28 @@ public struct VisitLog: Sendable, Hashable {
         case .record:
           if header {
             header = false
-            var names: [String] = []
-            for i in 0..<csv.fieldCount {
-              let name = String(decoding: csv.field(i), as: UTF8.self)
-              let position = csv.position(ofByte: csv.fieldInfo(i).sourceStart)
-              if names.contains(name) {
-                problems.report(line: position.line, column: position.column, "duplicate column '\(name)'")
-              }
-              names.append(name)
+            let header = CSVHeader(csv, problems: &problems) { i, header, problems in
+              let name = header.names[i]
               // The time: `timestamp` or one epoch column (`EpochUnit`), never two.
               if name == "timestamp" || EpochUnit(columnName: name) != nil {
                 if timestampColumn < 0 {
                   timestampColumn = i
                   epoch = EpochUnit(columnName: name)
-                } else if names[timestampColumn] != name {
+                } else if header.names[timestampColumn] != name {
+                  let position = header.positions[i]
                   problems.report(
                     line: position.line, column: position.column,
-                    "both '\(names[timestampColumn])' and '\(name)' name the time: keep one column")
+                    "both '\(header.names[timestampColumn])' and '\(name)' name the time: keep one column")
                 }
               }
               if name == "user" { userColumn = i }
               if name == UTCOffset.fieldName && offsetColumn < 0 { offsetColumn = i }
             }
+            let names = header.names
             if timestampColumn < 0 {
               problems.report(
                 line: 1, column: 1,
-                "missing required column 'timestamp' \(CSVHeaderText.found(names, known: ["timestamp", "user"] + EpochUnit.columnNames))"
+                header.missingColumns(["'timestamp'"], known: ["timestamp", "user"] + EpochUnit.columnNames)
                   + (CSVHeaderText.namesAny(names, of: ["timestamp", "user"] + EpochUnit.columnNames)
                     ? "; epoch times go in a column named " + EpochUnit.columnNames.map { "'\($0)'" }.joined(separator: ", ")
                     : ""))

@@ -1,8 +1,8 @@
-/// Picks a driver's next event from up to five time-ordered input streams: the one
+/// Picks a driver's next event from up to six time-ordered input streams: the one
 /// merge rule replay (`Replay.run(_:horizon:session:)`), simulation and the reload
 /// simulation share.
 ///
-/// `Stream` names the driver's event classes; its raw values `0..<5` are their fixed
+/// `Stream` names the driver's event classes; its raw values `0..<6` are their fixed
 /// order at equal times. The merger holds the time of each stream's next event
 /// (`Int64.max`: none, or a class the driver does not use) and **the ordering rule**
 /// is exactly:
@@ -11,31 +11,33 @@
 /// 3. within a class, the stream's own order (the driver advances one stream at a
 ///    time and sets its next time, so ties within a class keep insertion order).
 ///
-/// The engine's classes, in that order, are: timeline (relevance) entries, visits,
-/// donations, revealed outcomes (taps before misses) (README "Time order"); a driver
+/// The engine's classes, in that order, are: timeline (relevance) entries, outside
+/// scores (`--scores`), visits, donations, revealed outcomes (taps before misses)
+/// (README "Time order"); a driver
 /// that has other classes (suggestion toggles, reload requests) lists them in its own
 /// `Stream` enum.
 ///
 /// A driver sets a stream's time whenever that stream advances (`merger[.visit] = …`)
 /// and asks `next()` for the event to process; the merger never reads the streams
-/// itself. Five stored `Int64`s, no allocation: a stream the driver never sets stays
+/// itself. Six stored `Int64`s, no allocation: a stream the driver never sets stays
 /// `Int64.max`, which the optimiser folds away.
 ///
-/// - Complexity: every operation O(1) (at most five comparisons).
+/// - Complexity: every operation O(1) (at most six comparisons).
 public struct EventMerger<Stream: RawRepresentable>: Sendable where Stream.RawValue == Int {
-  /// The next time of the streams with raw values 0 to 4.
+  /// The next time of the streams with raw values 0 to 5.
   @usableFromInline package var t0 = Int64.max
   @usableFromInline package var t1 = Int64.max
   @usableFromInline package var t2 = Int64.max
   @usableFromInline package var t3 = Int64.max
   @usableFromInline package var t4 = Int64.max
+  @usableFromInline package var t5 = Int64.max
 
   /// A merger with no pending event in any stream.
   @inlinable public init() {}
 
   /// The time of `stream`'s next event; `Int64.max` when it has none.
   ///
-  /// - Precondition: `stream.rawValue` is in `0..<5`.
+  /// - Precondition: `stream.rawValue` is in `0..<6`.
   @inlinable public subscript(stream: Stream) -> Int64 {
     @inline(__always) get {
       switch stream.rawValue {
@@ -44,7 +46,8 @@ public struct EventMerger<Stream: RawRepresentable>: Sendable where Stream.RawVa
       case 2: return t2
       case 3: return t3
       case 4: return t4
-      default: preconditionFailure("EventMerger: stream raw value \(stream.rawValue) outside 0..<5")
+      case 5: return t5
+      default: preconditionFailure("EventMerger: stream raw value \(stream.rawValue) outside 0..<6")
       }
     }
     @inline(__always) set {
@@ -54,7 +57,8 @@ public struct EventMerger<Stream: RawRepresentable>: Sendable where Stream.RawVa
       case 2: t2 = newValue
       case 3: t3 = newValue
       case 4: t4 = newValue
-      default: preconditionFailure("EventMerger: stream raw value \(stream.rawValue) outside 0..<5")
+      case 5: t5 = newValue
+      default: preconditionFailure("EventMerger: stream raw value \(stream.rawValue) outside 0..<6")
       }
     }
   }
@@ -62,9 +66,9 @@ public struct EventMerger<Stream: RawRepresentable>: Sendable where Stream.RawVa
   /// The next event by the ordering rule: its stream and time; nil when every stream
   /// is at `Int64.max` (the driver is done).
   @inlinable @inline(__always) public func next() -> (stream: Stream, time: Int64)? {
-    let t = min(min(t0, t1), min(t2, min(t3, t4)))
+    let t = min(min(t0, min(t1, t2)), min(t3, min(t4, t5)))
     if t == Int64.max { return nil }
-    let raw = t0 == t ? 0 : t1 == t ? 1 : t2 == t ? 2 : t3 == t ? 3 : 4
+    let raw = t0 == t ? 0 : t1 == t ? 1 : t2 == t ? 2 : t3 == t ? 3 : t4 == t ? 4 : 5
     guard let stream = Stream(rawValue: raw) else {
       preconditionFailure("EventMerger: no stream with raw value \(raw) was declared but its time was set")
     }

@@ -3,10 +3,12 @@ import SmartStackData
 
 /// Replays a plan with one strategy.
 ///
-/// Per person, four time-ordered streams are merged by an `EventMerger`: relevance
-/// entries, visits, donations and revealed outcomes (taps, then misses); at equal
-/// instants they are processed in that order (`Event`), within a stream in input order. So a visit is decided before the
-/// donation that follows it at the same millisecond, and no strategy sees the future.
+/// Per person, five time-ordered streams are merged by an `EventMerger`: relevance
+/// entries, outside scores (`--scores`), visits, donations and revealed outcomes (taps,
+/// then misses); at equal instants they are processed in that order (`Event`), within a
+/// stream in input order. So a visit is decided before the donation that follows it at
+/// the same millisecond, a visit sees every score dated at or before it, and no
+/// strategy sees the future.
 ///
 /// Outcomes: after a visit, the strategy learns whether the person used what was shown
 /// (a tap) only when that becomes observable: at the time of the target donation when
@@ -15,7 +17,7 @@ public enum Replay {
   /// Replay's event classes; the raw values are their order at equal instants
   /// (`EventMerger`).
   @usableFromInline package enum Event: Int {
-    case entry, visit, donation, tap, miss
+    case entry, score, visit, donation, tap, miss
   }
 
   /// Runs `prototype` (a fresh copy per person) over every person of `plan`, feeding
@@ -64,7 +66,7 @@ public enum Replay {
       var session = StackSession(
         person: Int32(personIndex), instances: person.instances, path: prototype,
         observer: consume observer, zone: options.zone, options: options.engine, strategySeed: seed,
-        rules: rules, scores: person.scores)
+        rules: rules)
       run(person, horizon: horizon, session: &session)
       observer = session.finishedObserver()
     }
@@ -88,9 +90,11 @@ public enum Replay {
     var misses = RevealQueue(capacity: revealCapacity)
 
     var e = 0
+    var s = 0
     var v = 0
     var d = 0
     let entryCount = person.entries.count
+    let scoreCount = person.scoreTimes.count
     let visitCount = person.visitTimes.count
     let donationCount = person.donationTimes.count
     var lastTime = Int64.min
@@ -101,6 +105,7 @@ public enum Replay {
     // only when that stream advances.
     var merger = EventMerger<Event>()
     merger[.entry] = entryCount > 0 ? person.entries[0].date.milliseconds : Int64.max
+    merger[.score] = scoreCount > 0 ? person.scoreTimes[0] : Int64.max
     merger[.visit] = visitCount > 0 ? person.visitTimes[0] : Int64.max
     merger[.donation] = donationCount > 0 ? person.donationTimes[0] : Int64.max
     while true {
@@ -116,6 +121,10 @@ public enum Replay {
         session.relevanceEntry(instance: Int(person.entryInstance[e]), entry: person.entries[e])
         e += 1
         merger[.entry] = e < entryCount ? person.entries[e].date.milliseconds : Int64.max
+      case .score:
+        session.outsideScore(instance: Int(person.scoreInstance[s]), person.scoreValues[s], at: t)
+        s += 1
+        merger[.score] = s < scoreCount ? person.scoreTimes[s] : Int64.max
       case .visit:
         if rowOffsets { session.setRowOffset(person.visitOffsets.isEmpty ? UTCOffset.none : person.visitOffsets[v]) }
         let target = Int(person.visitTarget[v])

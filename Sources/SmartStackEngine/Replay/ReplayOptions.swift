@@ -60,8 +60,9 @@ public struct ReplayOptions: Sendable {
   /// Relevance timelines; instance ids refer to stack instance ids (for `all` and
   /// `top:N` the instance id is the kind).
   public var timelines: TimelineFile? = nil
-  /// Scores from an outside model (`ScoreFile`), given to each person's strategy at
-  /// `begin` (`StrategySetup.scores`); read by the `scores` strategy.
+  /// Scores from an outside model (`ScoreFile`): each row becomes a timed event of its
+  /// person (`ReplayPlan.Person.scoreTimes`), which sets the instance's
+  /// `StackFeatures.outsideScore`; read by the `scores` strategy.
   public var scores: ScoreFile? = nil
   public var engine = EngineOptions()
   /// The stack's own rules (Smart Rotate, the rotation limit, the swipe pin), enforced by

@@ -46,23 +46,38 @@ extension ReplayPlan {
     return rows
   }
 
-  /// One person's score series per instance from their rows (in time order): a row
-  /// naming an instance scores that instance, a row naming a kind every instance of
-  /// that kind. A row naming nothing in this person's stack (a kind they never donate,
-  /// for `all`) is unused.
+  /// One person's score events from their rows (in time order, ties in file order):
+  /// a row naming an instance is one event for that instance, a row naming a kind one
+  /// event for each instance of that kind, in stack order. A row naming nothing in this
+  /// person's stack (a kind they never donate, for `all`) is unused.
   ///
   /// - Complexity: O(R × n) for the person's R rows and n instances.
-  @usableFromInline package static func scoreSeries(
-    _ scores: ScoreFile, rows: [Int], instances: [WidgetInstance]
-  ) -> [ScoreSeries] {
-    var series = Array(repeating: ScoreSeries(), count: instances.count)
+  @usableFromInline package static func addScoreEvents(
+    _ scores: ScoreFile, rows: [Int], to person: inout Person
+  ) {
     for r in rows {
       let target = scores.targets[r]
-      for (i, instance) in instances.enumerated()
+      for (i, instance) in person.instances.enumerated()
       where (scores.target == .kind ? instance.kind : instance.id) == target {
-        series[i].times.append(scores.times[r])
-        series[i].values.append(scores.scores[r])
+        person.scoreTimes.append(scores.times[r])
+        person.scoreInstance.append(Int32(i))
+        person.scoreValues.append(scores.scores[r])
       }
+    }
+  }
+}
+
+extension ReplayPlan.Person {
+  /// Each instance's outside scores over time, from the score events (for tests and
+  /// tools that look at a whole series; the engine receives the events one by one, at
+  /// their times).
+  ///
+  /// - Complexity: O(E + n) for E score events and n instances.
+  public var scoreSeries: [ScoreSeries] {
+    var series = Array(repeating: ScoreSeries(), count: instances.count)
+    for k in scoreTimes.indices {
+      series[Int(scoreInstance[k])].times.append(scoreTimes[k])
+      series[Int(scoreInstance[k])].values.append(scoreValues[k])
     }
     return series
   }

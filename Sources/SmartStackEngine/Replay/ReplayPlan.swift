@@ -27,9 +27,14 @@ public struct ReplayPlan: Sendable {
     /// Relevance entries for this stack's instances, in processing order.
     public var entryInstance: [Int32] = []
     public var entries: [RelevanceEntry] = []
-    /// Outside scores (`ReplayOptions.scores`) of each instance, in time order; empty
-    /// without a score file (`StrategySetup.scores`).
-    public var scores: [ScoreSeries] = []
+    /// Outside score events (`ReplayOptions.scores`), in processing order: by time,
+    /// ties in file order, a row naming a kind giving one event per instance of that
+    /// kind in stack order. Event `k` sets instance `scoreInstance[k]`'s outside score
+    /// to `scoreValues[k]` at `scoreTimes[k]` (`StackSession.outsideScore`); all three
+    /// are empty without a score file.
+    public var scoreTimes: [Int64] = []
+    public var scoreInstance: [Int32] = []
+    public var scoreValues: [Double] = []
     /// Each donation's and each scored visit's own UTC offset (seconds east of UTC, or
     /// `UTCOffset.none` for the zone); both empty when neither the log nor the visits
     /// have offsets. A visit made from donations (`.donations`, `.sessions`) has the
@@ -316,7 +321,7 @@ public struct ReplayPlan: Sendable {
         }
       }
       if let scores = options.scores {
-        p.scores = Self.scoreSeries(scores, rows: scoreRows[p.name] ?? [], instances: p.instances)
+        Self.addScoreEvents(scores, rows: scoreRows[p.name] ?? [], to: &p)
       }
       people.append(p)
     }

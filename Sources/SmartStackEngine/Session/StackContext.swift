@@ -89,6 +89,13 @@ public struct StackFeatures: Sendable {
   /// DESIGN.md §4), or NaN when the state is `none` or `expired`.
   @inlinable public var percentile: [Double] { _percentile }
   @usableFromInline package var _percentile: [Double]
+  /// The latest outside score of each instance (`--scores`, `ScoreFile`): the value of
+  /// the last score event for the instance dated `<= now` (at equal times, the one later
+  /// in the file), and `-Double.infinity` before the instance's first (and in runs
+  /// without a score file). Score files hold finite numbers only, so `-infinity` means
+  /// exactly "no score yet", which ranks below every score (`precedes`).
+  @inlinable public var outsideScore: [Double] { _outsideScore }
+  @usableFromInline package var _outsideScore: [Double]
   /// Tie-break key: rank of the instance's kind name in byte order among the stack's
   /// kinds, then the instance index (smaller wins).
   public let kindOrder: [Int32]
@@ -105,6 +112,7 @@ public struct StackFeatures: Sendable {
     _relevance = Array(repeating: .none, count: n)
     _relevanceKind = Array(repeating: .none, count: n)
     _percentile = Array(repeating: .nan, count: n)
+    _outsideScore = Array(repeating: -Double.infinity, count: n)
     // Byte order of the names, compared in place (a session starts per person: no copies).
     let sortedKinds = instances.indices.sorted {
       let a = instances[$0].kind.utf8

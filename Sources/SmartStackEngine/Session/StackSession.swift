@@ -17,13 +17,13 @@ public struct EngineOptions: Sendable, Hashable {
 ///
 /// The driver (replay or simulation) calls the event methods in time order, choosing
 /// the next event with an `EventMerger`: at equal instants relevance entries first,
-/// then visits, then donations, then revealed outcomes. `StackSession` never reads a
+/// then outside scores, then visits, then donations, then revealed outcomes. `StackSession` never reads a
 /// clock or a random source itself: time comes with each event and randomness lives in
 /// the strategy.
 ///
 /// The type is spread over files by concern:
-/// - this file: the stored state, the events (availability, relevance entries,
-///   donations, swipes, outcomes) and the end of the run;
+/// - this file: the stored state, the events (availability, relevance entries, outside
+///   scores, donations, swipes, outcomes) and the end of the run;
 /// - `StackSession+Clock.swift`: `context.now` and the local calendar fields;
 /// - `StackSession+Relevance.swift`: each instance's relevance state and percentile,
 ///   kept fresh lazily, the instances with a top-percentile window, and the window
@@ -82,12 +82,11 @@ public struct EngineOptions: Sendable, Hashable {
 
   @inlinable package init(
     person: Int32, instances: [WidgetInstance], path: Path, observer: Observer,
-    zone: ZoneRules, options: EngineOptions, strategySeed: UInt64, rules: StackRuleSettings = .unconstrained,
-    scores: [ScoreSeries] = []
+    zone: ZoneRules, options: EngineOptions, strategySeed: UInt64, rules: StackRuleSettings = .unconstrained
   ) {
     self.init(
       person: person, instances: instances, path: path, observer: observer, zone: zone, options: options,
-      strategySeed: strategySeed, ranksAtEveryVisit: false, rules: rules, scores: scores)
+      strategySeed: strategySeed, ranksAtEveryVisit: false, rules: rules)
   }
 
   /// A session of `strategy` on `DynamicPath` (its refinement found at each call), for
@@ -107,7 +106,7 @@ public struct EngineOptions: Sendable, Hashable {
   @inlinable package init(
     person: Int32, instances: [WidgetInstance], path: Path, observer: Observer,
     zone: ZoneRules, options: EngineOptions, strategySeed: UInt64, ranksAtEveryVisit: Bool,
-    rules: StackRuleSettings = .unconstrained, scores: [ScoreSeries] = []
+    rules: StackRuleSettings = .unconstrained
   ) {
     self.rules = StackRuleState(rules)
     self.shownChoice = ShownProbabilityState(strategySeed: strategySeed)
@@ -140,7 +139,7 @@ public struct EngineOptions: Sendable, Hashable {
     }
     slots = EngineSlots(keys: keys, kindOrder: _context.features.kindOrder)
     sharedNormaliserKeys = kinds.count < keys.count && options.normaliserScope == .kind
-    self._path.strategy.begin(StrategySetup(instances: instances, seed: strategySeed, scores: scores))
+    self._path.strategy.begin(StrategySetup(instances: instances, seed: strategySeed))
     decisions = DecisionCache(
       Path.self, reads: self._path.reads, instanceCount: n, ranksAtEveryVisit: ranksAtEveryVisit)
     self._observer.beginPerson(person, instances: instances)
@@ -197,6 +196,22 @@ public struct EngineOptions: Sendable, Hashable {
     refreshRelevance(i, s, replaced: entry.relevance != nil)
     let before = stateBeforeEvent()
     _path.strategy.observe(.relevance(instance: Int32(i)), context: _context)
+    endDecisionIfStateChanged(before)
+  }
+
+  /// An outside model's score `value` for instance `i` takes effect at `time`
+  /// (`--scores`): it becomes `context.features.outsideScore[i]` (replacing the one
+  /// before), the decision cache learns that input changed for `i` alone
+  /// (`VisitInputs.outsideScores`), and the strategy observes `.score(instance: i)`.
+  ///
+  /// - Complexity: O(1) plus the strategy's `observe`.
+  @inlinable package mutating func outsideScore(instance i: Int, _ value: Double, at time: Int64) {
+    precondition(i >= 0 && i < instances.count, "outside score for instance \(i) of \(instances.count)")
+    advanceClock(to: time)
+    _context.features._outsideScore[i] = value
+    decisions.inputChanged(.outsideScores, instance: i)
+    let before = stateBeforeEvent()
+    _path.strategy.observe(.score(instance: Int32(i)), context: _context)
     endDecisionIfStateChanged(before)
   }
 

@@ -8,16 +8,10 @@ public struct StrategySetup: Sendable {
   /// A seed for the strategy's own randomness, derived from (master seed, replicate,
   /// strategy name, person): the same for every run with the same inputs.
   public var seed: UInt64
-  /// Scores from an outside model for this person (`--scores`, `ScoreFile`): one series
-  /// per instance, in time order, empty for an instance with none; empty when the run
-  /// has no score file. The whole series is given here, but a strategy that reads only
-  /// the scores dated `<= context.now` (as `scores` does) still sees only the past.
-  public var scores: [ScoreSeries]
   @inlinable public var instanceCount: Int { instances.count }
-  @inlinable public init(instances: [WidgetInstance], seed: UInt64, scores: [ScoreSeries] = []) {
+  @inlinable public init(instances: [WidgetInstance], seed: UInt64) {
     self.instances = instances
     self.seed = seed
-    self.scores = scores
   }
 }
 
@@ -28,6 +22,12 @@ public enum ObservedEvent: Sendable {
   case donation(kind: Int32, instances: ArraySlice<Int32>)
   /// A relevance entry for `instance` took effect (its date is `context.now`).
   case relevance(instance: Int32)
+  /// An outside model's score for `instance` took effect (`--scores`, `ScoreFile`): its
+  /// time is `context.now` and its value is now
+  /// `context.features.outsideScore[instance]`. At one instant, scores come after
+  /// relevance entries and before visits, donations and outcomes (`EventMerger`), so a
+  /// visit sees every score dated `<= now`.
+  case score(instance: Int32)
 }
 
 /// The part of a visit's outcome a real system could observe: a tap or no tap

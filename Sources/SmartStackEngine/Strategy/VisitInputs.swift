@@ -28,8 +28,12 @@ public struct VisitInputs: OptionSet, Sendable, Hashable {
   @inlinable public static var dayIndex: VisitInputs { VisitInputs(rawValue: 1 << 5) }
   /// The visit's instant (`now`): it changes at every visit, so nothing is reused.
   @inlinable public static var now: VisitInputs { VisitInputs(rawValue: 1 << 6) }
+  /// The latest outside score of each instance (`StackFeatures.outsideScore`).
+  @inlinable public static var outsideScores: VisitInputs { VisitInputs(rawValue: 1 << 7) }
   /// Everything.
-  @inlinable public static var all: VisitInputs { [.donations, .relevance, .shown, .hourOfDay, .hourOfWeek, .dayIndex, .now] }
+  @inlinable public static var all: VisitInputs {
+    [.donations, .relevance, .shown, .hourOfDay, .hourOfWeek, .dayIndex, .now, .outsideScores]
+  }
 
   /// `strategy` read `input` (named `name`) without declaring it: traps, unless a
   /// checker passed `recorder` (`StrategyConformance`), which then collects the input
@@ -51,7 +55,7 @@ public struct VisitInputs: OptionSet, Sendable, Hashable {
   public var names: [String] {
     let all: [(VisitInputs, String)] = [
       (.donations, ".donations"), (.relevance, ".relevance"), (.shown, ".shown"), (.hourOfDay, ".hourOfDay"),
-      (.hourOfWeek, ".hourOfWeek"), (.dayIndex, ".dayIndex"), (.now, ".now"),
+      (.hourOfWeek, ".hourOfWeek"), (.dayIndex, ".dayIndex"), (.now, ".now"), (.outsideScores, ".outsideScores"),
     ]
     return all.filter { contains($0.0) }.map(\.1)
   }
@@ -84,11 +88,12 @@ public struct VisitView {
   @usableFromInline package let states: UnsafeBufferPointer<RelevanceState>
   @usableFromInline package let kinds: UnsafeBufferPointer<RelevanceState.Kind>
   @usableFromInline package let percentiles: UnsafeBufferPointer<Double>
+  @usableFromInline package let outsideScores: UnsafeBufferPointer<Double>
   /// Where a checker collects undeclared reads (`VisitInputs.undeclared`); nil in the
   /// engine: such a read traps.
   @usableFromInline package var recorder: UnsafeMutablePointer<VisitInputs>? = nil
   /// The memberwise initialiser, for the engine's inlinable code.
-  @inlinable package init(reads: VisitInputs, strategy: any RankingStrategy.Type, clock: (now: Int64, hourOfDay: Int, hourOfWeek: Int, dayIndex: Int64), top: (shown: Int32, since: Int64), totals: (donations: Int, lastDonatedInstance: Int32), available: UnsafeBufferPointer<Bool>, donationCounts: UnsafeBufferPointer<Int32>, lastDonations: UnsafeBufferPointer<Int64>, byHourOfDay: UnsafeBufferPointer<Int32>, byHourOfWeek: UnsafeBufferPointer<Int32>, states: UnsafeBufferPointer<RelevanceState>, kinds: UnsafeBufferPointer<RelevanceState.Kind>, percentiles: UnsafeBufferPointer<Double>) {
+  @inlinable package init(reads: VisitInputs, strategy: any RankingStrategy.Type, clock: (now: Int64, hourOfDay: Int, hourOfWeek: Int, dayIndex: Int64), top: (shown: Int32, since: Int64), totals: (donations: Int, lastDonatedInstance: Int32), available: UnsafeBufferPointer<Bool>, donationCounts: UnsafeBufferPointer<Int32>, lastDonations: UnsafeBufferPointer<Int64>, byHourOfDay: UnsafeBufferPointer<Int32>, byHourOfWeek: UnsafeBufferPointer<Int32>, states: UnsafeBufferPointer<RelevanceState>, kinds: UnsafeBufferPointer<RelevanceState.Kind>, percentiles: UnsafeBufferPointer<Double>, outsideScores: UnsafeBufferPointer<Double>) {
     self.reads = reads
     self.strategy = strategy
     self.clock = clock
@@ -102,6 +107,7 @@ public struct VisitView {
     self.states = states
     self.kinds = kinds
     self.percentiles = percentiles
+    self.outsideScores = outsideScores
   }
 
   @inlinable @inline(__always)
@@ -150,6 +156,11 @@ public struct VisitView {
   @inlinable public func relevance(_ i: Int) -> RelevanceState { require(.relevance, ".relevance"); return states[i] }
   /// Normalised percentile of instance `i`'s window score, or NaN (`.relevance`).
   @inlinable public func percentile(_ i: Int) -> Double { require(.relevance, ".relevance"); return percentiles[i] }
+  /// The latest outside score of instance `i`, `-infinity` before its first
+  /// (`.outsideScores`; `StackFeatures.outsideScore`).
+  @inlinable public func outsideScore(_ i: Int) -> Double {
+    require(.outsideScores, ".outsideScores"); return outsideScores[i]
+  }
 }
 
 extension StackContext {
@@ -169,14 +180,16 @@ extension StackContext {
               f.relevance.withUnsafeBufferPointer { states in
                 f.relevanceKind.withUnsafeBufferPointer { kinds in
                   f.percentile.withUnsafeBufferPointer { percentiles in
-                    var view = VisitView(
-                      reads: reads, strategy: strategy, clock: (now, hourOfDay, hourOfWeek, dayIndex),
-                      top: (shown, shownSince), totals: (f.totalDonations, f.lastDonatedInstance),
-                      available: available, donationCounts: counts, lastDonations: last,
-                      byHourOfDay: byHourOfDay, byHourOfWeek: byHourOfWeek, states: states, kinds: kinds,
-                      percentiles: percentiles)
-                    view.recorder = recorder
-                    return body(view)
+                    f.outsideScore.withUnsafeBufferPointer { outsideScores in
+                      var view = VisitView(
+                        reads: reads, strategy: strategy, clock: (now, hourOfDay, hourOfWeek, dayIndex),
+                        top: (shown, shownSince), totals: (f.totalDonations, f.lastDonatedInstance),
+                        available: available, donationCounts: counts, lastDonations: last,
+                        byHourOfDay: byHourOfDay, byHourOfWeek: byHourOfWeek, states: states, kinds: kinds,
+                        percentiles: percentiles, outsideScores: outsideScores)
+                      view.recorder = recorder
+                      return body(view)
+                    }
                   }
                 }
               }
@@ -202,6 +215,7 @@ public struct InstanceView: Sendable {
   @usableFromInline package let shown: Bool
   @usableFromInline package let donationValues: (count: Int32, last: Int64, thisHourOfDay: Int32, thisHourOfWeek: Int32)
   @usableFromInline package let relevanceValues: (state: RelevanceState, kind: RelevanceState.Kind, percentile: Double)
+  @usableFromInline package let outsideScoreValue: Double
   /// Where a checker collects undeclared reads (`VisitInputs.undeclared`); nil in the
   /// engine: such a read traps. Only `StrategyConformance` sets it, for a view it uses
   /// on its own thread while the pointee lives.
@@ -212,7 +226,7 @@ public struct InstanceView: Sendable {
     index: Int, reads: VisitInputs, strategy: any RankingStrategy.Type,
     clock: (now: Int64, hourOfDay: Int, hourOfWeek: Int, dayIndex: Int64), shown: Bool,
     donations: (count: Int32, last: Int64, thisHourOfDay: Int32, thisHourOfWeek: Int32),
-    relevance: (state: RelevanceState, kind: RelevanceState.Kind, percentile: Double)
+    relevance: (state: RelevanceState, kind: RelevanceState.Kind, percentile: Double), outsideScore: Double
   ) {
     self.index = index
     self.reads = reads
@@ -221,6 +235,7 @@ public struct InstanceView: Sendable {
     self.shown = shown
     donationValues = donations
     relevanceValues = relevance
+    outsideScoreValue = outsideScore
   }
 
   @inlinable @inline(__always)
@@ -266,6 +281,9 @@ public struct InstanceView: Sendable {
   }
   /// Normalised percentile of this instance's window score, or NaN (`.relevance`).
   @inlinable public var percentile: Double { require(.relevance, ".relevance"); return relevanceValues.percentile }
+  /// This instance's latest outside score, `-infinity` before its first
+  /// (`.outsideScores`; `StackFeatures.outsideScore`).
+  @inlinable public var outsideScore: Double { require(.outsideScores, ".outsideScores"); return outsideScoreValue }
 }
 
 extension StackContext {
@@ -287,7 +305,7 @@ extension StackContext {
             v.donationCounts[i], v.lastDonations[i], v.byHourOfDay[i &* 24 &+ v.clock.hourOfDay],
             v.byHourOfWeek[i &* 168 &+ v.clock.hourOfWeek]
           ),
-          relevance: (v.states[i], v.kinds[i], v.percentiles[i]))
+          relevance: (v.states[i], v.kinds[i], v.percentiles[i]), outsideScore: v.outsideScores[i])
         view.recorder = v.recorder
         return view
       }

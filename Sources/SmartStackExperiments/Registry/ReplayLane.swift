@@ -56,7 +56,7 @@ public struct ReplayLane {
     var session = StackSession(
       person: Int32(truncatingIfNeeded: index), instances: person.instances, path: prototype,
       observer: consume observer, zone: .utc, options: EngineOptions(),
-      strategySeed: StreamSeed.derive(setup.seed, UInt64(truncatingIfNeeded: index)), scores: person.scores)
+      strategySeed: StreamSeed.derive(setup.seed, UInt64(truncatingIfNeeded: index)))
     Replay.run(person, horizon: setup.horizon, session: &session)
     reusedDecisions += session.reusedDecisionCount
     self.observer = session.finishedObserver()

@@ -35,6 +35,7 @@ struct DecisionReuseTests {
     #expect(try check(MarkovStrategy.self) > 3000)
     #expect(try check(MarkovStrategy.self, [("self-transitions", 0)]) > 3000)
     #expect(try check(RelevanceStrategy.self) > 1000)
+    #expect(try check(ScoresStrategy.self) > 3000)
   }
 
   @Test func strategiesThatChangeAtEveryVisitAreNeverReused() throws {
@@ -49,6 +50,7 @@ struct DecisionReuseTests {
   @Test func theFastPathsAreDerivedFromTheRefinement() {
     #expect(StrategyPath(of: StaticStrategy.self) == .instanceScoring)
     #expect(StrategyPath(of: MarkovStrategy.self) == .pure)
+    #expect(StrategyPath(of: ScoresStrategy.self) == .instanceScoring)
     #expect(StrategyPath(of: BanditStrategy.self) == .everyVisit)
     #expect(DynamicPath<BanditStrategy>.observesOutcomes)
     #expect(!DynamicPath<MostFrequentlyUsedStrategy>.observesOutcomes)

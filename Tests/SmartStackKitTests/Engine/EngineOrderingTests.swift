@@ -29,6 +29,7 @@ struct RecordingStrategy: OutcomeLearningStrategy {
     switch event {
     case .donation(_, let instances): log.append("\(t) donation \(Array(instances))")
     case .relevance(let i): log.append("\(t) relevance \(i)")
+    case .score(let i): log.append("\(t) score \(i)")
     }
   }
 

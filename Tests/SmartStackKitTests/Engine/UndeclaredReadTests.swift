@@ -67,6 +67,7 @@ struct UndeclaredReadTests {
 
   @Test func inputsAreNamedAsTheViewsSpellThem() {
     #expect(VisitInputs([.hourOfWeek, .donations]).names == [".donations", ".hourOfWeek"])
-    #expect(VisitInputs.all.names.count == 7)
+    #expect(VisitInputs.all.names.count == 8)
+    #expect(VisitInputs.outsideScores.names == [".outsideScores"])
   }
 }

@@ -63,13 +63,13 @@ struct ScoresStrategyTests {
       """)
     let ana = try #require(plan.people.first { $0.name == "ana" })
     #expect(ana.instances.map(\.id) == ["A", "B"])
-    #expect(ana.scores[0].times.count == 2 && ana.scores[0].values == [0.5, 3])
-    #expect(ana.scores[1].values == [2])
-    #expect(ana.scores[0].value(at: Self.ms("2026-03-02T07:00:00Z") - 1) == nil)
-    #expect(ana.scores[0].value(at: Self.ms("2026-03-02T09:29:59Z")) == 0.5)
-    #expect(ana.scores[0].value(at: Self.ms("2026-03-02T09:30:00Z")) == 3)
+    #expect(ana.scoreSeries[0].times.count == 2 && ana.scoreSeries[0].values == [0.5, 3])
+    #expect(ana.scoreSeries[1].values == [2])
+    #expect(ana.scoreSeries[0].value(at: Self.ms("2026-03-02T07:00:00Z") - 1) == nil)
+    #expect(ana.scoreSeries[0].value(at: Self.ms("2026-03-02T09:29:59Z")) == 0.5)
+    #expect(ana.scoreSeries[0].value(at: Self.ms("2026-03-02T09:30:00Z")) == 3)
     let ben = try #require(plan.people.first { $0.name == "ben" })
-    #expect(ben.scores[0].values == [-1])
+    #expect(ben.scoreSeries[0].values == [-1])
   }
 
   @Test func eachErrorIsLocated() {
