@@ -174,6 +174,9 @@ struct ReplayInputOptions: ParsableArguments {
   @Option(help: "Scores from an outside model (CSV: user,timestamp,instance or kind,score; README, \"Scores from an outside model\"), ranked by the strategy 'scores'.")
   var scores: String?
 
+  @Option(help: "Context changes (CSV or JSON Lines: timestamp,user,signal,value; docs/context.md): where each person is and what they do, read by context strategies such as 'context-mfu'.")
+  var context: String?
+
   @OptionGroup var engine: EngineArguments
 
   func validate() throws {
@@ -190,6 +193,7 @@ struct ReplayInputOptions: ParsableArguments {
     if !(stack == "all" || stack.hasPrefix("top:")) { paths.append(stack) }
     if let timelines { paths.append(timelines) }
     if let scores { paths.append(scores) }
+    if let context { paths.append(context) }
     return paths
   }
 
@@ -230,6 +234,9 @@ struct ReplayInputOptions: ParsableArguments {
       }
       if let scores {
         options.scores = try ScoreFile.read(path: scores, zone: zone)
+      }
+      if let context {
+        options.context = try ContextLog.read(path: context, zone: zone)
       }
       return (log, options)
     }

@@ -1,8 +1,8 @@
-/// Picks a driver's next event from up to six time-ordered input streams: the one
+/// Picks a driver's next event from up to seven time-ordered input streams: the one
 /// merge rule replay (`Replay.run(_:horizon:session:)`), simulation and the reload
 /// simulation share.
 ///
-/// `Stream` names the driver's event classes; its raw values `0..<6` are their fixed
+/// `Stream` names the driver's event classes; its raw values `0..<7` are their fixed
 /// order at equal times. The merger holds the time of each stream's next event
 /// (`Int64.max`: none, or a class the driver does not use) and **the ordering rule**
 /// is exactly:
@@ -12,32 +12,34 @@
 ///    time and sets its next time, so ties within a class keep insertion order).
 ///
 /// The engine's classes, in that order, are: timeline (relevance) entries, outside
-/// scores (`--scores`), visits, donations, revealed outcomes (taps before misses)
+/// scores (`--scores`), context changes (`--context`), visits, donations, revealed
+/// outcomes (taps before misses)
 /// (README "Time order"); a driver
 /// that has other classes (suggestion toggles, reload requests) lists them in its own
 /// `Stream` enum.
 ///
 /// A driver sets a stream's time whenever that stream advances (`merger[.visit] = …`)
 /// and asks `next()` for the event to process; the merger never reads the streams
-/// itself. Six stored `Int64`s, no allocation: a stream the driver never sets stays
+/// itself. Seven stored `Int64`s, no allocation: a stream the driver never sets stays
 /// `Int64.max`, which the optimiser folds away.
 ///
-/// - Complexity: every operation O(1) (at most six comparisons).
+/// - Complexity: every operation O(1) (at most seven comparisons).
 public struct EventMerger<Stream: RawRepresentable>: Sendable where Stream.RawValue == Int {
-  /// The next time of the streams with raw values 0 to 5.
+  /// The next time of the streams with raw values 0 to 6.
   @usableFromInline package var t0 = Int64.max
   @usableFromInline package var t1 = Int64.max
   @usableFromInline package var t2 = Int64.max
   @usableFromInline package var t3 = Int64.max
   @usableFromInline package var t4 = Int64.max
   @usableFromInline package var t5 = Int64.max
+  @usableFromInline package var t6 = Int64.max
 
   /// A merger with no pending event in any stream.
   @inlinable public init() {}
 
   /// The time of `stream`'s next event; `Int64.max` when it has none.
   ///
-  /// - Precondition: `stream.rawValue` is in `0..<6`.
+  /// - Precondition: `stream.rawValue` is in `0..<7`.
   @inlinable public subscript(stream: Stream) -> Int64 {
     @inline(__always) get {
       switch stream.rawValue {
@@ -47,7 +49,8 @@ public struct EventMerger<Stream: RawRepresentable>: Sendable where Stream.RawVa
       case 3: return t3
       case 4: return t4
       case 5: return t5
-      default: preconditionFailure("EventMerger: stream raw value \(stream.rawValue) outside 0..<6")
+      case 6: return t6
+      default: preconditionFailure("EventMerger: stream raw value \(stream.rawValue) outside 0..<7")
       }
     }
     @inline(__always) set {
@@ -58,7 +61,8 @@ public struct EventMerger<Stream: RawRepresentable>: Sendable where Stream.RawVa
       case 3: t3 = newValue
       case 4: t4 = newValue
       case 5: t5 = newValue
-      default: preconditionFailure("EventMerger: stream raw value \(stream.rawValue) outside 0..<6")
+      case 6: t6 = newValue
+      default: preconditionFailure("EventMerger: stream raw value \(stream.rawValue) outside 0..<7")
       }
     }
   }
@@ -66,9 +70,9 @@ public struct EventMerger<Stream: RawRepresentable>: Sendable where Stream.RawVa
   /// The next event by the ordering rule: its stream and time; nil when every stream
   /// is at `Int64.max` (the driver is done).
   @inlinable @inline(__always) public func next() -> (stream: Stream, time: Int64)? {
-    let t = min(min(t0, min(t1, t2)), min(t3, min(t4, t5)))
+    let t = min(min(t0, min(t1, t2)), min(min(t3, t4), min(t5, t6)))
     if t == Int64.max { return nil }
-    let raw = t0 == t ? 0 : t1 == t ? 1 : t2 == t ? 2 : t3 == t ? 3 : t4 == t ? 4 : 5
+    let raw = t0 == t ? 0 : t1 == t ? 1 : t2 == t ? 2 : t3 == t ? 3 : t4 == t ? 4 : t5 == t ? 5 : 6
     guard let stream = Stream(rawValue: raw) else {
       preconditionFailure("EventMerger: no stream with raw value \(raw) was declared but its time was set")
     }

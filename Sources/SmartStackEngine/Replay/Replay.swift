@@ -3,9 +3,9 @@ import SmartStackData
 
 /// Replays a plan with one strategy.
 ///
-/// Per person, five time-ordered streams are merged by an `EventMerger`: relevance
-/// entries, outside scores (`--scores`), visits, donations and revealed outcomes (taps,
-/// then misses); at equal instants they are processed in that order (`Event`), within a
+/// Per person, six time-ordered streams are merged by an `EventMerger`: relevance
+/// entries, outside scores (`--scores`), context changes (`--context`), visits,
+/// donations and revealed outcomes (taps, then misses); at equal instants they are processed in that order (`Event`), within a
 /// stream in input order. So a visit is decided before the donation that follows it at
 /// the same millisecond, a visit sees every score dated at or before it, and no
 /// strategy sees the future.
@@ -17,7 +17,7 @@ public enum Replay {
   /// Replay's event classes; the raw values are their order at equal instants
   /// (`EventMerger`).
   @usableFromInline package enum Event: Int {
-    case entry, score, visit, donation, tap, miss
+    case entry, score, context, visit, donation, tap, miss
   }
 
   /// Runs `prototype` (a fresh copy per person) over every person of `plan`, feeding
@@ -106,6 +106,10 @@ public enum Replay {
     var merger = EventMerger<Event>()
     merger[.entry] = entryCount > 0 ? person.entries[0].date.milliseconds : Int64.max
     merger[.score] = scoreCount > 0 ? person.scoreTimes[0] : Int64.max
+    var c = 0
+    let contextCount = person.context.count
+    if contextCount > 0 { session.beginContext(person.context.vocabulary) }
+    merger[.context] = contextCount > 0 ? person.context.times[0] : Int64.max
     merger[.visit] = visitCount > 0 ? person.visitTimes[0] : Int64.max
     merger[.donation] = donationCount > 0 ? person.donationTimes[0] : Int64.max
     while true {
@@ -125,6 +129,10 @@ public enum Replay {
         session.outsideScore(instance: Int(person.scoreInstance[s]), person.scoreValues[s], at: t)
         s += 1
         merger[.score] = s < scoreCount ? person.scoreTimes[s] : Int64.max
+      case .context:
+        session.contextChange(person.context.signals[c], value: person.context.values[c], at: t)
+        c += 1
+        merger[.context] = c < contextCount ? person.context.times[c] : Int64.max
       case .visit:
         if rowOffsets { session.setRowOffset(person.visitOffsets.isEmpty ? UTCOffset.none : person.visitOffsets[v]) }
         let target = Int(person.visitTarget[v])

@@ -64,6 +64,9 @@ public struct ReplayOptions: Sendable {
   /// person (`ReplayPlan.Person.scoreTimes`), which sets the instance's
   /// `StackFeatures.outsideScore`; read by the `scores` strategy.
   public var scores: ScoreFile? = nil
+  /// Context changes (`ContextLog`, `--context`): each person's rows become timed events
+  /// (`ReplayPlan.Person.context`) that set `StackContext.device`.
+  public var context: ContextLog? = nil
   public var engine = EngineOptions()
   /// The stack's own rules (Smart Rotate, the rotation limit, the swipe pin), enforced by
   /// the engine as in simulation; nil: the stack file's (`StackSpec.rules`), else

@@ -35,6 +35,9 @@ public struct ReplayPlan: Sendable {
     public var scoreTimes: [Int64] = []
     public var scoreInstance: [Int32] = []
     public var scoreValues: [Double] = []
+    /// Context changes (`ReplayOptions.context`), in time order; empty without a context
+    /// file or when the file has no row of this person.
+    public var context = ContextEvents()
     /// Each donation's and each scored visit's own UTC offset (seconds east of UTC, or
     /// `UTCOffset.none` for the zone); both empty when neither the log nor the visits
     /// have offsets. A visit made from donations (`.donations`, `.sessions`) has the
@@ -151,6 +154,10 @@ public struct ReplayPlan: Sendable {
 
     // Outside scores: every row names a person of the log and an instance (or kind) of
     // the stack, else a located error; then each person's rows.
+    var contextEvents: [String: ContextEvents] = [:]
+    if let context = options.context {
+      contextEvents = try Self.checkedContextEvents(context, log: log)
+    }
     var scoreRows: [String: [Int]] = [:]
     if let scores = options.scores {
       scoreRows = try Self.checkedScoreRows(scores, log: log, stack: options.stack)
@@ -323,6 +330,7 @@ public struct ReplayPlan: Sendable {
       if let scores = options.scores {
         Self.addScoreEvents(scores, rows: scoreRows[p.name] ?? [], to: &p)
       }
+      if let events = contextEvents[p.name] { p.context = events }
       people.append(p)
     }
     self.people = people

@@ -30,6 +30,10 @@ public struct StackContext: Sendable {
   /// last hour.
   @inlinable public var rotations: RotationHistory { _rotations }
   @usableFromInline package var _rotations = RotationHistory()
+  /// What the device knows now: place, charging, headphones, workout, sleep, Focus and
+  /// the rest (`DeviceContext`); every signal unknown (-1) in runs without context.
+  @inlinable public var device: DeviceContext { _device }
+  @usableFromInline package var _device = DeviceContext()
   /// The memberwise initialiser, for the engine's inlinable code.
   @inlinable package init(now: Int64, hourOfDay: Int, hourOfWeek: Int, dayIndex: Int64, features: StackFeatures, shown: Int32, shownSince: Int64, target: ArraySlice<Int32>) {
     self.now = now

@@ -215,6 +215,27 @@ public struct EngineOptions: Sendable, Hashable {
     endDecisionIfStateChanged(before)
   }
 
+  /// The person's context values will be ids of `vocabulary` (`DeviceContext`); every
+  /// signal is unknown until its first change. Call before the person's first context
+  /// change (drivers call it once per person that has context).
+  @inlinable package mutating func beginContext(_ vocabulary: ContextVocabulary) {
+    _context._device.begin(vocabulary)
+  }
+
+  /// Context `signal` takes value id `value` at `time` (`--context`, a scenario's
+  /// context routine): it becomes `context.device[signal]` and the strategy observes
+  /// `.context(signal:)`. No cached decision depends on context (no `VisitInputs` names
+  /// it), so only a change of the strategy's own state ends one.
+  ///
+  /// - Complexity: O(1) plus the strategy's `observe`.
+  @inlinable package mutating func contextChange(_ signal: ContextSignal, value: Int32, at time: Int64) {
+    advanceClock(to: time)
+    _context._device.values[signal.rawValue] = value
+    let before = stateBeforeEvent()
+    _path.strategy.observe(.context(signal: signal), context: _context)
+    endDecisionIfStateChanged(before)
+  }
+
   /// The person donated: `kind` is the log's kind id, `matched` the stack instances the
   /// donation matches (DESIGN.md §4 matching).
   @inline(__always)

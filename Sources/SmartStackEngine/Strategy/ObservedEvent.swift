@@ -28,6 +28,11 @@ public enum ObservedEvent: Sendable {
   /// relevance entries and before visits, donations and outcomes (`EventMerger`), so a
   /// visit sees every score dated `<= now`.
   case score(instance: Int32)
+  /// A context signal changed (`--context`, or a scenario's context routine): its time
+  /// is `context.now` and its value is now `context.device[signal]`. At one instant,
+  /// context changes come after relevance entries and outside scores and before visits,
+  /// donations and outcomes (`EventMerger`), so a visit sees every change dated `<= now`.
+  case context(signal: ContextSignal)
 }
 
 /// The part of a visit's outcome a real system could observe: a tap or no tap

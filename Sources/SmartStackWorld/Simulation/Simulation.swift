@@ -40,10 +40,10 @@ public struct SimulationOptions: Sendable {
 public enum Simulation {
   /// A simulated person's event classes; the raw values are their order at equal
   /// instants (`EventMerger`): suggestion toggles (removals before insertions), then
-  /// relevance entries, then visits. A visit's donation and revealed outcome are
-  /// handled within the visit, at its instant, in that order.
+  /// relevance entries, then context changes, then visits. A visit's donation and
+  /// revealed outcome are handled within the visit, at its instant, in that order.
   @usableFromInline package enum Event: Int {
-    case toggle, entry, visit
+    case toggle, entry, context, visit
   }
 
   /// Runs `prototype` over every person of replicate `replicate`, feeding `observer`.
@@ -175,6 +175,12 @@ public enum Simulation {
     merger[.toggle] = toggles.isEmpty ? Int64.max : toggles[0].time
     merger[.entry] = entryCount > 0 ? person.entries[0].date.milliseconds : Int64.max
     merger[.visit] = visitCount > 0 ? person.visitTimes[0] : Int64.max
+    // The person's context, as engine events (ids of their own vocabulary).
+    let context = person.context.isEmpty
+      ? ContextEvents() : ContextEvents(person.context.lazy.map { ($0.time, $0.signal, $0.value) })
+    var c = 0
+    if !context.isEmpty { session.beginContext(context.vocabulary) }
+    merger[.context] = context.isEmpty ? Int64.max : context.times[0]
     while let (event, t) = merger.next() {
       lastTime = t
       switch event {
@@ -187,6 +193,11 @@ public enum Simulation {
         session.relevanceEntry(instance: Int(person.entryInstance[e]), entry: person.entries[e])
         e += 1
         merger[.entry] = e < entryCount ? person.entries[e].date.milliseconds : Int64.max
+        continue
+      case .context:
+        session.contextChange(context.signals[c], value: context.values[c], at: t)
+        c += 1
+        merger[.context] = c < context.count ? context.times[c] : Int64.max
         continue
       case .visit:
         break

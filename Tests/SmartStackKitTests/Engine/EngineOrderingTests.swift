@@ -30,6 +30,7 @@ struct RecordingStrategy: OutcomeLearningStrategy {
     case .donation(_, let instances): log.append("\(t) donation \(Array(instances))")
     case .relevance(let i): log.append("\(t) relevance \(i)")
     case .score(let i): log.append("\(t) score \(i)")
+    case .context(let signal): log.append("\(t) context \(signal.name)=\(context.device.name(signal) ?? "?")")
     }
   }
 

@@ -1,0 +1,36 @@
+import SmartStackData
+
+/// What the person's device knows at this moment (`StackContext.device`): the current
+/// value of each context signal (`ContextSignal`), set by the context changes dated
+/// `<= now` (`--context FILE`, or a scenario's context routine).
+///
+/// A value is a dense id of the person's `vocabulary` (`ContextVocabulary`), or -1 while
+/// the signal is unknown (before its first change, and in runs without context). A
+/// strategy that never reads it pays nothing: the engine only stores the change.
+public struct DeviceContext: Sendable, Hashable {
+  /// `values[signal.rawValue]`: the current id, or -1.
+  @usableFromInline package var values: [Int32]
+  /// The names behind the ids.
+  @inlinable public var vocabulary: ContextVocabulary { _vocabulary }
+  @usableFromInline package var _vocabulary: ContextVocabulary
+
+  /// Nothing known.
+  @inlinable package init() {
+    values = Array(repeating: -1, count: ContextSignal.allCases.count)
+    _vocabulary = ContextVocabulary([])
+  }
+
+  @inlinable package mutating func begin(_ vocabulary: ContextVocabulary) {
+    _vocabulary = vocabulary
+    for s in values.indices { values[s] = -1 }
+  }
+
+  /// The current value id of `signal`, or -1 when unknown. O(1).
+  @inlinable public subscript(_ signal: ContextSignal) -> Int32 { values[signal.rawValue] }
+
+  /// The current value of `signal` by name, or nil when unknown.
+  public func name(_ signal: ContextSignal) -> String? { vocabulary.name(self[signal], signal) }
+
+  /// True when any signal is known.
+  @inlinable public var isKnown: Bool { values.contains { $0 >= 0 } }
+}
