@@ -169,7 +169,7 @@ public enum TimeSplit: Sendable, Hashable {
     }
     let sum = values.reduce(0, +)
     guard abs(sum - 1) <= 1e-9 else {
-      throw TimeSplitError("per-person: the fractions must sum to 1, found \(NumberFormat.format(sum))")
+      throw TimeSplitError("per-person: the fractions must sum to 1, found \(NumberFormat.format((sum * 1e9).rounded() / 1e9))")
     }
     return .perPerson(train: values[0], validation: values.count == 3 ? values[1] : 0, test: values.last!)
   }
