@@ -21,7 +21,8 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       anything runs.
 
       Quick path, without a config: --log FILE (with replay's --visits, --stack, --horizon, \
-      --timezone, --warmup-days, --timelines, --scores) or --scenario FILE (with --days), and \
+      --timezone, --warmup-days, --timelines, --scores; and --split, a time split) or --scenario \
+      FILE (with --days), and \
       --strategy; the first strategy is the baseline, the output folder reports/NAME (NAME: \
       the file's base name). --init [FILE] writes a commented starting config (default \
       experiment.json) that runs as it is.

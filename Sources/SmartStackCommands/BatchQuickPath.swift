@@ -25,6 +25,9 @@ struct QuickSourceOptions: ParsableArguments {
   @Option(name: .customLong("warmup-days"), parsing: .unconditional, help: "With --log: days observed but not scored (default 0).")
   var warmupDays: Double?
 
+  @Option(help: "With --log: a time split: 'train=A..B,validation=C..D,test=E..F' (local dates, inclusive; validation optional), 'rolling:folds=K:test-days=T' or 'per-person:TRAIN,VALIDATION,TEST' (docs/batch.md, \"Time splits\").")
+  var split: String?
+
   @Option(help: "With --log: relevance timelines JSON.")
   var timelines: String?
 
@@ -48,6 +51,7 @@ struct QuickSourceOptions: ParsableArguments {
       if horizon != nil { names.append("--horizon") }
       if timezone != nil { names.append("--timezone") }
       if warmupDays != nil { names.append("--warmup-days") }
+      if split != nil { names.append("--split") }
       if timelines != nil { names.append("--timelines") }
       if scores != nil { names.append("--scores") }
     }
@@ -77,6 +81,7 @@ struct QuickSourceOptions: ParsableArguments {
       if let warmupDays { source.append(JSONMember("warmupDays", .number(warmupDays))) }
       if let timelines { source.append(JSONMember("timelines", .string(timelines))) }
       if let scores { source.append(JSONMember("scores", .string(scores))) }
+      if let split { source.append(JSONMember("split", .string(split))) }
     } else if let scenario {
       source.append(JSONMember("scenario", .string(scenario)))
       if let days { source.append(JSONMember("days", .number(Double(days)))) }
@@ -101,6 +106,11 @@ struct QuickSourceOptions: ParsableArguments {
       throw ValidationError("--horizon must be a number of seconds within 0...31622400 (366 days)")
     }
     if let warmupDays, !(0...36_500).contains(warmupDays) { throw ValidationError("--warmup-days must be within 0...36500") }
+    if let split {
+      do throws(TimeSplitError) { _ = try TimeSplit.parse(split) } catch {
+        throw ValidationError("--split: \(error.message)")
+      }
+    }
     if let first = misplaced.first {
       throw ValidationError("\(first) belongs to the quick path: give it with \(first == "--days" ? "--scenario" : "--log") FILE (or put it in the config)")
     }

@@ -53,6 +53,26 @@ struct QuickPathTests {
     #expect(both.status == 64)
   }
 
+  @Test func aSplitOnTheCommandLineIsReadLikeTheConfigsAndABadOneIsAUsageError() throws {
+    let bad = try CLI.run(
+      ["batch", "--log", "Datasets/logs/tiny.csv", "--strategy", "mfu", "--split", "rolling:folds=4"], in: root)
+    #expect(bad.status == 64)
+    #expect(bad.stderr.contains("--split: expected rolling:folds=K:test-days=T, found 'rolling:folds=4'"), "\(bad.stderr)")
+    let stray = try CLI.run(["batch", "--split", "rolling:folds=2:test-days=1"], in: root)
+    #expect(stray.status == 64)
+    #expect(stray.stderr.contains("--split belongs to the quick path"))
+    let work = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: work) }
+    let out = work.appendingPathComponent("split").path
+    let result = try CLI.run(
+      ["batch", "--log", "Datasets/logs/tiny.csv", "--strategy", "mfu,mru", "--replicates", "1",
+       "--split", "per-person:0.5,0.5", "--out", out, "--quiet"], in: root)
+    #expect(result.status == 0, "\(result.stderr)")
+    let runs = try String(contentsOfFile: out + "/runs.csv", encoding: .utf8)
+    #expect(runs.hasPrefix("run_id,source,split,strategy,"))
+    #expect(runs.contains("tiny[split=test]|mfu|0,tiny[split=test],test,mfu,"))
+  }
+
   @Test func theInitTemplateRunsAsWrittenAndIsNeverReplaced() throws {
     let work = try CLI.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: work) }

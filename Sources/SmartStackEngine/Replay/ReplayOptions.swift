@@ -55,6 +55,10 @@ public struct ReplayOptions: Sendable {
   /// Days from each person's first donation during which visits are not scored (the
   /// strategies still observe donations and relevance).
   public var warmupDays: Double = 0
+  /// The scored window of a time split (docs/batch.md, "Time splits"), or nil: every
+  /// visit after the warm-up is scored. Visits outside it are not replayed (as warm-up
+  /// visits are not); donations and relevance before, inside and after it are observed.
+  public var scoredWindow: ScoredWindow? = nil
   /// The people's local time zone: naive timestamps and local-time features.
   public var zone: ZoneRules = .utc
   /// Relevance timelines; instance ids refer to stack instance ids (for `all` and
@@ -88,5 +92,28 @@ public struct ReplayOptions: Sendable {
     if let stackRules { return stackRules }
     if case .fixed(let spec) = stack, let rules = spec.rules { return rules }
     return .unconstrained
+  }
+}
+
+/// Which visits of a person a time split scores: a half-open interval of instants.
+public enum ScoredWindow: Sendable, Hashable {
+  /// `[start, end)` in epoch milliseconds, the same for every person (a global split or a
+  /// rolling fold: local dates turned into instants by the source's zone).
+  case instants(start: Int64, end: Int64)
+  /// A fraction of each person's own span: with `first` and `last` the person's first and
+  /// last donation (epoch ms) and `length = last − first + 1`, the window is
+  /// `[first + ⌊from × length⌋, first + ⌊to × length⌋)`; `to == 1` ends just after `last`.
+  case personFraction(from: Double, to: Double)
+
+  /// The window `[start, end)` of a person whose donations span `first...last`.
+  @inlinable public func bounds(first: Int64, last: Int64) -> (start: Int64, end: Int64) {
+    switch self {
+    case .instants(let start, let end): return (start, end)
+    case .personFraction(let from, let to):
+      let length = Double(last &- first &+ 1)
+      return (
+        first &+ Int64((from * length).rounded(.down)), first &+ Int64((to * length).rounded(.down))
+      )
+    }
   }
 }

@@ -293,15 +293,30 @@ public struct ReplayPlan: Sendable {
         visits.removeFirst(early)
         if !visitOffsets.isEmpty { visitOffsets.removeFirst(early) }
       }
+      // A time split: only visits in [start, end) are scored, and their targets come from
+      // donations before `end`, so nothing at or after the window's end changes its
+      // metrics (docs/batch.md, "Time splits").
+      var targetEnd = Int64.max
+      if let window = options.scoredWindow {
+        let (start, end) = window.bounds(first: first, last: p.donationTimes.last ?? first)
+        targetEnd = end
+        let keep = visits.indices.filter { visits[$0] >= start && visits[$0] < end }
+        if keep.count != visits.count {
+          if !visitOffsets.isEmpty { visitOffsets = keep.map { visitOffsets[$0] } }
+          visits = keep.map { visits[$0] }
+        }
+      }
       p.visitOffsets = visitOffsets
 
-      // Targets: the first donation at or after the visit within the horizon.
+      // Targets: the first donation at or after the visit within the horizon (and before
+      // a split's window end).
       var d = 0
       p.visitTimes = visits
       p.visitTarget.reserveCapacity(visits.count)
       for v in visits {
         while d < p.donationTimes.count && p.donationTimes[d] < v { d += 1 }
-        let hit = d < p.donationTimes.count && p.donationTimes[d] - v <= horizon
+        let hit =
+          d < p.donationTimes.count && p.donationTimes[d] - v <= horizon && p.donationTimes[d] < targetEnd
         p.visitTarget.append(hit ? Int32(d) : -1)
       }
 

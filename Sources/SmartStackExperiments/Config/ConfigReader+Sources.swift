@@ -24,6 +24,8 @@ struct SweepPoint {
 struct SweepAxis {
   var key: String
   var points: [SweepPoint]
+  /// Labelled even with one point (`split`: a point's label always says its window).
+  var alwaysLabelled = false
 }
 
 extension JSONDecoding {
@@ -199,6 +201,18 @@ extension ConfigReader {
       }
     }
     axes += engineAxes
+    // The split varies fastest, so a rolling back-test's folds are adjacent points.
+    if hasLog, let item = o.member("split"), !item.value.isNull, let split = readSplit(item, &o.json) {
+      let location = location(item)
+      axes.append(
+        SweepAxis(
+          key: "split",
+          points: split.points.indices.map { i in
+            SweepPoint(label: split.points[i]) {
+              $0.log?.split = SplitPoint(split: split, index: i, location: location)
+            }
+          }, alwaysLabelled: true))
+    }
 
     // The cartesian product, last axis fastest.
     var points: [SourceSpec] = []
@@ -212,7 +226,7 @@ extension ConfigReader {
       for (a, axis) in axes.enumerated() {
         let value = axis.points[index[a]]
         value.apply(&point)
-        if axis.points.count > 1 { labels.append("\(axis.key)=\(value.label)") }
+        if axis.points.count > 1 || axis.alwaysLabelled { labels.append("\(axis.key)=\(value.label)") }
       }
       let name = labels.isEmpty ? baseName : baseName + "[" + labels.joined(separator: ";") + "]"
       if let log = point.log {
@@ -333,6 +347,63 @@ extension ConfigReader {
           }))
     }
     return axes
+  }
+
+  /// A log source's `split` (`TimeSplit`): its command-line spelling as a string, or an
+  /// object `{"train": "A..B", "validation": "C..D", "test": "E..F"}`,
+  /// `{"rolling": {"folds": K, "testDays": T}}` or `{"perPerson": [TRAIN, VALIDATION,
+  /// TEST]}`. Problems are reported at the value they concern; nil after one.
+  func readSplit(_ item: JSONItem, _ json: inout JSONDecoding) -> TimeSplit? {
+    func checked(_ at: JSONItem, _ make: () throws(TimeSplitError) -> TimeSplit, _ json: inout JSONDecoding) -> TimeSplit? {
+      do { return try make() } catch {
+        json.report(error.message, at: at)
+        return nil
+      }
+    }
+    if case .string(let text) = item.value {
+      return checked(item, { () throws(TimeSplitError) in try TimeSplit.parse(text) }, &json)
+    }
+    return json.decodeObject(item) { o -> TimeSplit? in
+      let forms = ["rolling", "perPerson", "test"].filter { o.has($0) }
+      if forms.count != 1 {
+        o.json.report(
+          forms.isEmpty
+            ? "expected {\"train\": \"A..B\", \"validation\": \"C..D\", \"test\": \"E..F\"}, {\"rolling\": {\"folds\": K, \"testDays\": T}} or {\"perPerson\": [TRAIN, VALIDATION, TEST]}"
+            : "give one kind of split: " + forms.map { "\"\($0)\"" }.joined(separator: " or "),
+          at: o.item)
+      }
+      if let rolling = o.member("rolling") {
+        return o.json.decodeObject(rolling) { r -> TimeSplit? in
+          let folds = r.require("folds", in: TimeSplit.foldRange)
+          let days = r.require("testDays", in: TimeSplit.testDayRange)
+          guard let folds, let days, r.isClean, forms.count == 1 else { return nil }
+          return checked(rolling.self, { () throws(TimeSplitError) in try TimeSplit.checkedRolling(folds: folds, testDays: days) }, &r.json)
+        }
+      }
+      if let fractions = o.member("perPerson") {
+        let values = (o.json.requireArray(fractions) ?? []).map { o.json.requireDouble($0, in: 0...1) }
+        guard o.isClean, forms.count == 1 else { return nil }
+        return checked(fractions, { () throws(TimeSplitError) in try TimeSplit.checkedPerPerson(values.map { $0 ?? .nan }) }, &o.json)
+      }
+      var windows: [TimeSplit.Dates?] = []
+      for name in ["train", "validation", "test"] {
+        guard let w = o.member(name) else {
+          if name != "validation" { o.json.report("missing required key \"\(name)\"", at: o.item) }
+          windows.append(nil)
+          continue
+        }
+        guard let text = o.json.requireString(w) else {
+          windows.append(nil)
+          continue
+        }
+        do throws(TimeSplitError) { windows.append(try TimeSplit.Dates.parse(text, name: name)) } catch {
+          o.json.report(error.message, at: w)
+          windows.append(nil)
+        }
+      }
+      guard o.isClean, forms.count == 1, let train = windows[0], let test = windows[2] else { return nil }
+      return checked(o.item, { () throws(TimeSplitError) in try TimeSplit.checkedDates(train: train, validation: windows[1], test: test) }, &o.json)
+    }
   }
 
   /// `"donations"`, `"sessions:MINUTES"` or a visit log file (`VisitSource.parse`).

@@ -110,6 +110,10 @@ struct ConfigReader {
     ConfigLocation(file: file, path: object.path, position: lines.position(ofByte: object.offset))
   }
 
+  func location(_ item: JSONItem) -> ConfigLocation {
+    ConfigLocation(file: file, path: item.path, position: lines.position(ofByte: item.offset))
+  }
+
   /// Reads the whole config from `json`'s file; nil when something was reported.
   ///
   /// - Throws: `ExperimentUsageError` when an override cannot be applied.

@@ -190,6 +190,9 @@ public struct LogInput: Sendable {
   public var timelines: ConfigPath?
   /// Scores from an outside model (`replay --scores`), read by the strategy `scores`.
   public var scores: ConfigPath?
+  /// The split point this source point scores (docs/batch.md, "Time splits"), or nil:
+  /// every visit after the warm-up.
+  public var split: SplitPoint?
 
   public init(log: ConfigPath) {
     self.log = log

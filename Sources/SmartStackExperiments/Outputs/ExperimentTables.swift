@@ -23,6 +23,13 @@ public enum ExperimentTables {
       "visits", "target_visits", "hits", "hit_rate", "rotations",
     ]
 
+  /// `header` with a `split` column after `source` when the experiment has a time split
+  /// (`ExperimentOutline.hasSplits`); as it is otherwise.
+  static func withSplit(_ header: [String], _ outline: ExperimentOutline) -> [String] {
+    guard outline.hasSplits, let i = header.firstIndex(of: "source") else { return header }
+    return Array(header[...i]) + ["split"] + header[(i + 1)...]
+  }
+
   /// `runs.csv` of `results` (sorted here by cell index). `regret` = the hit rate of the
   /// oracle run (the first target-aware strategy point, `ExperimentOutline.oracle`) of
   /// the same source and replicate minus this run's, empty when that run is not among
@@ -40,12 +47,14 @@ public enum ExperimentTables {
     }
     // Scenario sources add the simulation's columns (empty for log sources).
     let simulated = outline.sources.contains { $0.kind == "scenario" }
-    var csv = CSVWriter(header: runsHeader + (simulated ? SimulationCounts.names : []))
+    var csv = CSVWriter(header: withSplit(runsHeader, outline) + (simulated ? SimulationCounts.names : []))
+    let split = outline.hasSplits
     let seed = String(outline.seed)
     for r in sorted {
       let strategy = outline.strategies[r.cell.strategy]
       csv.append(outline.runID(r.cell))
       csv.append(outline.sources[r.cell.source].name)
+      if split { csv.append(outline.sources[r.cell.source].split ?? "") }
       csv.append(strategy.name)
       csv.append(strategy.parameters)
       csv.append(r.cell.replicate)
@@ -68,7 +77,8 @@ public enum ExperimentTables {
   /// (`day` counting from 0 at the run's first day with a scored visit, `date` that local
   /// date, its UTC offsets and its start and end in UTC), then its counts.
   public static func daily(_ outline: ExperimentOutline, _ results: [CellResult]) -> [UInt8] {
-    var csv = CSVWriter(header: dailyHeader)
+    var csv = CSVWriter(header: withSplit(dailyHeader, outline))
+    let split = outline.hasSplits
     for r in results.sorted(by: { $0.cell < $1.cell }) {
       let strategy = outline.strategies[r.cell.strategy]
       let runID = outline.runID(r.cell)
@@ -77,6 +87,7 @@ public enum ExperimentTables {
       for (day, c, offsets) in r.metrics.daily {
         csv.append(runID)
         csv.append(source)
+        if split { csv.append(outline.sources[r.cell.source].split ?? "") }
         csv.append(strategy.name)
         csv.append(strategy.parameters)
         csv.append(r.cell.replicate)

@@ -65,6 +65,23 @@ public enum StatisticsTables {
       high: interval?.high ?? .nan, pValue: test?.pValue ?? .nan, n: differences.count)
   }
 
+  /// The mean over a rolling back-test's folds of their per-fold means `values` (NaN:
+  /// undefined in that fold, left out), with a 95% Student t interval over the n defined
+  /// fold means: mean ± t(0.975, n − 1) · s / √n, s their sample standard deviation.
+  /// The unit is the fold; the interval is empty when n < 2. Folds share people and
+  /// training data, so they are not independent: the interval describes the spread of
+  /// the folds, not a sample of people (docs/batch.md, "Time splits").
+  public static func foldMean(_ values: [Double]) -> (mean: Double, low: Double, high: Double, n: Int) {
+    let defined = values.filter { !$0.isNaN }
+    let n = defined.count
+    guard n > 0 else { return (.nan, .nan, .nan, 0) }
+    let mean = defined.reduce(0, +) / Double(n)
+    guard n >= 2 else { return (mean, .nan, .nan, n) }
+    let variance = defined.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(n - 1)
+    let half = StudentT.quantile(0.975, degreesOfFreedom: Double(n - 1)) * (variance / Double(n)).squareRoot()
+    return (mean, mean - half, mean + half, n)
+  }
+
   /// The rows of one source and strategy point (summary, and paired unless it is the
   /// baseline).
   static func rows(_ grid: ResultGrid, source: Int, strategy: Int) -> ([SummaryRow], [PairedRow]) {
@@ -132,25 +149,57 @@ public enum StatisticsTables {
         if next < groups { launch() }
       }
     }
-    var summary = CSVWriter(header: summaryHeader)
-    var paired = CSVWriter(header: pairedHeader)
+    let split = outline.hasSplits
+    var summary = CSVWriter(header: ExperimentTables.withSplit(summaryHeader, outline))
+    var paired = CSVWriter(header: ExperimentTables.withSplit(pairedHeader, outline))
     let baseline = outline.strategies[outline.baseline].descriptor
+    let strategies = outline.strategies.count
+    let foldGroups = outline.foldGroups
+    func splitCells(_ text: String?) -> [String] { split ? [text ?? ""] : [] }
     for g in 0..<groups {
       guard let (summaryRows, pairedRows) = results[g] else { continue }
-      let source = outline.sources[g / outline.strategies.count].name
-      let strategy = outline.strategies[g % outline.strategies.count]
+      let sourcePoint = outline.sources[g / strategies]
+      let source = sourcePoint.name
+      let strategy = outline.strategies[g % strategies]
       for row in summaryRows {
-        summary.appendRow([
-          source, strategy.name, strategy.parameters, strategy.label, row.metric, RunTables.cell(row.mean),
-          RunTables.cell(row.low), RunTables.cell(row.high), String(row.n),
-        ])
+        summary.appendRow(
+          [source] + splitCells(sourcePoint.split) + [
+            strategy.name, strategy.parameters, strategy.label, row.metric, RunTables.cell(row.mean),
+            RunTables.cell(row.low), RunTables.cell(row.high), String(row.n),
+          ])
       }
       for row in pairedRows {
-        paired.appendRow([
-          source, strategy.name, strategy.parameters, strategy.label, baseline, row.metric,
-          RunTables.cell(row.meanDifference), RunTables.cell(row.low), RunTables.cell(row.high),
-          RunTables.cell(row.pValue), String(row.n),
-        ])
+        paired.appendRow(
+          [source] + splitCells(sourcePoint.split) + [
+            strategy.name, strategy.parameters, strategy.label, baseline, row.metric,
+            RunTables.cell(row.meanDifference), RunTables.cell(row.low), RunTables.cell(row.high),
+            RunTables.cell(row.pValue), String(row.n),
+          ])
+      }
+      // After a rolling back-test's last fold: per strategy and metric, the mean over folds.
+      guard g % strategies == strategies - 1,
+        let group = foldGroups.first(where: { $0.sources.upperBound - 1 == g / strategies })
+      else { continue }
+      for j in 0..<strategies {
+        let point = outline.strategies[j]
+        let folds = group.sources.map { results[$0 * strategies + j] }
+        guard let first = folds.first ?? nil else { continue }
+        for row in first.0 {
+          let m = foldMean(folds.map { $0?.0.first { $0.metric == row.metric }?.mean ?? .nan })
+          summary.appendRow(
+            [group.label] + splitCells("mean") + [
+              point.name, point.parameters, point.label, row.metric, RunTables.cell(m.mean),
+              RunTables.cell(m.low), RunTables.cell(m.high), String(m.n),
+            ])
+        }
+        for row in first.1 {
+          let m = foldMean(folds.map { $0?.1.first { $0.metric == row.metric }?.meanDifference ?? .nan })
+          paired.appendRow(
+            [group.label] + splitCells("mean") + [
+              point.name, point.parameters, point.label, baseline, row.metric, RunTables.cell(m.mean),
+              RunTables.cell(m.low), RunTables.cell(m.high), "", String(m.n),
+            ])
+        }
       }
     }
     return (summary.bytes, paired.bytes)

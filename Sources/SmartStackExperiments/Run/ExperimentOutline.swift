@@ -16,13 +16,18 @@ public struct ExperimentOutline: Sendable {
     /// See `ExperimentSource.unitsArePeoplePerReplicate`.
     public var unitsArePeoplePerReplicate: Bool
     public var statistics: SourceStatistics
+    /// The split point this source point scores (`validation`, `test`, `fold1`, …; the
+    /// `split` column), or nil for a source without a time split.
+    public var split: String?
     public init(
-      name: String, kind: String, unitsArePeoplePerReplicate: Bool, statistics: SourceStatistics
+      name: String, kind: String, unitsArePeoplePerReplicate: Bool, statistics: SourceStatistics,
+      split: String? = nil
     ) {
       self.name = name
       self.kind = kind
       self.unitsArePeoplePerReplicate = unitsArePeoplePerReplicate
       self.statistics = statistics
+      self.split = split
     }
   }
 
@@ -95,10 +100,13 @@ public struct ExperimentOutline: Sendable {
   public init(design: ExperimentDesign, sources: [any ExperimentSource]) {
     self.init(
       name: design.name, seed: design.seed, replicates: design.replicates,
-      sources: sources.map {
-        Source(
-          name: $0.name, kind: $0.kind, unitsArePeoplePerReplicate: $0.unitsArePeoplePerReplicate,
-          statistics: $0.statistics)
+      sources: zip(design.sources, sources).map { spec, source in
+        var split: String?
+        if case .log(let log) = spec.input { split = log.split?.name }
+        return Source(
+          name: source.name, kind: source.kind,
+          unitsArePeoplePerReplicate: source.unitsArePeoplePerReplicate,
+          statistics: source.statistics, split: split)
       },
       strategies: design.strategies.map { Strategy($0) },
       baseline: design.baseline, trace: design.trace,
@@ -106,6 +114,33 @@ public struct ExperimentOutline: Sendable {
   }
 
   public var cellCount: Int { sources.count * strategies.count * replicates }
+
+  /// True when some source point has a time split: the tables then carry a `split`
+  /// column (and only then, so experiments without one keep their bytes).
+  public var hasSplits: Bool { sources.contains { $0.split != nil } }
+
+  /// The rolling back-tests among the sources: for each, the source points of its folds
+  /// (`fold1` … `foldK`, adjacent, since the split varies fastest) and the label of the
+  /// rows of their mean (the last fold's label with `split=foldK` replaced by
+  /// `split=mean`), in source order.
+  public var foldGroups: [(sources: Range<Int>, label: String)] {
+    var groups: [(Range<Int>, String)] = []
+    var s = 0
+    while s < sources.count {
+      var e = s
+      while e < sources.count, sources[e].split == "fold\(e - s + 1)" { e += 1 }
+      if e - s >= 2, e == sources.count || sources[e].split != "fold\(e - s + 1)" {
+        let last = sources[e - 1].name
+        let suffix = "split=fold\(e - s)]"
+        let label = last.hasSuffix(suffix) ? String(last.dropLast(suffix.count)) + "split=mean]" : last + "[split=mean]"
+        groups.append((s..<e, label))
+        s = e
+      } else {
+        s += 1
+      }
+    }
+    return groups
+  }
 
   /// Index of the first target-aware strategy point (the oracle `regret` is measured
   /// against), if any; what it is named does not matter.
@@ -185,6 +220,11 @@ public struct ExperimentOutline: Sendable {
       ]
       // Only when given: outlines of runs without scores keep their bytes.
       if let scores = log.scores { members.append(JSONMember("scores", .string(scores.written))) }
+      // Only when given: outlines of runs without a split keep their bytes.
+      if let split = log.split {
+        members.append(
+          JSONMember("split", ["point": .string(split.name), "spec": .string(split.split.spelling)]))
+      }
     case .scenario(let scenario):
       members += [
         JSONMember("scenario", .string(scenario.scenario.written)),

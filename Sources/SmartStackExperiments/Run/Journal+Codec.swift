@@ -355,9 +355,13 @@ extension ExperimentOutline.Source: JSONObjectDecodable {
   /// The source as the journal header and the manifest hold it.
   var jsonValue: JSONValue {
     let t = statistics
-    return [
-      "name": .string(name),
-      "kind": .string(kind),
+    var members: [JSONMember] = [
+      JSONMember("name", .string(name)),
+      JSONMember("kind", .string(kind)),
+    ]
+    // Only for a split source point: journals without splits keep their bytes.
+    if let split { members.append(JSONMember("split", .string(split))) }
+    let rest: JSONValue = [
       "units": .string(unitsArePeoplePerReplicate ? "replicate-person" : "person"),
       "people": .number(Double(t.people)),
       "events": .number(Double(t.events)),
@@ -368,12 +372,15 @@ extension ExperimentOutline.Source: JSONObjectDecodable {
       "fnv1a64": .string(t.contentHash),
       "inputs": .array(t.inputs.map { JSONNode($0.jsonValue) }),
     ]
+    if case .object(let tail) = rest { members += tail }
+    return .object(members)
   }
 
   /// Reads `jsonValue`'s form; `span_days` is derived from `first` and `last`.
   public static func read(_ o: inout JSONObjectReader) -> Self? {
     let name = o.require("name", as: String.self)
     let kind = o.require("kind", as: String.self)
+    let split = o.optional("split", as: String.self)
     let units = o.require("units", as: String.self)
     let people = o.require("people", in: 0...Int.max)
     let events = o.require("events", in: 0...Int.max)
@@ -390,7 +397,7 @@ extension ExperimentOutline.Source: JSONObjectDecodable {
       name: name, kind: kind, unitsArePeoplePerReplicate: units == "replicate-person",
       statistics: SourceStatistics(
         people: people, events: events, visits: visits, first: first?.milliseconds,
-        last: last?.milliseconds, contentHash: hash, inputs: inputs))
+        last: last?.milliseconds, contentHash: hash, inputs: inputs), split: split)
   }
 }
 

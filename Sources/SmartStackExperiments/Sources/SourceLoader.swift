@@ -133,6 +133,15 @@ public enum SourceLoader {
       inputs.append(SourceInput(role: "scores", path: file.written, hash: FNV1a.hexHash(fileBytes)))
       options.scores = try ScoreFile.read(bytes: fileBytes, file: file.resolved, zone: zone)
     }
+    if let point = input.split, let first = log.timestamps.min(), let last = log.timestamps.max() {
+      do {
+        options.scoredWindow = try point.split.window(
+          point: point.index, zone: zone, firstDay: zone.dayIndex(at: Instant(milliseconds: first)),
+          lastDay: zone.dayIndex(at: Instant(milliseconds: last)))
+      } catch {
+        throw DiagnosticList([point.location.diagnostic(error.message)])
+      }
+    }
     let plan = try ReplayPlan(log: log, options: options)
     let statistics = SourceStatistics(
       people: plan.people.count, events: log.count, visits: plan.visitCount,

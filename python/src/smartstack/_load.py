@@ -17,7 +17,7 @@ import pandas as pd
 TEXT_COLUMNS = frozenset({
     "run_id", "source", "strategy", "parameters", "label", "baseline", "metric", "person", "user",
     "instance", "kind", "intent", "shown", "previous", "target", "targets", "top", "rule",
-    "state", "shown_state", "table", "fields",
+    "state", "shown_state", "table", "fields", "split",
 })
 # Instants: ISO 8601 with Z or an offset, read as timezone-aware (UTC) datetimes.
 TIME_COLUMNS = frozenset({"time", "timestamp", "started", "finished"})
