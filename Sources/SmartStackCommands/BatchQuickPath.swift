@@ -34,6 +34,9 @@ struct QuickSourceOptions: ParsableArguments {
   @Option(help: "With --log: scores from an outside model (CSV), for the strategy 'scores'.")
   var scores: String?
 
+  @Option(help: "With --log: context changes (CSV or JSON Lines; docs/context.md), for context strategies such as 'context-mfu'.")
+  var context: String?
+
   @Option(help: "Quick path, no config: run an experiment on this scenario (simulated people). Needs --strategy.")
   var scenario: String?
 
@@ -54,6 +57,7 @@ struct QuickSourceOptions: ParsableArguments {
       if split != nil { names.append("--split") }
       if timelines != nil { names.append("--timelines") }
       if scores != nil { names.append("--scores") }
+      if context != nil { names.append("--context") }
     }
     if scenario == nil, days != nil { names.append("--days") }
     return names
@@ -81,6 +85,7 @@ struct QuickSourceOptions: ParsableArguments {
       if let warmupDays { source.append(JSONMember("warmupDays", .number(warmupDays))) }
       if let timelines { source.append(JSONMember("timelines", .string(timelines))) }
       if let scores { source.append(JSONMember("scores", .string(scores))) }
+      if let context { source.append(JSONMember("context", .string(context))) }
       if let split { source.append(JSONMember("split", .string(split))) }
     } else if let scenario {
       source.append(JSONMember("scenario", .string(scenario)))

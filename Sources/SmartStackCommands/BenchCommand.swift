@@ -83,7 +83,7 @@ struct BenchCommand: RegistryCommand {
     let choices: [StrategyChoice]
     do {
       choices =
-        strategy.isEmpty ? try registry.allWithDefaults().filter { $0.type.name != ScoresStrategy.name } : try strategy.flatMap { try registry.parseList($0) }
+        strategy.isEmpty ? try registry.allWithDefaults() : try strategy.flatMap { try registry.parseList($0) }
     } catch let error as StrategyError {
       throw ValidationError(error.description)
     }

@@ -93,7 +93,7 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     do {
       choices =
         strategy.isEmpty
-        ? try registry.allWithDefaults().filter { input.scores != nil || $0.type.name != ScoresStrategy.name }
+        ? try registry.allWithDefaults(having: input.strategyNeeds)
         : try strategy.flatMap { try registry.parseList($0) }
     } catch let error as StrategyError {
       throw ValidationError(error.description)
@@ -184,6 +184,14 @@ struct ReplayInputOptions: ParsableArguments {
       throw ValidationError("--horizon must be a number of seconds within 0...31622400 (366 days)")
     }
     guard (0...36_500).contains(warmupDays) else { throw ValidationError("--warmup-days must be within 0...36500") }
+  }
+
+  /// The strategy inputs the options give (`StrategyNeeds`).
+  var strategyNeeds: StrategyNeeds {
+    var needs: StrategyNeeds = []
+    if scores != nil { needs.insert(.scores) }
+    if context != nil { needs.insert(.context) }
+    return needs
   }
 
   /// The input files named by the options, in option order.

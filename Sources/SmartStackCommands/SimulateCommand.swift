@@ -76,7 +76,7 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
   func run(registry: StrategyRegistry) async throws {
     let choices: [StrategyChoice]
     do {
-      choices = strategy.isEmpty ? try registry.allWithDefaults().filter { $0.type.name != ScoresStrategy.name } : try strategy.flatMap { try registry.parseList($0) }
+      choices = strategy.isEmpty ? try registry.allWithDefaults() : try strategy.flatMap { try registry.parseList($0) }
     } catch let error as StrategyError {
       throw ValidationError(error.description)
     }

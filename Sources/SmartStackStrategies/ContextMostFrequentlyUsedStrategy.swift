@@ -22,7 +22,8 @@ public struct ContextMostFrequentlyUsedStrategy: RankingStrategy {
       StrategyParameterSpec(
         "min-donations", default: 1, range: 1...100_000, integer: true,
         help: "donations at the current place needed before its counts are used")
-    ])
+    ],
+    needs: .context)
   @usableFromInline let minDonations: Int32
   @usableFromInline var instanceCount = 0
   /// `counts[place * instanceCount + i]`: donations matched to `i` at `place`.

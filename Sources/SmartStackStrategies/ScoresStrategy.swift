@@ -22,7 +22,8 @@ import SmartStackEngine
 /// without `--scores` (a usage error naming the option).
 public struct ScoresStrategy: InstanceScoringStrategy {
   public static let info = StrategyInfo(
-    name: "scores", summary: "the latest score from an outside model (--scores FILE); unscored candidates last")
+    name: "scores", summary: "the latest score from an outside model (--scores FILE); unscored candidates last",
+    needs: .scores)
 
   @inlinable public init(parameters: StrategyParameters) {}
 

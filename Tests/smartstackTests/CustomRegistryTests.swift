@@ -113,13 +113,13 @@ struct CustomRegistryTests {
         "--quiet", "--jobs", "1", "--out", named.path,
       ])
     #expect(try strategies(inRunsOf: named) == ["test-last", "mfu"])
-    // With no --strategy: every registered strategy (but `scores`, which needs a score
-    // file only replay and batch read), `test-last` last.
+    // With no --strategy: every registered strategy but those that need an input beyond
+    // the scenario (`scores`, `context-mfu`), `test-last` last.
     let all = folder.appendingPathComponent("all")
     try await SmartStack.run(
       registry: registry,
       arguments: ["simulate", "--scenario", scenario, "--days", "1", "--quiet", "--out", all.path])
-    #expect(try strategies(inRunsOf: all) == registry.names.filter { $0 != "scores" })
+    #expect(try strategies(inRunsOf: all) == registry.types.filter { $0.info.needs.isEmpty }.map { $0.name })
   }
 
   @Test func replayRunsItByName() async throws {

@@ -83,12 +83,31 @@ public struct StrategyInfo: Sendable {
   public var summary: String
   /// The parameters the strategy accepts, with defaults and meaning.
   public var parameters: [StrategyParameterSpec]
+  /// The inputs beyond the donation log or scenario it ranks by (`StrategyNeeds`);
+  /// empty for most. A command's default strategy list leaves out a strategy whose
+  /// inputs the run does not have; named explicitly, it runs (and says what is missing
+  /// where a command checks).
+  public var needs: StrategyNeeds
 
-  @inlinable public init(name: String, summary: String, parameters: [StrategyParameterSpec] = []) {
+  @inlinable public init(
+    name: String, summary: String, parameters: [StrategyParameterSpec] = [], needs: StrategyNeeds = []
+  ) {
     self.name = name
     self.summary = summary
     self.parameters = parameters
+    self.needs = needs
   }
+}
+
+/// Inputs beyond the donation log or scenario that a strategy ranks by
+/// (`StrategyInfo.needs`).
+public struct StrategyNeeds: OptionSet, Sendable, Hashable {
+  public let rawValue: UInt8
+  @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+  /// An outside model's scores (`--scores`).
+  public static let scores = StrategyNeeds(rawValue: 1 << 0)
+  /// Context changes (`--context`, or a scenario's context).
+  public static let context = StrategyNeeds(rawValue: 1 << 1)
 }
 
 /// How the engine may run a strategy, derived from the refinement it conforms to

@@ -346,6 +346,20 @@ extension ConfigReader {
             SweepPoint(label: v.value.written) { $0.log?.scores = v.value }
           }))
     }
+    if let values = o.sweep(
+      "context",
+      { item, json -> ConfigPath? in
+        guard let text = json.requireString(item) else { return nil }
+        return existingFile(item, text, &json)
+      })
+    {
+      axes.append(
+        SweepAxis(
+          key: "context",
+          points: values.map { v in
+            SweepPoint(label: v.value.written) { $0.log?.context = v.value }
+          }))
+    }
     return axes
   }
 

@@ -6,9 +6,10 @@ import SmartStackWorld
 
 extension ConfigReader {
   /// Every strategy of `registry` with its default parameters, in registration order,
-  /// but `scores` (it needs a score file: listed by name only).
+  /// but those that need an input beyond the log or scenario (`StrategyInfo.needs`:
+  /// `scores`, `context-mfu`), which sources may lack: listed by name only.
   static func allStrategies(_ registry: StrategyRegistry) -> [StrategyChoice] {
-    registry.entries.filter { $0.type.name != ScoresStrategy.name }.compactMap { entry in
+    registry.entries.filter { $0.type.info.needs.isEmpty }.compactMap { entry in
       guard
         let parameters = try? StrategyParameters(
           specs: entry.type.parameterSpecs, given: [], strategy: entry.type.name)

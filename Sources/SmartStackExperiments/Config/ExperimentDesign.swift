@@ -190,6 +190,8 @@ public struct LogInput: Sendable {
   public var timelines: ConfigPath?
   /// Scores from an outside model (`replay --scores`), read by the strategy `scores`.
   public var scores: ConfigPath?
+  /// Context changes (`replay --context`, docs/context.md), read by context strategies.
+  public var context: ConfigPath?
   /// The split point this source point scores (docs/batch.md, "Time splits"), or nil:
   /// every visit after the warm-up.
   public var split: SplitPoint?

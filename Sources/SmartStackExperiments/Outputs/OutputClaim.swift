@@ -181,6 +181,8 @@ extension ExperimentDesign {
           if case .file(let path) = input.visits { paths.append(path.resolved) }
           if case .file(let path) = input.stack { paths.append(path.resolved) }
           if let timelines = input.timelines { paths.append(timelines.resolved) }
+          if let scores = input.scores { paths.append(scores.resolved) }
+          if let context = input.context { paths.append(context.resolved) }
           return paths
         }
       }

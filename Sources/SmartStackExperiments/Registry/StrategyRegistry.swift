@@ -114,9 +114,11 @@ public struct StrategyRegistry: Sendable {
     return try StrategyChoice(entry, parameters: parameters)
   }
 
-  /// Every registered strategy with its default parameters, in registration order.
-  public func allWithDefaults() throws -> [StrategyChoice] {
-    try entries.map {
+  /// Every registered strategy with its default parameters, in registration order,
+  /// but those that need an input the run does not have (`StrategyInfo.needs` not within
+  /// `having`).
+  public func allWithDefaults(having: StrategyNeeds = []) throws -> [StrategyChoice] {
+    try entries.filter { $0.type.info.needs.isSubset(of: having) }.map {
       try StrategyChoice(
         $0, parameters: StrategyParameters(specs: $0.type.parameterSpecs, given: [], strategy: $0.type.name))
     }

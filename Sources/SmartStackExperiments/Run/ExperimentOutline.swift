@@ -220,6 +220,8 @@ public struct ExperimentOutline: Sendable {
       ]
       // Only when given: outlines of runs without scores keep their bytes.
       if let scores = log.scores { members.append(JSONMember("scores", .string(scores.written))) }
+      // Only when given: outlines of runs without context keep their bytes.
+      if let context = log.context { members.append(JSONMember("context", .string(context.written))) }
       // Only when given: outlines of runs without a split keep their bytes.
       if let split = log.split {
         members.append(

@@ -133,6 +133,11 @@ public enum SourceLoader {
       inputs.append(SourceInput(role: "scores", path: file.written, hash: FNV1a.hexHash(fileBytes)))
       options.scores = try ScoreFile.read(bytes: fileBytes, file: file.resolved, zone: zone)
     }
+    if let file = input.context {
+      let fileBytes = try cache.read(file.resolved)
+      inputs.append(SourceInput(role: "context", path: file.written, hash: FNV1a.hexHash(fileBytes)))
+      options.context = try ContextLog.read(bytes: fileBytes, file: file.resolved, zone: zone)
+    }
     if let point = input.split, let first = log.timestamps.min(), let last = log.timestamps.max() {
       do {
         options.scoredWindow = try point.split.window(

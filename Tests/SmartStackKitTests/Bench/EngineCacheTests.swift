@@ -158,7 +158,7 @@ struct EngineCacheTests {
       func visit<S: RankingStrategy>(_ prototype: S) -> String { "\(S.self)" }
     }
     let registry = StrategyRegistry.builtIn
-    for choice in try registry.allWithDefaults() {
+    for choice in try registry.allWithDefaults(having: [.scores, .context]) {
       #expect(choice.open(TypeName()) == "\(type(of: choice.prototype))")
     }
     var custom = StrategyRegistry.builtIn

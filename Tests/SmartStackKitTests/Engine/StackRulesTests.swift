@@ -26,7 +26,7 @@ extension BuiltInCheck {
   /// The problems found for every built-in strategy but the exempt oracle, each
   /// prefixed with the strategy's name.
   func problemsForEveryBuiltIn() throws -> [String] {
-    try StrategyRegistry.builtIn.allWithDefaults().filter { !($0.type is any TargetAwareStrategy.Type) }.flatMap { choice in
+    try StrategyRegistry.builtIn.allWithDefaults(having: [.scores, .context]).filter { !($0.type is any TargetAwareStrategy.Type) }.flatMap { choice in
       choice.open(EachBuiltIn(check: self)).map { "\(choice.descriptor): \($0)" }
     }
   }

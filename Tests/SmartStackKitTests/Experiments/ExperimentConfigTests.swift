@@ -18,7 +18,7 @@ struct ExperimentConfigTests {
     #expect(d.seed == 1)
     #expect(d.replicates == 3)
     // Every built-in strategy but `scores`, which needs a score file and runs only when listed.
-    #expect(d.strategies.map(\.descriptor.name) == StrategyRegistry.builtIn.names.filter { $0 != "scores" })
+    #expect(d.strategies.map(\.descriptor.name) == StrategyRegistry.builtIn.types.filter { $0.info.needs.isEmpty }.map { $0.name })
     #expect(d.strategies[d.baseline].descriptor.name == "mfu")
     #expect(d.trace == false)
     #expect(d.outputDirectory == nil)

@@ -128,7 +128,7 @@ struct StackRulesScenarioTests {
     let v = Variant.allCases.firstIndex(of: variant)!
     for (k, url) in Self.scenarioFiles.enumerated() where Self.full || k % Variant.allCases.count == v {
       let scenario = try scenario(url, variant)
-      for choice in try StrategyRegistry.builtIn.allWithDefaults() where !(choice.type is any TargetAwareStrategy.Type) {
+      for choice in try StrategyRegistry.builtIn.allWithDefaults(having: [.scores, .context]) where !(choice.type is any TargetAwareStrategy.Type) {
         let problems = choice.open(Check(scenario: scenario, variant: variant))
         #expect(problems.isEmpty, "\(url.lastPathComponent), \(choice.descriptor): \(problems.count) problems, first \(problems.prefix(3))")
       }
