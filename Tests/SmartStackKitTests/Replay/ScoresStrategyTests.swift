@@ -16,6 +16,17 @@ private struct ShownTrace: OutcomeObserver {
   }
 }
 
+/// Records, at every visit, the shown and the previous instance, the rule and the
+/// candidates' tie-break features.
+private struct RuleTrace: OutcomeObserver {
+  var visits: [(person: Int32, time: Int64, shown: Int32, previous: Int32, rule: String, available: [Bool], last: [Int64], count: [Int32])] = []
+  mutating func observe(
+    _ o: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
+  ) {
+    visits.append((o.person, o.time, o.shown, o.previous, "\(o.rule)", features.available, features.lastDonation, features.donationCount))
+  }
+}
+
 /// Scores from an outside model (issue 32 item 3): the score file, its located errors,
 /// and the `scores` strategy's ranking at every visit.
 @Suite("Scores from an outside model")
@@ -96,11 +107,9 @@ struct ScoresStrategyTests {
     #expect(throws: Never.self) { try Self.plan("user,timestamp,kind,score\nana,2026-03-02T07:00:00Z,A,1\n", stack: .fixed(stack)) }
   }
 
-  /// A generated log and score file, rules unconstrained: at every visit the shown
-  /// instance is the candidate with the highest latest score, ties (and no score, which
-  /// is minus infinity) broken as the engine does.
-  @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
-  func theRankingEqualsTheScoresAtEveryVisit(seed: UInt64) throws {
+  /// A generated log and score file (`seed`): the log's text, the score file's text and
+  /// each user's rows (time, kind, score) in file order.
+  static func generated(seed: UInt64) -> (log: String, scores: String, rows: [String: [(time: Int64, kind: String, score: Double)]]) {
     var random = SplitMix64(seed: seed)
     let kinds = ["K0", "K1", "K2", "K3", "K4"]
     let users = ["u0", "u1", "u2"]
@@ -124,6 +133,72 @@ struct ScoresStrategyTests {
         raw[user, default: []].append((s, kind, score))
       }
     }
+    return (logText, scoreText, raw)
+  }
+
+  /// The candidate with the highest latest score dated `<= time` among `rows` (minus
+  /// infinity before an instance's first), ties broken as the engine does (more recent
+  /// donation, more donations, kind name, index); -1 without a candidate.
+  static func top(
+    _ person: ReplayPlan.Person, rows: [(time: Int64, kind: String, score: Double)], at time: Int64,
+    available: [Bool], last: [Int64], count: [Int32]
+  ) -> Int32 {
+    func score(_ i: Int) -> Double {
+      let kind = person.instances[i].kind
+      return rows.last { $0.time <= time && $0.kind == kind }?.score ?? -.infinity
+    }
+    let best = person.instances.indices.filter { available[$0] }.min { a, b in
+      let (sa, sb) = (score(a), score(b))
+      if sa != sb { return sa > sb }
+      if last[a] != last[b] { return last[a] > last[b] }
+      if count[a] != count[b] { return count[a] > count[b] }
+      let (ka, kb) = (person.instances[a].kind, person.instances[b].kind)
+      if ka != kb { return Array(ka.utf8).lexicographicallyPrecedes(Array(kb.utf8)) }
+      return a < b
+    }
+    return Int32(best ?? -1)
+  }
+
+  /// The same under the rotation limit (1 an hour, 3 a day): at every visit the shown
+  /// instance is the highest-scored candidate by the latest scores dated at or before
+  /// the visit (engine tie-break), unless the limit is used up (rule `stack rotation
+  /// limit`), and then it is the one shown before.
+  @Test(arguments: [1, 2, 3] as [UInt64])
+  func underTheRotationLimitEachVisitShowsTheTopScoreOrStays(seed: UInt64) throws {
+    let (logText, scoreText, raw) = Self.generated(seed: seed)
+    var options = ReplayOptions()
+    options.stack = .all
+    options.stackRules = StackRuleSettings(rotationLimit: RotationLimit(perHour: 1, perDay: 3))
+    options.scores = try ScoreFile.read(bytes: Array(scoreText.utf8), file: "s.csv")
+    let plan = try ReplayPlan(
+      log: try DonationLog.read(bytes: Array(logText.utf8), file: "l.csv", format: .csv), options: options)
+    let trace = Replay.run(
+      plan, strategy: ScoresStrategy(parameters: .none),
+      descriptor: StrategyDescriptor(name: "scores", parameters: .none), observer: RuleTrace())
+    #expect(trace.visits.count == plan.visitCount)
+    var refused = 0
+    for v in trace.visits {
+      let person = plan.people[Int(v.person)]
+      let best = Self.top(person, rows: raw[person.name]!, at: v.time, available: v.available, last: v.last, count: v.count)
+      let at = "person \(person.name) at \(ISO8601.format(Instant(milliseconds: v.time)))"
+      if v.rule == "stack rotation limit" {
+        // The limit is used up: the stack stays, whatever the scores.
+        #expect(v.shown == v.previous, "\(at)")
+        if best != v.previous { refused += 1 }
+      } else {
+        #expect(v.shown == best, "\(at): \(v.rule)")
+      }
+    }
+    // The limit did refuse rotations the scores asked for.
+    #expect(refused > 0)
+  }
+
+  /// A generated log and score file, rules unconstrained: at every visit the shown
+  /// instance is the candidate with the highest latest score, ties (and no score, which
+  /// is minus infinity) broken as the engine does.
+  @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+  func theRankingEqualsTheScoresAtEveryVisit(seed: UInt64) throws {
+    let (logText, scoreText, raw) = Self.generated(seed: seed)
     let plan = try Self.plan(scoreText, log: logText)
     let trace = Replay.run(
       plan, strategy: ScoresStrategy(parameters: .none),
@@ -131,21 +206,8 @@ struct ScoresStrategyTests {
     #expect(trace.visits.count == plan.visitCount)
     for v in trace.visits {
       let person = plan.people[Int(v.person)]
-      func score(_ i: Int) -> Double {
-        let kind = person.instances[i].kind
-        return raw[person.name]!.last { $0.time <= v.time && $0.kind == kind }?.score ?? -.infinity
-      }
-      let candidates = person.instances.indices.filter { v.available[$0] }
-      let best = candidates.min { a, b in
-        let (sa, sb) = (score(a), score(b))
-        if sa != sb { return sa > sb }
-        if v.last[a] != v.last[b] { return v.last[a] > v.last[b] }
-        if v.count[a] != v.count[b] { return v.count[a] > v.count[b] }
-        let (ka, kb) = (person.instances[a].kind, person.instances[b].kind)
-        if ka != kb { return Array(ka.utf8).lexicographicallyPrecedes(Array(kb.utf8)) }
-        return a < b
-      }
-      #expect(v.shown == Int32(best ?? -1), "person \(person.name) at \(ISO8601.format(Instant(milliseconds: v.time)))")
+      let best = Self.top(person, rows: raw[person.name]!, at: v.time, available: v.available, last: v.last, count: v.count)
+      #expect(v.shown == best, "person \(person.name) at \(ISO8601.format(Instant(milliseconds: v.time)))")
     }
   }
 }
