@@ -65,7 +65,7 @@ public struct ExposureRecorder: OutcomeObserver {
       shown: shownID, propensity: o.shownProbability, estimated: probabilities.estimated,
       forced: probabilities.forcedByRule, reward: false, hit: o.isHit,
       targets: targets().compactMap(labels.id))
-    pending!.rule = ExposureRule(outcomeRule: "\(o.rule)")
+    pending!.rule = ExposureRule(o.decidedBy)
   }
 
   /// The version-2 columns of the pending row (what the person did) and its reward (a

@@ -111,12 +111,11 @@ public struct ShownProbabilities: Sendable, Equatable {
     }
   }
 
-  /// Sets `last` for a visit that showed `shown` (-1: nothing) under `rule`, the
-  /// strategy's own rule being `strategyRule` (`ShownProbabilities`' definition).
+  /// Sets `last` for a visit that showed `shown` (-1: nothing), decided by `decidedBy`
+  /// (`ShownProbabilities`' definition).
   @inline(never)
-  @inlinable package mutating func finish(shown: Int32, instanceCount: Int, rule: StaticString, strategyRule: StaticString) {
-    let ruleName = "\(rule)"
-    let forced = ruleName != "\(strategyRule)" && ruleName != "suppressed: not rotated to"
+  @inlinable package mutating func finish(shown: Int32, instanceCount: Int, decidedBy: VisitRule) {
+    let forced = decidedBy.isForcing
     last.estimated = false
     last.forcedByRule = forced
     if stochastic && stated.isEmpty {

@@ -68,11 +68,12 @@ extension StackSession {
 
   /// What `decideVisit` decided at a visit: the instance shown (-1: none) and the one
   /// shown before, the best target's rank as presented (`VisitOutcome.targetRank`), the
-  /// number of candidates, the rule, and the relevance situation (`relevanceAtVisit`).
-  /// Every element is trivial: holding it costs no reference counting.
+  /// number of candidates, the rule's name and which rule it is (`VisitOutcome.rule`,
+  /// `VisitOutcome.decidedBy`), and the relevance situation (`relevanceAtVisit`). Every
+  /// element is trivial: holding it costs no reference counting.
   @usableFromInline package typealias VisitDecision = (
-    shown: Int32, previous: Int32, targetRank: Int, candidates: Int, rule: StaticString, critical: Bool,
-    honoured: Bool
+    shown: Int32, previous: Int32, targetRank: Int, candidates: Int, rule: StaticString, decidedBy: VisitRule,
+    critical: Bool, honoured: Bool
   )
 
   /// The outcome of `decision`, made at `time` (the session's clock and relevance as
@@ -87,7 +88,8 @@ extension StackSession {
       hasTarget: hasTarget, targetRank: decision.targetRank,
       candidateCount: decision.candidates,
       shownState: shown >= 0 ? _context.features._relevance[Int(shown)] : .none,
-      relevanceCritical: decision.critical, relevanceHonoured: decision.honoured, rule: decision.rule)
+      relevanceCritical: decision.critical, relevanceHonoured: decision.honoured, rule: decision.rule,
+      decidedBy: decision.decidedBy)
   }
 
   /// Everything of a visit but the observer's call: the decision (fresh or reused), the
@@ -135,19 +137,19 @@ extension StackSession {
     // The stack's own rules, applied to the strategy's order (`StackRules`); the
     // strategy's scores and rule stay as they are, for the next visit's reuse.
     var shownIndex = rankedTop
-    var rule = ranking.rule
+    var decidedBy = VisitRule.strategy
     var presentedTargetRank = rankedTargetRank
     if !Path.seesTarget
       && StackRules.mayBind(strategyTop: rankedTop, policy: policy, current: Int(_context.shown), features: _context.features)
     {
-      (shownIndex, rule, presentedTargetRank) = applyStackRules(
-        strategyTop: rankedTop, rule: rule, targetRank: rankedTargetRank, policy: policy, targets: targetBuffer)
+      (shownIndex, decidedBy, presentedTargetRank) = applyStackRules(
+        strategyTop: rankedTop, targetRank: rankedTargetRank, policy: policy, targets: targetBuffer)
     }
     let top = shownIndex
     let targetRank = presentedTargetRank
+    let rule = decidedBy == .strategy ? ranking.rule : decidedBy.name
     if _observer.readsShownProbabilities {
-      shownChoice.finish(
-        shown: Int32(top), instanceCount: _context.instanceCount, rule: rule, strategyRule: ranking.rule)
+      shownChoice.finish(shown: Int32(top), instanceCount: _context.instanceCount, decidedBy: decidedBy)
     }
 
     let (critical, honoured) = relevanceAtVisit(top: top)
@@ -158,7 +160,7 @@ extension StackSession {
       _context.shown = shown
       _context.shownSince = time
     }
-    return (shown, previous, targetRank, candidates, rule, critical, honoured)
+    return (shown, previous, targetRank, candidates, rule, decidedBy, critical, honoured)
   }
 
   /// Sets `ranking.rule` for an instance-scoring strategy, which names a decision after
@@ -170,9 +172,10 @@ extension StackSession {
     if let rule = _path.rule(top: top, _context) { ranking.rule = rule }
   }
 
-  /// The shown instance, the rule and the target's rank once the stack's rules are
-  /// applied to the strategy's decision (`StackRules`), at a visit where they may bind.
-  /// `targetRank` is the best target's rank in the strategy's order.
+  /// The shown instance, the rule that decided it (`.strategy` when no stack rule bound)
+  /// and the target's rank once the stack's rules are applied to the strategy's decision
+  /// (`StackRules`), at a visit where they may bind. `targetRank` is the best target's
+  /// rank in the strategy's order.
   ///
   /// Candidate `i`'s key in the strategy's order is its remembered order key when the
   /// session remembers decisions, else `orderKey` of its current score and tie rank, read
@@ -191,8 +194,8 @@ extension StackSession {
   ///   suppression binds (the allowed candidate is looked for over every instance).
   @inline(never)
   @inlinable mutating package func applyStackRules(
-    strategyTop: Int, rule: StaticString, targetRank: Int, policy: VisitPolicy, targets: UnsafeBufferPointer<Int32>
-  ) -> (shown: Int, rule: StaticString, targetRank: Int) {
+    strategyTop: Int, targetRank: Int, policy: VisitPolicy, targets: UnsafeBufferPointer<Int32>
+  ) -> (shown: Int, rule: VisitRule, targetRank: Int) {
     let view = slots.view
     let current = Int(_context.shown)
     let features = _context.features
@@ -205,7 +208,7 @@ extension StackSession {
       let key = { (i: Int) -> UInt128 in remembered ? view.orderKeys[i] : Self.orderKey(scores[i], view.tieRank[i]) }
       let (constrained, constraintRule) = StackRules.shown(
         strategyTop: strategyTop, policy: policy, current: current, features: features, key: key)
-      guard let constraintRule else { return (strategyTop, rule, targetRank) }
+      guard constraintRule != .strategy else { return (strategyTop, .strategy, targetRank) }
       guard constrained != strategyTop else { return (strategyTop, constraintRule, targetRank) }
       let rank =
         counts

@@ -40,8 +40,13 @@ public struct VisitOutcome: Sendable {
   public var relevanceCritical: Bool
   /// True when `relevanceCritical` and the shown instance is one of those candidates.
   public var relevanceHonoured: Bool
-  /// The rule the strategy named for its decision (for traces).
+  /// The name of the rule that decided the visit (for traces and explanations): the
+  /// strategy's own rule when the strategy decided (`decidedBy == .strategy`), else the
+  /// stack rule's name (`VisitRule.name`).
   public var rule: StaticString
+  /// Which rule decided the visit: the strategy, or which of the stack's own rules
+  /// (`StackRules`). What to test, rather than `rule`'s text.
+  public var decidedBy: VisitRule
   /// The probability with which the engine showed `shown` at this visit, given the
   /// state before it (`ShownProbabilities`: the strategy's stated probability restricted
   /// to what the rules allow; 1 when a rule fixed the shown instance or the strategy is
@@ -50,7 +55,7 @@ public struct VisitOutcome: Sendable {
   /// strategy states no probabilities.
   public var shownProbability: Double
   /// The memberwise initialiser, for the engine's inlinable code.
-  @inlinable package init(person: Int32, time: Int64, dayIndex: Int64, hourOfDay: Int, shown: Int32, previous: Int32, rotated: Bool, hasTarget: Bool, targetRank: Int, candidateCount: Int, shownState: RelevanceState, relevanceCritical: Bool, relevanceHonoured: Bool, rule: StaticString, shownProbability: Double = .nan) {
+  @inlinable package init(person: Int32, time: Int64, dayIndex: Int64, hourOfDay: Int, shown: Int32, previous: Int32, rotated: Bool, hasTarget: Bool, targetRank: Int, candidateCount: Int, shownState: RelevanceState, relevanceCritical: Bool, relevanceHonoured: Bool, rule: StaticString, decidedBy: VisitRule = .strategy, shownProbability: Double = .nan) {
     self.person = person
     self.time = time
     self.dayIndex = dayIndex
@@ -65,6 +70,7 @@ public struct VisitOutcome: Sendable {
     self.relevanceCritical = relevanceCritical
     self.relevanceHonoured = relevanceHonoured
     self.rule = rule
+    self.decidedBy = decidedBy
     self.shownProbability = shownProbability
   }
 

@@ -83,7 +83,7 @@ struct ShownProbabilityTests {
     var p = s.observer.visits[1].probabilities
     #expect(o.shown == 2 && o.shownProbability == 1)
     #expect(p.forcedByRule && p.perInstance == [0, 0, 1])
-    o = s.visit(at: 3, hasTarget: false, targets: [], policy: .noRotation("smart rotate off"))
+    o = s.visit(at: 3, hasTarget: false, targets: [], policy: .noRotation(.smartRotateOff))
     p = s.observer.visits[2].probabilities
     #expect(o.shown == 2 && o.shownProbability == 1)
     #expect(p.forcedByRule && p.perInstance == [0, 0, 1])
