@@ -19,7 +19,7 @@ import SmartStackExperiments
 ///
 /// The reward (a tap) is the person's response (`responded`), told right after the
 /// visit; each row is kept at the next visit or at the person's end.
-public struct ExposureRecorder: OutcomeObserver {
+public struct ExposureRecorder: ShownProbabilityObserver {
   public private(set) var exposures: [Exposure] = []
   var labels: VisitLabels
   var pending: Exposure? = nil
@@ -34,8 +34,6 @@ public struct ExposureRecorder: OutcomeObserver {
     self.appIDs = appIDs
     labels = VisitLabels(personNames: personNames)
   }
-
-  public var readsShownProbabilities: Bool { true }
 
   public mutating func shownProbabilities(_ probabilities: ShownProbabilities) {
     self.probabilities = probabilities

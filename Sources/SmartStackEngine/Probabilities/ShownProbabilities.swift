@@ -43,8 +43,8 @@ public struct ShownProbabilities: Sendable, Equatable {
 }
 
 /// What a `StackSession` keeps to compute `ShownProbabilities` at each visit, when its
-/// observer reads them (`OutcomeObserver.readsShownProbabilities`); otherwise it is never
-/// touched.
+/// observer reads them (a `ShownProbabilityObserver`, `ShownProbabilityReader`);
+/// otherwise it is never touched.
 ///
 /// The strategy's stated probabilities are computed before it ranks, in the state its
 /// `rank` then uses (`prepare`), and restricted by the rules once the engine has decided

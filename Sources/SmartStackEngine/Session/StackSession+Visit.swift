@@ -58,9 +58,9 @@ extension StackSession {
     let decision = decideVisit(at: time, targetBuffer: targetBuffer, targets: targets(), policy: policy)
     var outcome = self.outcome(decision, at: time, hasTarget: hasTarget)
     if outcome.rotated { _context._rotations.record(time) }
-    if _observer.readsShownProbabilities {
+    if let reader = shownProbabilityReader {
       outcome.shownProbability = shownChoice.last.probability(of: outcome.shown)
-      _observer.shownProbabilities(shownChoice.last)
+      reader.tell(&_observer, shownChoice.last)
     }
     _observer.observe(outcome, targets: targets(), scores: ranking.scores, features: _context.features)
     return outcome
@@ -104,7 +104,7 @@ extension StackSession {
     advanceClock(to: time)
     if hasRelevance && time >= nextRelevanceRefresh { refreshDueRelevance() }
     // The strategy's stated probabilities, in the state its `rank` is about to use.
-    if _observer.readsShownProbabilities { shownChoice.prepare(_path.strategy, _context) }
+    if shownProbabilityReader != nil { shownChoice.prepare(_path.strategy, _context) }
     let rankedTop: Int
     let candidates: Int
     let rankedTargetRank: Int
@@ -148,7 +148,7 @@ extension StackSession {
     let top = shownIndex
     let targetRank = presentedTargetRank
     let rule = decidedBy == .strategy ? ranking.rule : decidedBy.name
-    if _observer.readsShownProbabilities {
+    if shownProbabilityReader != nil {
       shownChoice.finish(shown: Int32(top), instanceCount: _context.instanceCount, decidedBy: decidedBy)
     }
 

@@ -9,8 +9,7 @@ import SmartStackKit
 @testable import SmartStackTesting
 
 /// An observer that reads the probabilities the engine states with each outcome.
-private struct ProbabilityTranscript: OutcomeObserver {
-  var readsShownProbabilities: Bool { true }
+private struct ProbabilityTranscript: ShownProbabilityObserver {
   var pendingProbabilities: ShownProbabilities? = nil
   var visits: [(outcome: VisitOutcome, probabilities: ShownProbabilities)] = []
   mutating func shownProbabilities(_ probabilities: ShownProbabilities) { pendingProbabilities = probabilities }
@@ -114,7 +113,36 @@ struct ShownProbabilityTests {
 
   @Test func withoutAnObserverThatReadsThemNoneAreComputed() {
     var s = Self.session(RandomStrategy(parameters: .none), OutcomesOnly())
+    #expect(s.shownProbabilityReader == nil)
     #expect(s.visit(at: 1, hasTarget: false, targets: [], policy: .rank).shownProbability.isNaN)
+    // The state was never touched: no probabilities were computed.
+    #expect(s.shownChoice.last.perInstance.isEmpty && s.shownChoice.stated.isEmpty)
+  }
+
+  /// Conforming to `ShownProbabilityObserver` is the whole declaration: such an observer
+  /// is told the probabilities, alone or held by a pair or `DynamicObserver`; a pair or
+  /// wrapper of which nothing reads them makes a run that computes none.
+  @Test func anObserverOfTheRefinementIsToldThemAlsoThroughAPairOrItsExistential() {
+    let random = RandomStrategy(parameters: .none)
+    let third: Double = 1.0 / 3
+    var direct = Self.session(random, ProbabilityTranscript())
+    #expect(direct.visit(at: 1, hasTarget: false, targets: [], policy: .rank).shownProbability == third)
+    #expect(direct.observer.visits.map(\.probabilities.perInstance) == [[third, third, third]])
+
+    var paired = Self.session(random, ObserverPair(OutcomesOnly(), ProbabilityTranscript()))
+    #expect(paired.visit(at: 1, hasTarget: false, targets: [], policy: .rank).shownProbability == third)
+    #expect(paired.observer.second.visits.map(\.probabilities.perInstance) == [[third, third, third]])
+    #expect(paired.observer.first.outcomes.count == 1)
+
+    var dynamic = Self.session(random, ObserverPair(OutcomesOnly(), DynamicObserver(ProbabilityTranscript())))
+    #expect(dynamic.visit(at: 1, hasTarget: false, targets: [], policy: .rank).shownProbability == third)
+    let transcript = dynamic.observer.second.base as? ProbabilityTranscript
+    #expect(transcript?.visits.map(\.probabilities.perInstance) == [[third, third, third]])
+
+    var neither = Self.session(random, ObserverPair(OutcomesOnly(), DynamicObserver(OutcomesOnly())))
+    #expect(neither.shownProbabilityReader == nil)
+    #expect(neither.visit(at: 1, hasTarget: false, targets: [], policy: .rank).shownProbability.isNaN)
+    #expect(neither.shownChoice.last.perInstance.isEmpty)
   }
 
   /// Over random event streams (pins, no-rotation visits, suppressed windows,
