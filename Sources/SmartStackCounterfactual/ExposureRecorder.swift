@@ -47,6 +47,10 @@ public struct ExposureRecorder: ShownProbabilityObserver {
     _ o: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
   ) {
     flush()
+    // Taken out, not kept: the engine then rewrites its buffer in place at the next
+    // visit instead of copying it.
+    let probabilities = self.probabilities
+    self.probabilities.perInstance = []
     guard let shownID = labels.id(o.shown) else { return }
     precondition(
       probabilities.isKnown,

@@ -149,6 +149,7 @@ public struct EngineOptions: Sendable, Hashable {
     decisions = DecisionCache(
       Path.self, reads: self._path.reads, instanceCount: n, ranksAtEveryVisit: ranksAtEveryVisit)
     self._observer.beginPerson(person, instances: instances)
+    if shownProbabilityReader != nil { shownChoice.begin(Strategy.self) }
   }
 
 

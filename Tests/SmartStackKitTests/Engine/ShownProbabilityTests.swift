@@ -145,6 +145,52 @@ struct ShownProbabilityTests {
     #expect(neither.shownChoice.last.perInstance.isEmpty)
   }
 
+  /// The state decides once what the strategy states (`ShownProbabilityState.Statement`),
+  /// and rewrites its buffers in place: the probabilities stay right as a deterministic
+  /// strategy's choice moves, as pins alternate with stated visits, and while an
+  /// observer keeps earlier ones.
+  @Test func theProbabilitiesStayRightAsTheirBuffersAreRewritten() throws {
+    var fixed = Self.session(StaticStrategy(parameters: .none), ProbabilityTranscript())
+    guard case .deterministic = fixed.shownChoice.statement else {
+      Issue.record("static: \(fixed.shownChoice.statement)")
+      return
+    }
+    fixed.visit(at: 1, hasTarget: false, targets: [], policy: .rank)
+    fixed.visit(at: 2, hasTarget: false, targets: [], policy: .forced(2))
+    fixed.setAvailable(0, false)
+    fixed.visit(at: 3, hasTarget: false, targets: [], policy: .rank)
+    fixed.setAvailable(1, false)
+    fixed.setAvailable(2, false)
+    fixed.visit(at: 4, hasTarget: false, targets: [], policy: .rank)
+    #expect(
+      fixed.observer.visits.map(\.probabilities.perInstance) == [[1, 0, 0], [0, 0, 1], [0, 1, 0], [0, 0, 0]])
+
+    var random = Self.session(RandomStrategy(parameters: .none), ProbabilityTranscript())
+    guard case .stated = random.shownChoice.statement else {
+      Issue.record("random: \(random.shownChoice.statement)")
+      return
+    }
+    let third: Double = 1.0 / 3
+    random.visit(at: 1, hasTarget: false, targets: [], policy: .rank)
+    random.visit(at: 2, hasTarget: false, targets: [], policy: .forced(1))
+    random.visit(at: 3, hasTarget: false, targets: [], policy: .rank)
+    random.visit(at: 4, hasTarget: false, targets: [], policy: .noRotation(.rotationLimit))
+    let visits = random.observer.visits
+    let stayed = Int(visits[2].outcome.shown)
+    #expect(visits.map(\.probabilities.forcedByRule) == [false, true, false, true])
+    #expect(visits[0].probabilities.perInstance == [third, third, third])
+    #expect(visits[1].probabilities.perInstance == [0, 1, 0])
+    #expect(visits[2].probabilities.perInstance == [third, third, third])
+    #expect(visits[3].probabilities.perInstance == (0..<3).map { $0 == stayed ? 1 : 0 })
+
+    let bandit = try #require(try StrategyRegistry.builtIn.parse("bandit").prototype as? BanditStrategy)
+    let sampled = Self.session(bandit, ProbabilityTranscript())
+    guard case .estimated = sampled.shownChoice.statement else {
+      Issue.record("bandit: \(sampled.shownChoice.statement)")
+      return
+    }
+  }
+
   /// Over random event streams (pins, no-rotation visits, suppressed windows,
   /// availability changes) with epsilon-greedy around mfu: the stated probabilities sum
   /// to 1 over the candidates, the shown one is positive, and asking never changes what
