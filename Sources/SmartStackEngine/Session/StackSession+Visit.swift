@@ -58,12 +58,20 @@ extension StackSession {
     let decision = decideVisit(at: time, targetBuffer: targetBuffer, targets: targets(), policy: policy)
     var outcome = self.outcome(decision, at: time, hasTarget: hasTarget)
     if outcome.rotated { _context._rotations.record(time) }
-    if let reader = shownProbabilityReader {
-      outcome.shownProbability = shownChoice.last.probability(of: outcome.shown)
-      reader.tell(&_observer, shownChoice.last)
-    }
+    if shownProbabilityReader != nil { tellShownProbabilities(&outcome) }
     _observer.observe(outcome, targets: targets(), scores: ranking.scores, features: _context.features)
     return outcome
+  }
+
+  /// Sets `outcome.shownProbability` and tells the observer the visit's probabilities
+  /// (`shownChoice.last`), when it reads them (`shownProbabilityReader`). Out of line, as
+  /// `prepare` and `finish` are: a run whose observer does not read them keeps only the
+  /// three checks of the reader in its visit.
+  @inline(never)
+  @inlinable mutating package func tellShownProbabilities(_ outcome: inout VisitOutcome) {
+    guard let reader = shownProbabilityReader else { return }
+    outcome.shownProbability = shownChoice.last.probability(of: outcome.shown)
+    reader.tell(&_observer, shownChoice.last)
   }
 
   /// What `decideVisit` decided at a visit: the instance shown (-1: none) and the one
