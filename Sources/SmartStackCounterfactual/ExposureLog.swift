@@ -89,15 +89,15 @@ public enum ExposureRule: String, Sendable, Hashable, CaseIterable {
   case smartRotateOff = "smart-rotate-off"
   case suppressed
 
-  /// The rule of an engine outcome's rule name (`StackRules`); any other name is the
-  /// strategy's own ranking.
-  public init(outcomeRule rule: String) {
+  /// The column's value for the rule that decided an engine visit
+  /// (`VisitOutcome.decidedBy`).
+  public init(_ rule: VisitRule) {
     switch rule {
-    case "manual swipe pin": self = .pin
-    case "stack rotation limit": self = .limit
-    case "smart rotate off": self = .smartRotateOff
-    case "suppressed: not rotated to": self = .suppressed
-    default: self = .rank
+    case .strategy: self = .rank
+    case .pin: self = .pin
+    case .rotationLimit: self = .limit
+    case .smartRotateOff: self = .smartRotateOff
+    case .suppressed: self = .suppressed
     }
   }
 

@@ -19,7 +19,7 @@ import SmartStackExperiments
 ///
 /// The reward (a tap) is the person's response (`responded`), told right after the
 /// visit; each row is kept at the next visit or at the person's end.
-public struct ExposureRecorder: OutcomeObserver {
+public struct ExposureRecorder: ShownProbabilityObserver {
   public private(set) var exposures: [Exposure] = []
   var labels: VisitLabels
   var pending: Exposure? = nil
@@ -35,8 +35,6 @@ public struct ExposureRecorder: OutcomeObserver {
     labels = VisitLabels(personNames: personNames)
   }
 
-  public var readsShownProbabilities: Bool { true }
-
   public mutating func shownProbabilities(_ probabilities: ShownProbabilities) {
     self.probabilities = probabilities
   }
@@ -49,6 +47,10 @@ public struct ExposureRecorder: OutcomeObserver {
     _ o: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
   ) {
     flush()
+    // Taken out, not kept: the engine then rewrites its buffer in place at the next
+    // visit instead of copying it.
+    let probabilities = self.probabilities
+    self.probabilities.perInstance = []
     guard let shownID = labels.id(o.shown) else { return }
     precondition(
       probabilities.isKnown,
@@ -65,7 +67,7 @@ public struct ExposureRecorder: OutcomeObserver {
       shown: shownID, propensity: o.shownProbability, estimated: probabilities.estimated,
       forced: probabilities.forcedByRule, reward: false, hit: o.isHit,
       targets: targets().compactMap(labels.id))
-    pending!.rule = ExposureRule(outcomeRule: "\(o.rule)")
+    pending!.rule = ExposureRule(o.decidedBy)
   }
 
   /// The version-2 columns of the pending row (what the person did) and its reward (a

@@ -72,7 +72,7 @@ public struct GeneratedWorld: Sendable {
         if !longChains {
           switch rng.nextInt(below: 12) {
           case 0: policy = .forced(Int32(rng.nextInt(below: touched)))
-          case 1: policy = .noRotation("no rotation")
+          case 1: policy = .noRotation(.smartRotateOff)
           default: break
           }
         }

@@ -43,8 +43,8 @@ public struct StackRuleState: Sendable {
   @inline(__always)
   @inlinable package func policy(at t: Int64, limitExhausted: @autoclosure () -> Bool) -> VisitPolicy {
     if pinned >= 0 && t < pinnedUntil { return .forced(pinned) }
-    if !settings.smartRotate { return .noRotation("smart rotate off") }
-    if limits && limitExhausted() { return .noRotation("stack rotation limit") }
+    if !settings.smartRotate { return .noRotation(.smartRotateOff) }
+    if limits && limitExhausted() { return .noRotation(.rotationLimit) }
     return .rank
   }
 

@@ -10,8 +10,53 @@ public enum VisitPolicy: Sendable {
   /// This instance stays on top (a manual swipe pinned it), if it is a candidate.
   case forced(Int32)
   /// The instance already on top stays, if it is a candidate: Smart Rotate is off, or a
-  /// stack rotation limit is exhausted. `rule` names why, for explanations.
-  case noRotation(StaticString)
+  /// stack rotation limit is exhausted. `reason` names why (`.smartRotateOff` or
+  /// `.rotationLimit`), for explanations.
+  case noRotation(NoRotation)
+
+  /// Why nothing rotates at a `.noRotation` visit.
+  public enum NoRotation: UInt8, Sendable, Hashable {
+    case smartRotateOff, rotationLimit
+
+    /// The stack rule that keeps the instance on top.
+    @inlinable public var rule: VisitRule { self == .smartRotateOff ? .smartRotateOff : .rotationLimit }
+  }
+}
+
+/// Which rule decided what a visit showed: the strategy's ranking, or one of the stack's
+/// own rules (`StackRules`). The engine sets it where it applies the rules
+/// (`VisitOutcome.decidedBy`); whoever needs to know whether a rule fixed the shown
+/// instance reads it rather than the rule's text.
+public enum VisitRule: UInt8, Sendable, Hashable, CaseIterable {
+  /// The strategy's first candidate was shown (no stack rule bound, or the strategy sees
+  /// the target and is exempt from them); the strategy's own rule names the decision.
+  case strategy
+  /// A manual swipe pinned the shown instance (`VisitPolicy.forced`).
+  case pin
+  /// Smart Rotate is off: the instance on top stayed.
+  case smartRotateOff
+  /// The stack's rotation limit is exhausted: the instance on top stayed.
+  case rotationLimit
+  /// The strategy's first candidate was suppressed: the first allowed one was shown.
+  case suppressed
+
+  /// The name `VisitOutcome.rule` gives a stack rule (traces and explanations):
+  /// `manual swipe pin`, `smart rotate off`, `stack rotation limit`,
+  /// `suppressed: not rotated to`; `strategy` for `.strategy`, whose visits are named by
+  /// the strategy's own rule instead.
+  @inlinable public var name: StaticString {
+    switch self {
+    case .strategy: return "strategy"
+    case .pin: return "manual swipe pin"
+    case .smartRotateOff: return "smart rotate off"
+    case .rotationLimit: return "stack rotation limit"
+    case .suppressed: return "suppressed: not rotated to"
+    }
+  }
+
+  /// True for a rule that fixed the shown instance whatever the strategy ranked (a pin,
+  /// Smart Rotate off, the rotation limit): it was shown with probability 1.
+  @inlinable public var isForcing: Bool { self == .pin || self == .smartRotateOff || self == .rotationLimit }
 }
 
 /// The stack's own rules, applied by the engine to the strategy's ranking after the
@@ -20,14 +65,13 @@ public enum VisitPolicy: Sendable {
 ///
 /// Given the strategy's order of the candidates (score, then tie-break) and the instance
 /// `c` on top before the visit, the instance shown is:
-/// 1. `.forced(p)` with `p` a candidate: `p` (rule `manual swipe pin`, even when the
-///    strategy ranked `p` first too: the pin decided);
-/// 2. `.noRotation(rule)` with `c` a candidate: `c` (rule `rule`, likewise);
+/// 1. `.forced(p)` with `p` a candidate: `p` (rule `.pin`, even when the strategy ranked
+///    `p` first too: the pin decided);
+/// 2. `.noRotation(reason)` with `c` a candidate: `c` (rule `reason.rule`, likewise);
 /// 3. otherwise, when something is on top (`c >= 0`), the first instance in the
 ///    strategy's order that is *allowed*: a candidate that is not `suppressed` (a window
 ///    with score `<= 0`, reference rule 3), or `c` itself (staying is never a rotation).
-///    When the strategy's first candidate is not allowed, the rule is
-///    `suppressed: not rotated to`. When no candidate is allowed (`c` left the stack and
+///    When the strategy's first candidate is not allowed, the rule is `.suppressed`. When no candidate is allowed (`c` left the stack and
 ///    every candidate is suppressed) the strategy's first candidate is shown: the stack
 ///    must show something. At the first visit (`c == -1`) nothing rotates, and the
 ///    strategy's first candidate is shown whatever its state.
@@ -52,8 +96,9 @@ public enum StackRules {
     return true
   }
 
-  /// The shown instance and the rule that put it there (nil when no rule applied), for
-  /// a strategy whose first candidate is `top` (-1 when there is no candidate).
+  /// The shown instance and the rule that put it there (`.strategy` when no stack rule
+  /// applied), for a strategy whose first candidate is `top` (-1 when there is no
+  /// candidate).
   ///
   /// `key(i)` is candidate `i`'s order key in the strategy's order (larger first, never
   /// 0 for a candidate); it is called only when suppression binds, for every instance
@@ -65,21 +110,21 @@ public enum StackRules {
   @inlinable static package func shown(
     strategyTop top: Int, policy: VisitPolicy, current c: Int, features: StackFeatures,
     key: (Int) -> UInt128
-  ) -> (top: Int, rule: StaticString?) {
+  ) -> (top: Int, rule: VisitRule) {
     switch policy {
     case .forced(let pinned):
       let p = Int(pinned)
       if p >= 0 && p < features.instanceCount && features._available[p] {
-        return (p, "manual swipe pin")
+        return (p, .pin)
       }
-    case .noRotation(let rule):
+    case .noRotation(let reason):
       if c >= 0 && c < features.instanceCount && features._available[c] {
-        return (c, rule)
+        return (c, reason.rule)
       }
     case .rank:
       break
     }
-    guard top >= 0, c >= 0, top != c, features._relevanceKind[top] == .suppressed else { return (top, nil) }
+    guard top >= 0, c >= 0, top != c, features._relevanceKind[top] == .suppressed else { return (top, .strategy) }
     // Selects, not branches: which candidates are suppressed follows no pattern.
     var best = -1
     var bestKey: UInt128 = 0
@@ -93,7 +138,7 @@ public enum StackRules {
         }
       }
     }
-    return best >= 0 ? (best, "suppressed: not rotated to") : (top, nil)
+    return best >= 0 ? (best, .suppressed) : (top, .strategy)
   }
 
   /// The 1-based rank of the best-ranked target when `shown` is presented first and the

@@ -58,21 +58,30 @@ extension StackSession {
     let decision = decideVisit(at: time, targetBuffer: targetBuffer, targets: targets(), policy: policy)
     var outcome = self.outcome(decision, at: time, hasTarget: hasTarget)
     if outcome.rotated { _context._rotations.record(time) }
-    if _observer.readsShownProbabilities {
-      outcome.shownProbability = shownChoice.last.probability(of: outcome.shown)
-      _observer.shownProbabilities(shownChoice.last)
-    }
+    if shownProbabilityReader != nil { tellShownProbabilities(&outcome) }
     _observer.observe(outcome, targets: targets(), scores: ranking.scores, features: _context.features)
     return outcome
   }
 
+  /// Sets `outcome.shownProbability` and tells the observer the visit's probabilities
+  /// (`shownChoice.last`), when it reads them (`shownProbabilityReader`). Out of line, as
+  /// `prepare` and `finish` are: a run whose observer does not read them keeps only the
+  /// three checks of the reader in its visit.
+  @inline(never)
+  @inlinable mutating package func tellShownProbabilities(_ outcome: inout VisitOutcome) {
+    guard let reader = shownProbabilityReader else { return }
+    outcome.shownProbability = shownChoice.last.probability(of: outcome.shown)
+    reader.tell(&_observer, shownChoice.last)
+  }
+
   /// What `decideVisit` decided at a visit: the instance shown (-1: none) and the one
   /// shown before, the best target's rank as presented (`VisitOutcome.targetRank`), the
-  /// number of candidates, the rule, and the relevance situation (`relevanceAtVisit`).
-  /// Every element is trivial: holding it costs no reference counting.
+  /// number of candidates, the rule's name and which rule it is (`VisitOutcome.rule`,
+  /// `VisitOutcome.decidedBy`), and the relevance situation (`relevanceAtVisit`). Every
+  /// element is trivial: holding it costs no reference counting.
   @usableFromInline package typealias VisitDecision = (
-    shown: Int32, previous: Int32, targetRank: Int, candidates: Int, rule: StaticString, critical: Bool,
-    honoured: Bool
+    shown: Int32, previous: Int32, targetRank: Int, candidates: Int, rule: StaticString, decidedBy: VisitRule,
+    critical: Bool, honoured: Bool
   )
 
   /// The outcome of `decision`, made at `time` (the session's clock and relevance as
@@ -87,7 +96,8 @@ extension StackSession {
       hasTarget: hasTarget, targetRank: decision.targetRank,
       candidateCount: decision.candidates,
       shownState: shown >= 0 ? _context.features._relevance[Int(shown)] : .none,
-      relevanceCritical: decision.critical, relevanceHonoured: decision.honoured, rule: decision.rule)
+      relevanceCritical: decision.critical, relevanceHonoured: decision.honoured, rule: decision.rule,
+      decidedBy: decision.decidedBy)
   }
 
   /// Everything of a visit but the observer's call: the decision (fresh or reused), the
@@ -102,7 +112,7 @@ extension StackSession {
     advanceClock(to: time)
     if hasRelevance && time >= nextRelevanceRefresh { refreshDueRelevance() }
     // The strategy's stated probabilities, in the state its `rank` is about to use.
-    if _observer.readsShownProbabilities { shownChoice.prepare(_path.strategy, _context) }
+    if shownProbabilityReader != nil { shownChoice.prepare(_path.strategy, _context) }
     let rankedTop: Int
     let candidates: Int
     let rankedTargetRank: Int
@@ -135,19 +145,19 @@ extension StackSession {
     // The stack's own rules, applied to the strategy's order (`StackRules`); the
     // strategy's scores and rule stay as they are, for the next visit's reuse.
     var shownIndex = rankedTop
-    var rule = ranking.rule
+    var decidedBy = VisitRule.strategy
     var presentedTargetRank = rankedTargetRank
     if !Path.seesTarget
       && StackRules.mayBind(strategyTop: rankedTop, policy: policy, current: Int(_context.shown), features: _context.features)
     {
-      (shownIndex, rule, presentedTargetRank) = applyStackRules(
-        strategyTop: rankedTop, rule: rule, targetRank: rankedTargetRank, policy: policy, targets: targetBuffer)
+      (shownIndex, decidedBy, presentedTargetRank) = applyStackRules(
+        strategyTop: rankedTop, targetRank: rankedTargetRank, policy: policy, targets: targetBuffer)
     }
     let top = shownIndex
     let targetRank = presentedTargetRank
-    if _observer.readsShownProbabilities {
-      shownChoice.finish(
-        shown: Int32(top), instanceCount: _context.instanceCount, rule: rule, strategyRule: ranking.rule)
+    let rule = decidedBy == .strategy ? ranking.rule : decidedBy.name
+    if shownProbabilityReader != nil {
+      shownChoice.finish(shown: Int32(top), instanceCount: _context.instanceCount, decidedBy: decidedBy)
     }
 
     let (critical, honoured) = relevanceAtVisit(top: top)
@@ -158,7 +168,7 @@ extension StackSession {
       _context.shown = shown
       _context.shownSince = time
     }
-    return (shown, previous, targetRank, candidates, rule, critical, honoured)
+    return (shown, previous, targetRank, candidates, rule, decidedBy, critical, honoured)
   }
 
   /// Sets `ranking.rule` for an instance-scoring strategy, which names a decision after
@@ -170,9 +180,10 @@ extension StackSession {
     if let rule = _path.rule(top: top, _context) { ranking.rule = rule }
   }
 
-  /// The shown instance, the rule and the target's rank once the stack's rules are
-  /// applied to the strategy's decision (`StackRules`), at a visit where they may bind.
-  /// `targetRank` is the best target's rank in the strategy's order.
+  /// The shown instance, the rule that decided it (`.strategy` when no stack rule bound)
+  /// and the target's rank once the stack's rules are applied to the strategy's decision
+  /// (`StackRules`), at a visit where they may bind. `targetRank` is the best target's
+  /// rank in the strategy's order.
   ///
   /// Candidate `i`'s key in the strategy's order is its remembered order key when the
   /// session remembers decisions, else `orderKey` of its current score and tie rank, read
@@ -191,8 +202,8 @@ extension StackSession {
   ///   suppression binds (the allowed candidate is looked for over every instance).
   @inline(never)
   @inlinable mutating package func applyStackRules(
-    strategyTop: Int, rule: StaticString, targetRank: Int, policy: VisitPolicy, targets: UnsafeBufferPointer<Int32>
-  ) -> (shown: Int, rule: StaticString, targetRank: Int) {
+    strategyTop: Int, targetRank: Int, policy: VisitPolicy, targets: UnsafeBufferPointer<Int32>
+  ) -> (shown: Int, rule: VisitRule, targetRank: Int) {
     let view = slots.view
     let current = Int(_context.shown)
     let features = _context.features
@@ -205,7 +216,7 @@ extension StackSession {
       let key = { (i: Int) -> UInt128 in remembered ? view.orderKeys[i] : Self.orderKey(scores[i], view.tieRank[i]) }
       let (constrained, constraintRule) = StackRules.shown(
         strategyTop: strategyTop, policy: policy, current: current, features: features, key: key)
-      guard let constraintRule else { return (strategyTop, rule, targetRank) }
+      guard constraintRule != .strategy else { return (strategyTop, .strategy, targetRank) }
       guard constrained != strategyTop else { return (strategyTop, constraintRule, targetRank) }
       let rank =
         counts

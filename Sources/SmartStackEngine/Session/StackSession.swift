@@ -74,8 +74,12 @@ public struct EngineOptions: Sendable, Hashable {
   /// (`StackRuleState`); each visit's policy comes from it unless the caller gives one.
   @usableFromInline package var rules: StackRuleState
   /// The probability with which each instance was shown at the last visit, kept only
-  /// when the observer reads it (`OutcomeObserver.readsShownProbabilities`).
+  /// when the observer reads it (`shownProbabilityReader`).
   @usableFromInline package var shownChoice: ShownProbabilityState
+  /// How the observer is told shown probabilities, decided once at init: nil when it
+  /// does not read them (it is no `ShownProbabilityObserver`, or a wrapper of which
+  /// nothing reads them), and then no visit computes them.
+  @usableFromInline package let shownProbabilityReader: ShownProbabilityReader?
   /// Visits decided without calling `rank`: the last decision reused, or updated for the
   /// instances whose inputs changed (for tests and profiling).
   @inlinable package var reusedDecisionCount: Int { decisions.reusedCount }
@@ -110,6 +114,7 @@ public struct EngineOptions: Sendable, Hashable {
   ) {
     self.rules = StackRuleState(rules)
     self.shownChoice = ShownProbabilityState(strategySeed: strategySeed)
+    self.shownProbabilityReader = ShownProbabilityReader(observer)
     self.person = person
     self.instances = instances
     self._path = path
@@ -143,6 +148,7 @@ public struct EngineOptions: Sendable, Hashable {
     decisions = DecisionCache(
       Path.self, reads: self._path.reads, instanceCount: n, ranksAtEveryVisit: ranksAtEveryVisit)
     self._observer.beginPerson(person, instances: instances)
+    if shownProbabilityReader != nil { shownChoice.begin(Strategy.self) }
   }
 
 

@@ -40,17 +40,22 @@ public struct VisitOutcome: Sendable {
   public var relevanceCritical: Bool
   /// True when `relevanceCritical` and the shown instance is one of those candidates.
   public var relevanceHonoured: Bool
-  /// The rule the strategy named for its decision (for traces).
+  /// The name of the rule that decided the visit (for traces and explanations): the
+  /// strategy's own rule when the strategy decided (`decidedBy == .strategy`), else the
+  /// stack rule's name (`VisitRule.name`).
   public var rule: StaticString
+  /// Which rule decided the visit: the strategy, or which of the stack's own rules
+  /// (`StackRules`). What to test, rather than `rule`'s text.
+  public var decidedBy: VisitRule
   /// The probability with which the engine showed `shown` at this visit, given the
   /// state before it (`ShownProbabilities`: the strategy's stated probability restricted
   /// to what the rules allow; 1 when a rule fixed the shown instance or the strategy is
-  /// deterministic). Computed only when the run's observer reads it
-  /// (`OutcomeObserver.readsShownProbabilities`), and NaN otherwise or when a stochastic
-  /// strategy states no probabilities.
+  /// deterministic). Computed only when the run's observer reads it (a
+  /// `ShownProbabilityObserver`), and NaN otherwise or when a stochastic strategy states
+  /// no probabilities.
   public var shownProbability: Double
   /// The memberwise initialiser, for the engine's inlinable code.
-  @inlinable package init(person: Int32, time: Int64, dayIndex: Int64, hourOfDay: Int, shown: Int32, previous: Int32, rotated: Bool, hasTarget: Bool, targetRank: Int, candidateCount: Int, shownState: RelevanceState, relevanceCritical: Bool, relevanceHonoured: Bool, rule: StaticString, shownProbability: Double = .nan) {
+  @inlinable package init(person: Int32, time: Int64, dayIndex: Int64, hourOfDay: Int, shown: Int32, previous: Int32, rotated: Bool, hasTarget: Bool, targetRank: Int, candidateCount: Int, shownState: RelevanceState, relevanceCritical: Bool, relevanceHonoured: Bool, rule: StaticString, decidedBy: VisitRule = .strategy, shownProbability: Double = .nan) {
     self.person = person
     self.time = time
     self.dayIndex = dayIndex
@@ -65,6 +70,7 @@ public struct VisitOutcome: Sendable {
     self.relevanceCritical = relevanceCritical
     self.relevanceHonoured = relevanceHonoured
     self.rule = rule
+    self.decidedBy = decidedBy
     self.shownProbability = shownProbability
   }
 
@@ -146,15 +152,6 @@ public protocol OutcomeObserver: Sendable {
   /// The person's response to the visit last given to `observe`, told right after it by
   /// drivers that simulate people (simulation, rule replay); replay never calls it.
   mutating func responded(_ response: VisitResponse)
-  /// True when this observer reads the probability with which the engine showed each
-  /// instance (`shownProbabilities(_:)`, `VisitOutcome.shownProbability`). False by
-  /// default: a run whose observer does not read them computes none (a copy-and-rank of
-  /// a wrapped strategy at every visit). Asked at every visit: a constant for a concrete
-  /// observer (the check folds away), its base's answer for `DynamicObserver`.
-  var readsShownProbabilities: Bool { get }
-  /// The probabilities of the visit the next `observe` call reports, told right before
-  /// it, only when `readsShownProbabilities` is true.
-  mutating func shownProbabilities(_ probabilities: ShownProbabilities)
 }
 
 extension OutcomeObserver {
@@ -164,17 +161,26 @@ extension OutcomeObserver {
   @inlinable public mutating func windowEnded(instance: Int32) {}
   @inlinable public mutating func endPerson(_ person: Int32) {}
   @inlinable public mutating func responded(_ response: VisitResponse) {}
-  @inlinable public var readsShownProbabilities: Bool { false }
-  @inlinable public mutating func shownProbabilities(_ probabilities: ShownProbabilities) {}
 }
 
 /// Two observers fed together (compose more by nesting).
-public struct ObserverPair<A: OutcomeObserver, B: OutcomeObserver>: OutcomeObserver {
+///
+/// A `ShownProbabilityObserver` whatever its sides: it forwards the probabilities to
+/// each side that reads them, as decided at its initialisation (`ShownProbabilityReader`
+/// of each side), and a session fed through a pair of which no side reads them
+/// computes none (`ShownProbabilityForwarder`).
+public struct ObserverPair<A: OutcomeObserver, B: OutcomeObserver>: ShownProbabilityObserver, ShownProbabilityForwarder {
   public var first: A
   public var second: B
+  /// The readers of `first` and `second` (nil for a side that does not read shown
+  /// probabilities), from the sides given at initialisation.
+  @usableFromInline package let firstReader: ShownProbabilityReader?
+  @usableFromInline package let secondReader: ShownProbabilityReader?
   @inlinable public init(_ first: A, _ second: B) {
     self.first = first
     self.second = second
+    firstReader = ShownProbabilityReader(first)
+    secondReader = ShownProbabilityReader(second)
   }
   @inlinable public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
     first.beginPerson(person, instances: instances)
@@ -207,9 +213,9 @@ public struct ObserverPair<A: OutcomeObserver, B: OutcomeObserver>: OutcomeObser
     first.responded(response)
     second.responded(response)
   }
-  @inlinable public var readsShownProbabilities: Bool { first.readsShownProbabilities || second.readsShownProbabilities }
+  @inlinable package var forwardsShownProbabilities: Bool { firstReader != nil || secondReader != nil }
   @inlinable public mutating func shownProbabilities(_ probabilities: ShownProbabilities) {
-    if first.readsShownProbabilities { first.shownProbabilities(probabilities) }
-    if second.readsShownProbabilities { second.shownProbabilities(probabilities) }
+    firstReader?.tell(&first, probabilities)
+    secondReader?.tell(&second, probabilities)
   }
 }

@@ -141,29 +141,44 @@ public struct SimulationCell: Sendable {
 /// `StrategyRunner` job (traces, explanations, a user's own), which the registering
 /// module cannot name. One dynamic call per event; the standard metrics beside it stay
 /// specialised.
-public struct DynamicObserver: OutcomeObserver {
-  public var base: any OutcomeObserver
-  @inlinable public init(_ base: any OutcomeObserver) { self.base = base }
+///
+/// A `ShownProbabilityObserver` whatever its base, it forwards shown probabilities only
+/// when the base reads them (a `ShownProbabilityObserver` behind the existential), as
+/// decided at its initialisation: a session fed through one whose base does not read
+/// them computes none (`ShownProbabilityForwarder`).
+public struct DynamicObserver: ShownProbabilityObserver, ShownProbabilityForwarder {
+  /// The observer fed; fixed at initialisation.
+  @inlinable public var base: any OutcomeObserver { _base }
+  @usableFromInline package var _base: any OutcomeObserver
+  /// The base's reader (nil when it does not read shown probabilities).
+  @usableFromInline package let baseReader: ShownProbabilityReader?
+  @inlinable public init(_ base: any OutcomeObserver) {
+    _base = base
+    baseReader = ShownProbabilityReader(base)
+  }
   @inlinable public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
-    base.beginPerson(person, instances: instances)
+    _base.beginPerson(person, instances: instances)
   }
   @inlinable public mutating func observe(
     _ outcome: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
   ) {
-    base.observe(outcome, targets: targets(), scores: scores, features: features)
+    _base.observe(outcome, targets: targets(), scores: scores, features: features)
   }
   @inlinable public mutating func availabilityChanged(instance: Int32, available: Bool) {
-    base.availabilityChanged(instance: instance, available: available)
+    _base.availabilityChanged(instance: instance, available: available)
   }
   @inlinable public mutating func windowReachedThreshold(instance: Int32, start: Int64) {
-    base.windowReachedThreshold(instance: instance, start: start)
+    _base.windowReachedThreshold(instance: instance, start: start)
   }
-  @inlinable public mutating func windowEnded(instance: Int32) { base.windowEnded(instance: instance) }
-  @inlinable public mutating func endPerson(_ person: Int32) { base.endPerson(person) }
-  @inlinable public mutating func responded(_ response: VisitResponse) { base.responded(response) }
-  /// The base's answer: an observer behind its existential still gets the probabilities.
-  @inlinable public var readsShownProbabilities: Bool { base.readsShownProbabilities }
+  @inlinable public mutating func windowEnded(instance: Int32) { _base.windowEnded(instance: instance) }
+  @inlinable public mutating func endPerson(_ person: Int32) { _base.endPerson(person) }
+  @inlinable public mutating func responded(_ response: VisitResponse) { _base.responded(response) }
+  @inlinable package var forwardsShownProbabilities: Bool { baseReader != nil }
+  /// Tells the base, when it reads them: an observer behind its existential still gets
+  /// the probabilities.
   @inlinable public mutating func shownProbabilities(_ probabilities: ShownProbabilities) {
-    base.shownProbabilities(probabilities)
+    guard let baseReader else { return }
+    func tell<O: OutcomeObserver>(_ base: inout O) { baseReader.tell(&base, probabilities) }
+    tell(&_base)
   }
 }

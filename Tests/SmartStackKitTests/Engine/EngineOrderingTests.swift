@@ -166,14 +166,14 @@ struct EngineOrderingTests {
     #expect(s.visit(at: t, hasTarget: false, targets: []).shown == 1)
     var o = s.visit(at: t + 1, hasTarget: true, targets: [0], policy: .forced(0))
     #expect(o.shown == 0 && o.isHit && "\(o.rule)" == "manual swipe pin")
-    o = s.visit(at: t + 2, hasTarget: false, targets: [], policy: .noRotation("smart rotate off"))
+    o = s.visit(at: t + 2, hasTarget: false, targets: [], policy: .noRotation(.smartRotateOff))
     #expect(o.shown == 0 && !o.rotated)
     s.manualSwipe(to: 1, at: t + 3)
-    o = s.visit(at: t + 4, hasTarget: false, targets: [], policy: .noRotation("smart rotate off"))
+    o = s.visit(at: t + 4, hasTarget: false, targets: [], policy: .noRotation(.smartRotateOff))
     #expect(o.shown == 1 && !o.rotated)
     // A suggestion removed from the stack cannot be shown.
     s.setAvailable(1, false)
-    o = s.visit(at: t + 5, hasTarget: false, targets: [], policy: .noRotation("smart rotate off"))
+    o = s.visit(at: t + 5, hasTarget: false, targets: [], policy: .noRotation(.smartRotateOff))
     #expect(o.shown == 0)
   }
 }

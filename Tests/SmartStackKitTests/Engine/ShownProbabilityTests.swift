@@ -9,8 +9,7 @@ import SmartStackKit
 @testable import SmartStackTesting
 
 /// An observer that reads the probabilities the engine states with each outcome.
-private struct ProbabilityTranscript: OutcomeObserver {
-  var readsShownProbabilities: Bool { true }
+private struct ProbabilityTranscript: ShownProbabilityObserver {
   var pendingProbabilities: ShownProbabilities? = nil
   var visits: [(outcome: VisitOutcome, probabilities: ShownProbabilities)] = []
   mutating func shownProbabilities(_ probabilities: ShownProbabilities) { pendingProbabilities = probabilities }
@@ -83,7 +82,7 @@ struct ShownProbabilityTests {
     var p = s.observer.visits[1].probabilities
     #expect(o.shown == 2 && o.shownProbability == 1)
     #expect(p.forcedByRule && p.perInstance == [0, 0, 1])
-    o = s.visit(at: 3, hasTarget: false, targets: [], policy: .noRotation("smart rotate off"))
+    o = s.visit(at: 3, hasTarget: false, targets: [], policy: .noRotation(.smartRotateOff))
     p = s.observer.visits[2].probabilities
     #expect(o.shown == 2 && o.shownProbability == 1)
     #expect(p.forcedByRule && p.perInstance == [0, 0, 1])
@@ -114,7 +113,82 @@ struct ShownProbabilityTests {
 
   @Test func withoutAnObserverThatReadsThemNoneAreComputed() {
     var s = Self.session(RandomStrategy(parameters: .none), OutcomesOnly())
+    #expect(s.shownProbabilityReader == nil)
     #expect(s.visit(at: 1, hasTarget: false, targets: [], policy: .rank).shownProbability.isNaN)
+    // The state was never touched: no probabilities were computed.
+    #expect(s.shownChoice.last.perInstance.isEmpty && s.shownChoice.stated.isEmpty)
+  }
+
+  /// Conforming to `ShownProbabilityObserver` is the whole declaration: such an observer
+  /// is told the probabilities, alone or held by a pair or `DynamicObserver`; a pair or
+  /// wrapper of which nothing reads them makes a run that computes none.
+  @Test func anObserverOfTheRefinementIsToldThemAlsoThroughAPairOrItsExistential() {
+    let random = RandomStrategy(parameters: .none)
+    let third: Double = 1.0 / 3
+    var direct = Self.session(random, ProbabilityTranscript())
+    #expect(direct.visit(at: 1, hasTarget: false, targets: [], policy: .rank).shownProbability == third)
+    #expect(direct.observer.visits.map(\.probabilities.perInstance) == [[third, third, third]])
+
+    var paired = Self.session(random, ObserverPair(OutcomesOnly(), ProbabilityTranscript()))
+    #expect(paired.visit(at: 1, hasTarget: false, targets: [], policy: .rank).shownProbability == third)
+    #expect(paired.observer.second.visits.map(\.probabilities.perInstance) == [[third, third, third]])
+    #expect(paired.observer.first.outcomes.count == 1)
+
+    var dynamic = Self.session(random, ObserverPair(OutcomesOnly(), DynamicObserver(ProbabilityTranscript())))
+    #expect(dynamic.visit(at: 1, hasTarget: false, targets: [], policy: .rank).shownProbability == third)
+    let transcript = dynamic.observer.second.base as? ProbabilityTranscript
+    #expect(transcript?.visits.map(\.probabilities.perInstance) == [[third, third, third]])
+
+    var neither = Self.session(random, ObserverPair(OutcomesOnly(), DynamicObserver(OutcomesOnly())))
+    #expect(neither.shownProbabilityReader == nil)
+    #expect(neither.visit(at: 1, hasTarget: false, targets: [], policy: .rank).shownProbability.isNaN)
+    #expect(neither.shownChoice.last.perInstance.isEmpty)
+  }
+
+  /// The state decides once what the strategy states (`ShownProbabilityState.Statement`),
+  /// and rewrites its buffers in place: the probabilities stay right as a deterministic
+  /// strategy's choice moves, as pins alternate with stated visits, and while an
+  /// observer keeps earlier ones.
+  @Test func theProbabilitiesStayRightAsTheirBuffersAreRewritten() throws {
+    var fixed = Self.session(StaticStrategy(parameters: .none), ProbabilityTranscript())
+    guard case .deterministic = fixed.shownChoice.statement else {
+      Issue.record("static: \(fixed.shownChoice.statement)")
+      return
+    }
+    fixed.visit(at: 1, hasTarget: false, targets: [], policy: .rank)
+    fixed.visit(at: 2, hasTarget: false, targets: [], policy: .forced(2))
+    fixed.setAvailable(0, false)
+    fixed.visit(at: 3, hasTarget: false, targets: [], policy: .rank)
+    fixed.setAvailable(1, false)
+    fixed.setAvailable(2, false)
+    fixed.visit(at: 4, hasTarget: false, targets: [], policy: .rank)
+    #expect(
+      fixed.observer.visits.map(\.probabilities.perInstance) == [[1, 0, 0], [0, 0, 1], [0, 1, 0], [0, 0, 0]])
+
+    var random = Self.session(RandomStrategy(parameters: .none), ProbabilityTranscript())
+    guard case .stated = random.shownChoice.statement else {
+      Issue.record("random: \(random.shownChoice.statement)")
+      return
+    }
+    let third: Double = 1.0 / 3
+    random.visit(at: 1, hasTarget: false, targets: [], policy: .rank)
+    random.visit(at: 2, hasTarget: false, targets: [], policy: .forced(1))
+    random.visit(at: 3, hasTarget: false, targets: [], policy: .rank)
+    random.visit(at: 4, hasTarget: false, targets: [], policy: .noRotation(.rotationLimit))
+    let visits = random.observer.visits
+    let stayed = Int(visits[2].outcome.shown)
+    #expect(visits.map(\.probabilities.forcedByRule) == [false, true, false, true])
+    #expect(visits[0].probabilities.perInstance == [third, third, third])
+    #expect(visits[1].probabilities.perInstance == [0, 1, 0])
+    #expect(visits[2].probabilities.perInstance == [third, third, third])
+    #expect(visits[3].probabilities.perInstance == (0..<3).map { $0 == stayed ? 1 : 0 })
+
+    let bandit = try #require(try StrategyRegistry.builtIn.parse("bandit").prototype as? BanditStrategy)
+    let sampled = Self.session(bandit, ProbabilityTranscript())
+    guard case .estimated = sampled.shownChoice.statement else {
+      Issue.record("bandit: \(sampled.shownChoice.statement)")
+      return
+    }
   }
 
   /// Over random event streams (pins, no-rotation visits, suppressed windows,

@@ -86,7 +86,7 @@ struct StackRulesTests {
     s.makeAvailable(0)
     s.makeAvailable(1)
     #expect(s.visit(at: 0, hasTarget: true, targets: [0], policy: .rank).shown == 0)
-    #expect(s.visit(at: 1, hasTarget: true, targets: [1], policy: .noRotation("smart rotate off")).shown == 1)
+    #expect(s.visit(at: 1, hasTarget: true, targets: [1], policy: .noRotation(.smartRotateOff)).shown == 1)
     #expect(s.visit(at: 2, hasTarget: true, targets: [0], policy: .forced(1)).shown == 0)
   }
 
@@ -115,7 +115,7 @@ struct StackRulesTests {
     #expect(o.shown == 0 && !o.rotated && "\(o.rule)" == "manual swipe pin")
     // The target is ranked second: the pinned instance is presented first.
     #expect(o.targetRank == 2)
-    o = s.visit(at: 2, hasTarget: false, targets: [], policy: .noRotation("smart rotate off"))
+    o = s.visit(at: 2, hasTarget: false, targets: [], policy: .noRotation(.smartRotateOff))
     #expect(o.shown == 0 && !o.rotated && "\(o.rule)" == "smart rotate off")
     o = s.visit(at: 3, hasTarget: true, targets: [1], policy: .rank)
     #expect(o.shown == 1 && o.rotated && "\(o.rule)" == "always one" && o.targetRank == 1)
