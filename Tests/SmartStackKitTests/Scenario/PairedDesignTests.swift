@@ -81,7 +81,9 @@ struct PairedDesignTests: ScenarioTesting {
     #expect(
       Scenario.streamSeed(9, replicate: 2, person: 5, .timeline, id: "weather")
         == StreamSeed.derive(9, 2, 5, 4, StreamSeed.stableHash("weather")))
-    #expect(WorldStream.allCases.map(\.rawValue) == [1, 2, 3, 4, 5])
+    #expect(
+      Scenario.streamSeed(9, replicate: 2, person: 5, .context) == StreamSeed.derive(9, 2, 5, 6))
+    #expect(WorldStream.allCases.map(\.rawValue) == [1, 2, 3, 4, 5, 6])
   }
 
   @Test func aShorterRunIsAPrefixOfALongerOne() throws {
