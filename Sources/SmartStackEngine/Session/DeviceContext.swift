@@ -8,21 +8,22 @@ import SmartStackData
 /// the signal is unknown (before its first change, and in runs without context). A
 /// strategy that never reads it pays nothing: the engine only stores the change.
 public struct DeviceContext: Sendable, Hashable {
-  /// `values[signal.rawValue]`: the current id, or -1.
-  @usableFromInline package var values: [Int32]
+  /// `values[signal.rawValue]`: the current id, or -1 (inline, so that copying a
+  /// context costs no reference count for it).
+  @usableFromInline package var values: SIMD8<Int32>
   /// The names behind the ids.
   @inlinable public var vocabulary: ContextVocabulary { _vocabulary }
   @usableFromInline package var _vocabulary: ContextVocabulary
 
   /// Nothing known.
   @inlinable package init() {
-    values = Array(repeating: -1, count: ContextSignal.allCases.count)
+    values = SIMD8(repeating: -1)
     _vocabulary = ContextVocabulary([])
   }
 
   @inlinable package mutating func begin(_ vocabulary: ContextVocabulary) {
     _vocabulary = vocabulary
-    for s in values.indices { values[s] = -1 }
+    values = SIMD8(repeating: -1)
   }
 
   /// The current value id of `signal`, or -1 when unknown. O(1).
@@ -32,5 +33,5 @@ public struct DeviceContext: Sendable, Hashable {
   public func name(_ signal: ContextSignal) -> String? { vocabulary.name(self[signal], signal) }
 
   /// True when any signal is known.
-  @inlinable public var isKnown: Bool { values.contains { $0 >= 0 } }
+  @inlinable public var isKnown: Bool { any(values .>= 0) }
 }
