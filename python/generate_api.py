@@ -31,7 +31,7 @@ COMMANDS = {   # command: (result class, what it is for)
 }
 SKIPPED = {"help", "version", "experimental-dump-help"}
 FRAMES = {"log", "visits", "exposures", "scores"}
-PATHS = {"out", "config", "scenario", "stack", "timelines", "scores", "log", "visits", "exposures", "file", "validate"}
+PATHS = {"out", "config", "scenario", "stack", "timelines", "scores", "context", "log", "visits", "exposures", "file", "validate"}
 PATHS |= {"emit-log", "emit-exposures"}
 LISTS = {"strategy", "logging", "baseline"}
 # Numbers whose option gives no default to tell the type by.

@@ -110,12 +110,22 @@ OPTIONS = {
    False
   ],
   [
+   "split",
+   "option",
+   False
+  ],
+  [
    "timelines",
    "option",
    False
   ],
   [
    "scores",
+   "option",
+   False
+  ],
+  [
+   "context",
    "option",
    False
   ],
@@ -193,6 +203,11 @@ OPTIONS = {
   ],
   [
    "scores",
+   "option",
+   False
+  ],
+  [
+   "context",
    "option",
    False
   ],
@@ -428,6 +443,11 @@ OPTIONS = {
    False
   ],
   [
+   "context",
+   "option",
+   False
+  ],
+  [
    "json",
    "flag",
    False
@@ -446,7 +466,7 @@ OPTIONS = {
 }
 
 
-def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, replicates: int | None = None, out: str | os.PathLike | None = None, strategy: str | Sequence[str] | None = None, baseline: str | Sequence[str] | None = None, jobs: int | None = None, trace: bool = False, no_trace: bool = False, emit_exposures: str | os.PathLike | None = None, quiet: bool = False, verbose: bool = False, resume: bool = False, log: str | os.PathLike | pd.DataFrame | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, stack: str | os.PathLike | None = None, horizon: float | None = None, timezone: str | None = None, warmup_days: float | None = None, timelines: str | os.PathLike | None = None, scores: str | os.PathLike | pd.DataFrame | None = None, scenario: str | os.PathLike | None = None, days: int | None = None, init: bool = False, overwrite: bool = False, shard: str | None = None, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.BatchResult:
+def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, replicates: int | None = None, out: str | os.PathLike | None = None, strategy: str | Sequence[str] | None = None, baseline: str | Sequence[str] | None = None, jobs: int | None = None, trace: bool = False, no_trace: bool = False, emit_exposures: str | os.PathLike | None = None, quiet: bool = False, verbose: bool = False, resume: bool = False, log: str | os.PathLike | pd.DataFrame | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, stack: str | os.PathLike | None = None, horizon: float | None = None, timezone: str | None = None, warmup_days: float | None = None, split: str | None = None, timelines: str | os.PathLike | None = None, scores: str | os.PathLike | pd.DataFrame | None = None, context: str | os.PathLike | None = None, scenario: str | os.PathLike | None = None, days: int | None = None, init: bool = False, overwrite: bool = False, shard: str | None = None, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.BatchResult:
     """`smartstack batch`: Runs an experiment: every source x strategy point x replicate, with CIs and paired tests.
 
     The tool: Run an experiment (sources × strategies × replicates) and write CSV reports.
@@ -485,9 +505,14 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
             donation is its target (default 300).
         timezone (--timezone): With --log: the people's IANA time zone (default UTC).
         warmup_days (--warmup-days): With --log: days observed but not scored (default 0).
+        split (--split): With --log: a time split: 'train=A..B,validation=C..D,test=E..F'
+            (local dates, inclusive; validation optional), 'rolling:folds=K:test-days=T' or
+            'per-person:TRAIN,VALIDATION,TEST' (docs/batch.md, "Time splits").
         timelines (--timelines): With --log: relevance timelines JSON.
         scores (--scores): With --log: scores from an outside model (CSV), for the strategy
             'scores'.
+        context (--context): With --log: context changes (CSV or JSON Lines;
+            docs/context.md), for context strategies such as 'context-mfu'.
         scenario (--scenario): Quick path, no config: run an experiment on this scenario
             (simulated people). Needs --strategy.
         days (--days): With --scenario: days to simulate (default: the scenario's).
@@ -510,12 +535,12 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
     DataFrames given as log=, visits= or exposures= are written to a temporary CSV file.
     Raises SmartStackError with the tool's message when it fails.
     """
-    given = {'seed': seed, 'replicates': replicates, 'out': out, 'strategy': strategy, 'baseline': baseline, 'jobs': jobs, 'trace': trace, 'no_trace': no_trace, 'emit_exposures': emit_exposures, 'quiet': quiet, 'verbose': verbose, 'resume': resume, 'log': log, 'visits': visits, 'stack': stack, 'horizon': horizon, 'timezone': timezone, 'warmup_days': warmup_days, 'timelines': timelines, 'scores': scores, 'scenario': scenario, 'days': days, 'init': init, 'overwrite': overwrite, 'shard': shard}
+    given = {'seed': seed, 'replicates': replicates, 'out': out, 'strategy': strategy, 'baseline': baseline, 'jobs': jobs, 'trace': trace, 'no_trace': no_trace, 'emit_exposures': emit_exposures, 'quiet': quiet, 'verbose': verbose, 'resume': resume, 'log': log, 'visits': visits, 'stack': stack, 'horizon': horizon, 'timezone': timezone, 'warmup_days': warmup_days, 'split': split, 'timelines': timelines, 'scores': scores, 'context': context, 'scenario': scenario, 'days': days, 'init': init, 'overwrite': overwrite, 'shard': shard}
     run = _api.execute('batch', [config], given, binary=binary, cwd=cwd, progress=progress)
     return _api.BatchResult(run, _api.folder_of(run, cwd, None))
 
 
-def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, horizon: float | None = None, stack: str | os.PathLike | None = None, warmup_days: float | None = None, timezone: str | None = None, strict_local_times: bool = False, timelines: str | os.PathLike | None = None, scores: str | os.PathLike | pd.DataFrame | None = None, relevance_threshold: float | None = None, normaliser_scope: str | None = None, normaliser_window_days: int | None = None, strategy: str | Sequence[str] | None = None, smart_rotate: str | None = None, rotation_limit: str | None = None, seed: int | None = None, out: str | os.PathLike | None = None, jobs: int | None = None, quiet: bool = False, overwrite: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.ReplayResult:
+def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, horizon: float | None = None, stack: str | os.PathLike | None = None, warmup_days: float | None = None, timezone: str | None = None, strict_local_times: bool = False, timelines: str | os.PathLike | None = None, scores: str | os.PathLike | pd.DataFrame | None = None, context: str | os.PathLike | None = None, relevance_threshold: float | None = None, normaliser_scope: str | None = None, normaliser_window_days: int | None = None, strategy: str | Sequence[str] | None = None, smart_rotate: str | None = None, rotation_limit: str | None = None, seed: int | None = None, out: str | os.PathLike | None = None, jobs: int | None = None, quiet: bool = False, overwrite: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.ReplayResult:
     """`smartstack replay`: Replays a donation log through each strategy and scores it.
 
     The tool: Replay a donation log with ranking strategies and write runs.csv and
@@ -546,6 +571,9 @@ def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, 
         scores (--scores): Scores from an outside model (CSV: user,timestamp,instance or
             kind,score; README, "Scores from an outside model"), ranked by the strategy
             'scores'.
+        context (--context): Context changes (CSV or JSON Lines:
+            timestamp,user,signal,value; docs/context.md): where each person is and what
+            they do, read by context strategies such as 'context-mfu'.
         relevance_threshold (--relevance-threshold): A relevant moment (relevance_visits,
             relevance_honoured, windows): a visit where a widget has an active window (score
             > 0) whose normalised percentile is at least this. The default 0.5 counts a
@@ -583,7 +611,7 @@ def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, 
     DataFrames given as log=, visits= or exposures= are written to a temporary CSV file.
     Raises SmartStackError with the tool's message when it fails.
     """
-    given = {'log': log, 'format': format, 'visits': visits, 'horizon': horizon, 'stack': stack, 'warmup_days': warmup_days, 'timezone': timezone, 'strict_local_times': strict_local_times, 'timelines': timelines, 'scores': scores, 'relevance_threshold': relevance_threshold, 'normaliser_scope': normaliser_scope, 'normaliser_window_days': normaliser_window_days, 'strategy': strategy, 'smart_rotate': smart_rotate, 'rotation_limit': rotation_limit, 'seed': seed, 'out': out, 'jobs': jobs, 'quiet': quiet, 'overwrite': overwrite}
+    given = {'log': log, 'format': format, 'visits': visits, 'horizon': horizon, 'stack': stack, 'warmup_days': warmup_days, 'timezone': timezone, 'strict_local_times': strict_local_times, 'timelines': timelines, 'scores': scores, 'context': context, 'relevance_threshold': relevance_threshold, 'normaliser_scope': normaliser_scope, 'normaliser_window_days': normaliser_window_days, 'strategy': strategy, 'smart_rotate': smart_rotate, 'rotation_limit': rotation_limit, 'seed': seed, 'out': out, 'jobs': jobs, 'quiet': quiet, 'overwrite': overwrite}
     run = _api.execute('replay', [], given, binary=binary, cwd=cwd, progress=progress)
     return _api.ReplayResult(run, _api.folder_of(run, cwd, 'reports/replay'))
 
@@ -696,7 +724,7 @@ def evaluate(*, exposures: str | os.PathLike | pd.DataFrame | None = None, valid
     return _api.EvaluateResult(run, _api.folder_of(run, cwd, 'reports/evaluate'))
 
 
-def validate(log: str | os.PathLike | pd.DataFrame, *, format: str | None = None, timezone: str | None = None, json: bool = False, strict_local_times: bool = False, timing: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.ValidateResult:
+def validate(log: str | os.PathLike | pd.DataFrame, *, format: str | None = None, timezone: str | None = None, context: str | os.PathLike | None = None, json: bool = False, strict_local_times: bool = False, timing: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.ValidateResult:
     """`smartstack validate`: Checks a log and describes it (people, kinds, span), writing nothing.
 
     The tool: Check a donation log (CSV or JSON Lines) and summarise it.
@@ -706,6 +734,8 @@ def validate(log: str | os.PathLike | pd.DataFrame, *, format: str | None = None
         format (--format): The log's format (default: by extension, then by content).
         timezone (--timezone): The IANA time zone naive timestamps are read in and hours are
             counted in. (default: UTC)
+        context (--context): A context file (CSV or JSON Lines: timestamp, user, signal,
+            value) to check and summarise beside the log.
         json (--json): Print the summary as one JSON object.
         strict_local_times (--strict-local-times): Make naive local times that do not exist
             or exist twice in the time zone (a daylight-saving gap or fold), or that are
@@ -719,7 +749,7 @@ def validate(log: str | os.PathLike | pd.DataFrame, *, format: str | None = None
     Returns a ValidateResult (the --json report as `info`).
     Raises SmartStackError with the tool's message when it fails.
     """
-    given = {'format': format, 'timezone': timezone, 'json': json, 'strict_local_times': strict_local_times, 'timing': timing}
+    given = {'format': format, 'timezone': timezone, 'context': context, 'json': json, 'strict_local_times': strict_local_times, 'timing': timing}
     given['json'] = True   # the report as JSON, for ValidateResult.info
     run = _api.execute('validate', [log], given, binary=binary, cwd=cwd, progress=progress)
     return _api.ValidateResult(run)
