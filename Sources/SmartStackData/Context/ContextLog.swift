@@ -122,4 +122,20 @@ public struct ContextLog: Sendable, Hashable {
     let rows = users.indices.filter { users[$0] == user }
     return rows.sorted { times[$0] != times[$1] ? times[$0] < times[$1] : $0 < $1 }
   }
+
+  /// Every person's rows at once, people in byte order of their names, each person's rows
+  /// as `changes(of:)` orders them: one sort instead of a scan of the file per person.
+  ///
+  /// - Complexity: O(r log r) for r rows.
+  public func changesByPerson() -> [(user: String, rows: [Int])] {
+    let order = users.indices.sorted {
+      if users[$0] != users[$1] { return users[$0].utf8.lexicographicallyPrecedes(users[$1].utf8) }
+      return times[$0] != times[$1] ? times[$0] < times[$1] : $0 < $1
+    }
+    var groups: [(user: String, rows: [Int])] = []
+    for r in order {
+      if groups.last?.user == users[r] { groups[groups.count - 1].rows.append(r) } else { groups.append((users[r], [r])) }
+    }
+    return groups
+  }
 }

@@ -48,7 +48,7 @@ public struct ContextSummary: Sendable, Hashable {
   /// - Complexity: O(r log r) for r rows.
   public init(_ log: ContextLog) {
     changes = log.count
-    let people = log.people
+    let people = log.changesByPerson()
     self.people = people.count
     first = log.times.min().map { Instant(milliseconds: $0) }
     last = log.times.max().map { Instant(milliseconds: $0) }
@@ -57,8 +57,7 @@ public struct ContextSummary: Sendable, Hashable {
     var peopleWith = Array(repeating: 0, count: signalCount)
     // Per signal: value -> (rows, ms); names kept in first-seen order, sorted at the end.
     var held = Array(repeating: [String: (changes: Int, ms: Int64)](), count: signalCount)
-    for user in people {
-      let order = log.changes(of: user)
+    for (_, order) in people {
       guard let end = order.last.map({ log.times[$0] }) else { continue }
       var current = Array(repeating: (value: "", since: Int64.min), count: signalCount)
       var seen = Array(repeating: false, count: signalCount)

@@ -32,7 +32,7 @@ public struct ContextEvents: Sendable, Hashable {
 
 extension ReplayPlan {
   /// The context rows of each person of `log` (by name), each person's in time order
-  /// (`ContextLog.changes(of:)`), after checking that every row names a person of the
+  /// (`ContextLog.changesByPerson()`), after checking that every row names a person of the
   /// log.
   ///
   /// - Throws: `DiagnosticList`, each unknown person located in the context file
@@ -50,8 +50,8 @@ extension ReplayPlan {
     }
     try problems.throwIfAny()
     var events: [String: ContextEvents] = [:]
-    for user in context.people {
-      events[user] = ContextEvents(context.changes(of: user).map { (context.times[$0], context.signals[$0], context.values[$0]) })
+    for (user, rows) in context.changesByPerson() {
+      events[user] = ContextEvents(rows.map { (context.times[$0], context.signals[$0], context.values[$0]) })
     }
     return events
   }

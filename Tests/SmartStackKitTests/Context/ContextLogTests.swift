@@ -61,6 +61,8 @@ struct ContextLogTests {
     let order = log.changes(of: "ana")
     #expect(order == [1, 2, 0])
     #expect(order.map { log.values[$0] } == ["home", "gym", "work"])
+    let grouped = log.changesByPerson()
+    #expect(grouped.map(\.user) == ["ana"] && grouped[0].rows == order)
   }
 
   @Test func jsonLinesGivesTheSameLogAsCSV() throws {
