@@ -10,7 +10,7 @@ struct ContextReplayTests {
   /// open 1, no swipes) and rotation is unlimited (Developer Mode), so the emitted log
   /// determines every visit's target and the replay can match the simulation exactly.
   static let scenario = """
-    {"name": "ctx", "start": "2026-03-02", "days": 5, "timezone": "Europe/Berlin", "seed": 3,
+    {"name": "ctx", "start": "2026-03-02", "days": 3, "timezone": "Europe/Berlin", "seed": 3,
      "people": [{"name": "c", "count": 2, "wantProbability": 0.4, "tap": 1, "open": 1, "swipe": 0,
        "context": {"places": {"weekday": [{"from": "07:30", "place": "commute"}, {"from": "08:15", "place": "work"},
                                          {"from": "17:30", "place": "commute"}, {"from": "18:15", "place": "home"}]},
