@@ -150,7 +150,7 @@ public enum Replay {
         if P.observesOutcomes && shown >= 0 {
           var feedback = VisitFeedback(
             visitTime: t, hourOfDay: session._context.hourOfDay, hourOfWeek: session._context.hourOfWeek,
-            shown: shown, tapped: false)
+            shown: shown, tapped: false, device: session._context._device.snapshot)
           if isHit {
             feedback.tapped = true
             taps.push(feedback, at: person.donationTimes[target])

@@ -34,4 +34,21 @@ public struct DeviceContext: Sendable, Hashable {
 
   /// True when any signal is known.
   @inlinable public var isKnown: Bool { any(values .>= 0) }
+
+  /// The current ids without the names, to keep (`VisitFeedback.device`). O(1).
+  @inlinable public var snapshot: ContextSnapshot { ContextSnapshot(values) }
+}
+
+/// The value id of each context signal at one moment (-1: unknown), as
+/// `DeviceContext` holds them, without the vocabulary: 32 bytes, no reference.
+public struct ContextSnapshot: Sendable, Hashable {
+  @usableFromInline package var values: SIMD8<Int32>
+
+  @inlinable package init(_ values: SIMD8<Int32>) { self.values = values }
+
+  /// Every signal unknown.
+  @inlinable public static var unknown: ContextSnapshot { ContextSnapshot(SIMD8(repeating: -1)) }
+
+  /// The id of `signal` then, or -1 when it was unknown. O(1).
+  @inlinable public subscript(_ signal: ContextSignal) -> Int32 { values[signal.rawValue] }
 }

@@ -48,12 +48,20 @@ public struct VisitFeedback: Sendable, Hashable {
   public var shown: Int32
   /// True when the person used the shown widget.
   public var tapped: Bool
+  /// What the device knew at the visit (`StackContext.device` then, without the names:
+  /// the person's vocabulary is `context.device.vocabulary` at any later event).
+  /// `ContextSnapshot.unknown` in runs without context.
+  public var device: ContextSnapshot
 
-  @inlinable public init(visitTime: Int64, hourOfDay: Int, hourOfWeek: Int, shown: Int32, tapped: Bool) {
+  @inlinable public init(
+    visitTime: Int64, hourOfDay: Int, hourOfWeek: Int, shown: Int32, tapped: Bool,
+    device: ContextSnapshot = .unknown
+  ) {
     self.visitTime = visitTime
     self.hourOfDay = hourOfDay
     self.hourOfWeek = hourOfWeek
     self.shown = shown
     self.tapped = tapped
+    self.device = device
   }
 }

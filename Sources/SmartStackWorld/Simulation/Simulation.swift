@@ -240,7 +240,7 @@ public enum Simulation {
         session.reveal(
           VisitFeedback(
             visitTime: t, hourOfDay: session._context.hourOfDay, hourOfWeek: session._context.hourOfWeek,
-            shown: outcome.shown, tapped: tapped),
+            shown: outcome.shown, tapped: tapped, device: session._context._device.snapshot),
           at: t)
       }
       v += 1
