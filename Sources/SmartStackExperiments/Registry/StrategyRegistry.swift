@@ -57,6 +57,7 @@ public struct StrategyRegistry: Sendable {
     r.register(SmartRotateStrategy.self)
     r.register(ScoresStrategy.self)
     r.register(ContextMostFrequentlyUsedStrategy.self)
+    r.register(ContextBanditStrategy.self)
     r.register(OracleStrategy.self)
     return r
   }()
