@@ -70,6 +70,9 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
   @Option(help: "With --exposures: the log's sidecar for rule replay (default: NAME.sidecar.json beside NAME.csv, when it exists).")
   var sidecar: String?
 
+  @Option(help: "With --exposures: the people's context changes (CSV or JSON Lines; docs/context.md), for targets that read context (default: the file the sidecar names, when it names one).")
+  var context: String?
+
   @Option(parsing: .unconditional, help: "Seed of the bootstrap (and, with --validate, of the simulation; default: the scenario's).")
   var seed: UInt64?
 
@@ -86,7 +89,7 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
 
   /// The input files named on the command line (refused inside --out, listed with their
   /// hashes in manifest.json).
-  var inputs: [String] { [exposures, timelines, scenario, sidecarPath].compactMap { $0 } }
+  var inputs: [String] { [exposures, timelines, context, scenario, sidecarPath].compactMap { $0 } }
 
   /// The sidecar to read: `--sidecar`, or the one beside the log when it exists.
   var sidecarPath: String? {
@@ -106,6 +109,7 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
     if let days, !(1...366).contains(days) { throw ValidationError("--days must be within 1...366") }
     if noHistoryRules && scenario == nil { throw ValidationError("--no-history-rules goes with --validate") }
     if timelines != nil && exposures == nil { throw ValidationError("--timelines goes with --exposures") }
+    if context != nil && exposures == nil { throw ValidationError("--context goes with --exposures") }
     if sidecar != nil && exposures == nil { throw ValidationError("--sidecar goes with --exposures") }
   }
 
@@ -169,10 +173,19 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
       // them, refused at the header; by default, left out with a word.
       var chosen = estimators ?? OffPolicyEstimator.standard
       let wantsRuleReplay = chosen.contains(where: \.isRuleReplay)
+      let readsContext = targets.contains { $0.type.info.needs.contains(.context) }
       var world: ExposureSidecar? = nil
-      if wantsRuleReplay && log.version == 2, let path = sidecarPath {
+      if (wantsRuleReplay || (readsContext && context == nil)) && log.version == 2, let path = sidecarPath {
         world = try reportingErrors { try ExposureSidecar.read(path: path) }
       }
+      let contextLog = try context.map { path in try reportingErrors { try ContextLog.read(path: path, zone: zone) } }
+        ?? world?.context
+      // A target that reads context would otherwise rank as if the person were nowhere.
+      if readsContext && contextLog == nil, let target = targets.first(where: { $0.type.info.needs.contains(.context) }) {
+        throw ValidationError(
+          "strategy '\(target.descriptor.label)' reads context, and \(exposures) has none: give --context FILE, or a sidecar that names the people's context (simulate --emit-exposures writes one for a scenario with context)")
+      }
+      if let contextLog, world != nil { world!.context = contextLog }
       if wantsRuleReplay && world == nil {
         if estimators != nil {
           try Self.refuseRuleReplay(exposures, log: log, sidecar: sidecar)
@@ -188,7 +201,7 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
       let rows = try replayingErrors(exposures) {
         let plan = try TargetChoices.plan(
           log, zone: zone, kinds: world.map { Dictionary(uniqueKeysWithValues: $0.instances.map { ($0.id, $0.kind) }) } ?? [:],
-          timelines: timelineFile ?? world?.timelines)
+          timelines: timelineFile ?? world?.timelines, context: contextLog)
         let replayed = try world.map { try RuleReplay.World(log: log, sidecar: $0, model: ResponseModel(log)) }
         let choices = try targets.map { target in
           OffPolicyEvaluation.Target(

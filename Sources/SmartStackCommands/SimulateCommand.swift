@@ -183,10 +183,13 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
       let files = ExposureRun.files(
         scenario, choice: first, cell: SimulationCell(replicate: 0, seed: seed, options: options),
         logName: (emitExposures as NSString).lastPathComponent)
-      let paths = [emitExposures] + Self.exposureCompanions(emitExposures)
-      // The sidecar and timelines first, the log last: a log is never left without them.
+      let folder = (emitExposures as NSString).deletingLastPathComponent
+      // The companions first, the log last: a log is never left without them.
       try reportingErrors {
-        for (path, file) in zip(paths, files).reversed() { try AtomicFile.write(Array(file.text.utf8), to: path) }
+        for (k, file) in files.enumerated().reversed() {
+          let path = k == 0 ? emitExposures : folder.isEmpty ? file.name : folder + "/" + file.name
+          try AtomicFile.write(Array(file.text.utf8), to: path)
+        }
       }
     }
     try reportingErrors {
@@ -281,6 +284,7 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
   static func exposureCompanions(_ log: String) -> [String] {
     let folder = (log as NSString).deletingLastPathComponent
     let timelines = ExposureSidecar.timelinesName(besideLog: log)
-    return [ExposureSidecar.path(besideLog: log), folder.isEmpty ? timelines : folder + "/" + timelines]
+    let context = ExposureSidecar.contextName(besideLog: log)
+    return [ExposureSidecar.path(besideLog: log)] + [timelines, context].map { folder.isEmpty ? $0 : folder + "/" + $0 }
   }
 }

@@ -140,11 +140,14 @@ public enum ExposureRun {
   ) -> [(name: String, text: String)] {
     let (log, sidecar) = runWithSidecar(scenario, choice: choice, cell: cell)
     let timelines = ExposureSidecar.timelinesName(besideLog: logName)
+    let context = ExposureSidecar.contextName(besideLog: logName)
     let sidecarName = (ExposureSidecar.path(besideLog: logName) as NSString).lastPathComponent
-    return [
-      (logName, log.csvText()), (sidecarName, sidecar.jsonText(timelinesFile: timelines)),
+    var files = [
+      (logName, log.csvText()), (sidecarName, sidecar.jsonText(timelinesFile: timelines, contextFile: context)),
       (timelines, (sidecar.timelines ?? TimelineFile(instances: [])).jsonText()),
     ]
+    if let changes = sidecar.context { files.append((context, changes.csvText())) }
+    return files
   }
 
   static func run(

@@ -16,13 +16,15 @@ import SmartStackExperiments
 ///  "apps": [{"id": "com.example.weather", "instances": ["weather"]}],
 ///  "suggestionWindows": [{"person": "p-0", "instance": "tickets",
 ///                         "start": "2026-03-02T08:00:00Z", "end": "2026-03-02T09:00:00Z"}],
-///  "timelines": "exposures.timelines.json"}
+///  "timelines": "exposures.timelines.json", "context": "exposures.context.csv"}
 /// ```
 ///
 /// `instances` lists the stack in manual order, then the suggested ones (`suggested`);
 /// `apps` in donation-kind order, each with the instances its wants match; `timelines`
 /// names a timeline file (the format of `replay --timelines`, one timeline per person
-/// with `user`) relative to the sidecar, or is `null`. Unknown keys are errors.
+/// with `user`) relative to the sidecar, or is `null`; `context`, present only when the
+/// people had context, names their context changes (`docs/context.md`) relative to the
+/// sidecar. Unknown keys are errors.
 extension ExposureSidecar {
   /// The sidecar's path beside an exposure log: `NAME.csv` → `NAME.sidecar.json`.
   public static func path(besideLog log: String) -> String {
@@ -35,9 +37,15 @@ extension ExposureSidecar {
     return (name.hasSuffix(".csv") ? String(name.dropLast(4)) : name) + ".timelines.json"
   }
 
+  /// The context file's name beside an exposure log: `NAME.context.csv`.
+  public static func contextName(besideLog log: String) -> String {
+    let name = (log as NSString).lastPathComponent
+    return (name.hasSuffix(".csv") ? String(name.dropLast(4)) : name) + ".context.csv"
+  }
+
   /// The sidecar as JSON, naming `timelinesFile` (relative to the sidecar) when the
-  /// sidecar has timelines.
-  public func jsonText(timelinesFile: String?) -> String {
+  /// sidecar has timelines, and `contextFile` when it has context.
+  public func jsonText(timelinesFile: String?, contextFile: String? = nil) -> String {
     let instanceValues: [JSONNode] = instances.enumerated().map { i, instance in
       var members = [JSONMember("id", .string(instance.id)), JSONMember("kind", .string(instance.kind))]
       if !instance.configuration.isEmpty {
@@ -67,7 +75,7 @@ extension ExposureSidecar {
       }
     }
     let stack = JSONValue.object(rules.jsonMembers + [JSONMember("widgetSuggestions", .bool(widgetSuggestions))])
-    let root = JSONValue.object([
+    var members = [
       JSONMember("format", .string("smartstack-exposure-sidecar")),
       JSONMember("version", .number(2)),
       JSONMember("timezone", .string(zone.identifier)),
@@ -76,8 +84,9 @@ extension ExposureSidecar {
       JSONMember("apps", .array(appValues)),
       JSONMember("suggestionWindows", .array(windows)),
       JSONMember("timelines", timelinesFile.map { .string($0) } ?? .null),
-    ])
-    return root.serialized(pretty: true) + "\n"
+    ]
+    if context != nil, let contextFile { members.append(JSONMember("context", .string(contextFile))) }
+    return JSONValue.object(members).serialized(pretty: true) + "\n"
   }
 
   /// Reads a sidecar; every problem is reported as `FILE:LINE:COLUMN: path: message`.
@@ -86,6 +95,7 @@ extension ExposureSidecar {
     var json = JSONDecoding(file: path, bytes: try FileIO.readBytes(path))
     guard let root = json.parseDocument() else { return try json.finish(nil) }
     var timelinesName: String? = nil
+    var contextName: String? = nil
     let sidecar = json.decodeObject(root) { o -> ExposureSidecar? in
       if let format = o.require("format", as: String.self), format != "smartstack-exposure-sidecar" {
         o.json.report("format must be \"smartstack-exposure-sidecar\"", at: o.item)
@@ -174,17 +184,19 @@ extension ExposureSidecar {
         }
       }
       timelinesName = o.optional("timelines", as: String.self)
+      contextName = o.optional("context", as: String.self)
       guard let zone, o.isClean else { return nil }
       return ExposureSidecar(
         zone: zone, rules: rules, widgetSuggestions: suggestions, instances: instances, stackCount: stackCount,
         apps: apps, suggestionWindows: windows, timelines: nil)
     }
     var result = try json.finish(sidecar)
+    let folder = (path as NSString).deletingLastPathComponent
+    func beside(_ name: String) -> String { name.hasPrefix("/") || folder.isEmpty ? name : folder + "/" + name }
     if let timelinesName {
-      let folder = (path as NSString).deletingLastPathComponent
-      let file = timelinesName.hasPrefix("/") ? timelinesName : (folder.isEmpty ? timelinesName : folder + "/" + timelinesName)
-      result.timelines = try TimelineFile.read(path: file, timeZone: result.zone)
+      result.timelines = try TimelineFile.read(path: beside(timelinesName), timeZone: result.zone)
     }
+    if let contextName { result.context = try ContextLog.read(path: beside(contextName)) }
     return result
   }
 

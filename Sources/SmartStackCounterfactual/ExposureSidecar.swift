@@ -28,11 +28,15 @@ public struct ExposureSidecar: Sendable {
   /// The relevance entries the people's stacks received (`user` set per person), nil
   /// when the stack had none.
   public var timelines: TimelineFile?
+  /// The people's context changes (`docs/context.md`), nil when the world had none:
+  /// targets that read context (`context-mfu`, `context-bandit`) see them as they would
+  /// have on-policy, since context does not depend on what is shown.
+  public var context: ContextLog?
 
   public init(
     zone: ZoneRules, rules: StackRuleSettings, widgetSuggestions: Bool, instances: [WidgetInstance],
     stackCount: Int, apps: [(id: String, instances: [Int32])], suggestionWindows: [String: [SuggestionWindow]],
-    timelines: TimelineFile?
+    timelines: TimelineFile?, context: ContextLog? = nil
   ) {
     self.zone = zone
     self.rules = rules
@@ -42,6 +46,7 @@ public struct ExposureSidecar: Sendable {
     self.apps = apps
     self.suggestionWindows = suggestionWindows
     self.timelines = timelines
+    self.context = context
   }
 
   /// The sidecar of a simulated run of `scenario` whose `LogEmitter` recorded the world
@@ -53,13 +58,13 @@ public struct ExposureSidecar: Sendable {
       zone: scenario.zone, rules: scenario.stack.rules, widgetSuggestions: scenario.stack.widgetSuggestions,
       instances: scenario.instances, stackCount: scenario.stackInstances.count,
       apps: zip(scenario.apps.map(\.id), scenario.appMatches()).map { ($0, $1) }, suggestionWindows: windows,
-      timelines: emitter.timelines)
+      timelines: emitter.timelines, context: emitter.context.count > 0 ? emitter.context : nil)
   }
 
   /// Each person of `log` rebuilt as a world to run a target through
   /// (`Simulation`'s loop): the logged visits and wants, the instances, the apps'
   /// matches, the person's relevance entries (in the engine's processing order: by
-  /// date, then instance, then file order) and suggestion windows. People are in order
+  /// date, then instance, then file order), context changes and suggestion windows. People are in order
   /// of first appearance in the log; no reaction draws are set (rule replay's responder
   /// decides reactions).
   ///
@@ -72,6 +77,8 @@ public struct ExposureSidecar: Sendable {
     for (i, instance) in instances.enumerated() { instanceIndex[instance.id] = Int32(i) }
     var rowsOf: [String: [Int]] = [:]
     for (k, e) in log.exposures.enumerated() { rowsOf[e.person, default: []].append(k) }
+    var contextRows: [String: [Int]] = [:]
+    for (user, rows) in context?.changesByPerson() ?? [] { contextRows[user] = rows }
     var result: [SimulatedPerson] = []
     for (p, name) in log.people.enumerated() {
       let rows = rowsOf[name]!
@@ -103,6 +110,9 @@ public struct ExposureSidecar: Sendable {
         }
         person.entryInstance = entries.map(\.instance)
         person.entries = entries.map(\.entry)
+      }
+      if let context, let rows = contextRows[name] {
+        person.context = rows.map { ContextChange(time: context.times[$0], signal: context.signals[$0], value: context.values[$0]) }
       }
       person.suggestionWindows = widgetSuggestions ? suggestionWindows[name] ?? [] : []
       result.append(person)

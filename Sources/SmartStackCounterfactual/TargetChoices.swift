@@ -34,9 +34,12 @@ public enum TargetChoices {
   ///   - timelines: relevance timelines of the instances (ids as in the log), for targets
   ///     that read relevance (`relevance`, `smart-rotate`); without them such a target
   ///     sees none.
+  ///   - context: the people's context changes, for targets that read context
+  ///     (`context-mfu`, `context-bandit`); without them such a target sees none.
   /// - Throws: `ReplayError` from the replay's plan.
   public static func plan(
-    _ log: ExposureLog, zone: ZoneRules, kinds: [String: String] = [:], timelines: TimelineFile? = nil
+    _ log: ExposureLog, zone: ZoneRules, kinds: [String: String] = [:], timelines: TimelineFile? = nil,
+    context: ContextLog? = nil
   ) throws -> ReplayPlan {
     var ids: [String] = []
     var seen: [String: Bool] = [:]
@@ -61,6 +64,7 @@ public enum TargetChoices {
     options.horizonSeconds = 0
     options.zone = zone
     options.timelines = timelines
+    options.context = context
     options.visits = .log(VisitLog(file: "exposures", users: log.exposures.map(\.person), times: log.exposures.map(\.time)))
     options.stack = .fixed(
       StackSpec(file: "exposures", instances: ids.map { WidgetInstance(id: $0, kind: kindName($0, kinds)) }))

@@ -49,6 +49,41 @@ struct EvaluateCommandTests {
     #expect(try String(contentsOf: folder.appendingPathComponent("ev2/estimates.csv"), encoding: .utf8) == csv)
   }
 
+  /// A context-bandit's exposure log carries the people's context (`ex.context.csv`,
+  /// named by the sidecar); a target that reads context is evaluated with it, and
+  /// without any context it is refused rather than run as if the person were nowhere.
+  @Test func contextTargetsAreEvaluatedWithTheLogsContextOrRefused() throws {
+    let folder = try exampleFolder()
+    let sim = try CLI.run(
+      ["simulate", "--scenario", "Datasets/scenarios/commuter-context.json", "--days", "2", "--strategy",
+       "context-bandit", "--emit-exposures", "ex.csv", "--quiet"], in: folder)
+    #expect(sim.status == 0, "\(sim.stderr)")
+    let context = try String(contentsOf: folder.appendingPathComponent("ex.context.csv"), encoding: .utf8)
+    #expect(context.hasPrefix("timestamp,user,signal,value\n"))
+    let result = try CLI.run(
+      ["evaluate", "--exposures", "ex.csv", "--strategy", "mfu,context-mfu", "--out", "ev", "--quiet"], in: folder)
+    #expect(result.status == 0, "\(result.stderr)")
+    let csv = try String(contentsOf: folder.appendingPathComponent("ev/estimates.csv"), encoding: .utf8)
+    func estimate(_ prefix: String) -> String? {
+      csv.split(separator: "\n").first { $0.contains(prefix) }.map { String($0.split(separator: ",")[4]) }
+    }
+    let mfu = try #require(estimate(",mfu,rr,hit_rate,"))
+    let contextMFU = try #require(estimate(",context-mfu,rr,hit_rate,"))
+    #expect(mfu != contextMFU)
+    // The same log without its sidecar: no context anywhere.
+    try FileManager.default.removeItem(at: folder.appendingPathComponent("ex.sidecar.json"))
+    let refused = try CLI.run(
+      ["evaluate", "--exposures", "ex.csv", "--strategy", "context-mfu", "--out", "ev2", "--quiet"], in: folder)
+    #expect(refused.status != 0)
+    #expect(refused.stderr.contains("strategy 'context-mfu' reads context, and ex.csv has none"), "\(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("ev2/estimates.csv").path))
+    // Given explicitly, the context file serves the one-visit estimators.
+    let given = try CLI.run(
+      ["evaluate", "--exposures", "ex.csv", "--context", "ex.context.csv", "--strategy", "context-mfu", "--out", "ev3",
+       "--quiet"], in: folder)
+    #expect(given.status == 0, "\(given.stderr)")
+  }
+
   @Test func theExposureOptionLeavesSimulateOutputsUnchanged() throws {
     let folder = try exampleFolder()
     let args = ["simulate", "--scenario", "Datasets/scenarios/tiny.json", "--strategy", "random,mfu", "--quiet"]

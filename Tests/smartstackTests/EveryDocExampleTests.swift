@@ -41,6 +41,14 @@ struct EveryDocExampleTests {
     ("--replicates 60", false, "60 replicates of sports-fan: over a minute even in a release build"),
     ("SLURM_", false, "a line of a Slurm job script; its variables come from the scheduler"),
     ("bench --quick --baseline", false, "`.ci/run` runs it (Scripts/bench-check.sh); speed is never a test"),
+    (
+      "Datasets/experiments/context.json", false,
+      "two 5-replicate batches of the context scenarios: `.ci/run` runs them with the release build and checks docs/context.md's table (Scripts/context-check.sh)"
+    ),
+    (
+      "ctx-exposures.csv", false,
+      "14 days with 1,000 redraws per visit: `.ci/run` runs it with the release build and checks docs/context.md's table (Scripts/context-check.sh)"
+    ),
   ]
 
   /// The documents whose `sh` blocks are run.

@@ -406,6 +406,11 @@ OPTIONS = {
    False
   ],
   [
+   "context",
+   "option",
+   False
+  ],
+  [
    "seed",
    "option",
    False
@@ -674,7 +679,7 @@ def simulate(*, scenario: str | os.PathLike, strategy: str | Sequence[str] | Non
     return _api.SimulateResult(run, _api.folder_of(run, cwd, 'reports/simulate'))
 
 
-def evaluate(*, exposures: str | os.PathLike | pd.DataFrame | None = None, validate: str | os.PathLike | None = None, strategy: str | Sequence[str] | None = None, logging: str | Sequence[str] | None = None, estimator: str | None = None, replicates: int | None = None, days: int | None = None, no_history_rules: bool = False, timezone: str | None = None, timelines: str | os.PathLike | None = None, sidecar: str | None = None, seed: int | None = None, out: str | os.PathLike | None = None, quiet: bool = False, overwrite: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.EvaluateResult:
+def evaluate(*, exposures: str | os.PathLike | pd.DataFrame | None = None, validate: str | os.PathLike | None = None, strategy: str | Sequence[str] | None = None, logging: str | Sequence[str] | None = None, estimator: str | None = None, replicates: int | None = None, days: int | None = None, no_history_rules: bool = False, timezone: str | None = None, timelines: str | os.PathLike | None = None, sidecar: str | None = None, context: str | os.PathLike | None = None, seed: int | None = None, out: str | os.PathLike | None = None, quiet: bool = False, overwrite: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.EvaluateResult:
     """`smartstack evaluate`: Estimates target strategies off-policy from an exposure log, or validates the estimators.
 
     The tool: Estimate strategies' tap and hit rates from an exposure log (rule replay
@@ -703,6 +708,9 @@ def evaluate(*, exposures: str | os.PathLike | pd.DataFrame | None = None, valid
             --timelines) of the log's instances, for targets that read relevance.
         sidecar (--sidecar): With --exposures: the log's sidecar for rule replay (default:
             NAME.sidecar.json beside NAME.csv, when it exists).
+        context (--context): With --exposures: the people's context changes (CSV or JSON
+            Lines; docs/context.md), for targets that read context (default: the file the
+            sidecar names, when it names one).
         seed (--seed): Seed of the bootstrap (and, with --validate, of the simulation;
             default: the scenario's).
         out (--out): Output folder (created if needed). (default: reports/evaluate)
@@ -719,7 +727,7 @@ def evaluate(*, exposures: str | os.PathLike | pd.DataFrame | None = None, valid
     DataFrames given as log=, visits= or exposures= are written to a temporary CSV file.
     Raises SmartStackError with the tool's message when it fails.
     """
-    given = {'exposures': exposures, 'validate': validate, 'strategy': strategy, 'logging': logging, 'estimator': estimator, 'replicates': replicates, 'days': days, 'no_history_rules': no_history_rules, 'timezone': timezone, 'timelines': timelines, 'sidecar': sidecar, 'seed': seed, 'out': out, 'quiet': quiet, 'overwrite': overwrite}
+    given = {'exposures': exposures, 'validate': validate, 'strategy': strategy, 'logging': logging, 'estimator': estimator, 'replicates': replicates, 'days': days, 'no_history_rules': no_history_rules, 'timezone': timezone, 'timelines': timelines, 'sidecar': sidecar, 'context': context, 'seed': seed, 'out': out, 'quiet': quiet, 'overwrite': overwrite}
     run = _api.execute('evaluate', [], given, binary=binary, cwd=cwd, progress=progress)
     return _api.EvaluateResult(run, _api.folder_of(run, cwd, 'reports/evaluate'))
 
