@@ -14,7 +14,7 @@ import SmartStackKit
 struct RelevanceCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "relevance",
-    abstract: "Evaluate relevance timelines on a time grid.",
+    abstract: "Evaluate relevance timelines, or a watch app's clues, on a time grid.",
     discussion: """
       Writes CSV with the header `time,instance,state,score,percentile,local_time`: one row \
       per grid time (from, from+step, … <= to) and instance, by time and then file order. \
@@ -74,7 +74,7 @@ struct RelevanceCommand: ParsableCommand {
     help: "IANA time zone for timestamps without Z or an offset, in the file and in --from/--to.")
   var timezone: String = "UTC"
 
-  @Option(help: "Whose timelines to evaluate in a file with per-person instances (\"user\"): every person's and this user's own.")
+  @Option(help: "Whose timelines to evaluate in a file with per-person instances (\"user\"): every person's and this user's own; with --clues, whose context (required when the file has several people).")
   var user: String?
 
   @Option(help: "Write the CSV atomically to this file instead of standard output.")

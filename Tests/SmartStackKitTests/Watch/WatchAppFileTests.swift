@@ -47,6 +47,15 @@ struct WatchAppFileTests {
     #expect(app.intentUpdates.map(\.intents.count) == [1, 0])
   }
 
+  @Test func theDocsExampleIsAValidAppFile() throws {
+    let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/watchos.md"), encoding: .utf8)
+    let start = try #require(doc.range(of: "```json\n"))
+    let end = try #require(doc[start.upperBound...].range(of: "```"))
+    let app = try WatchApp.read(bytes: Array(doc[start.upperBound..<end.lowerBound].utf8), file: "docs/watchos.md")
+    #expect(app.widgets.map(\.kind) == ["NextDeparture", "Trips"])
+    #expect(app.intentUpdates.count == 1)
+  }
+
   @Test func aPinnedRelevanceWidgetIsRefusedAtItsPinnedKey() {
     let text = Self.app(#"{"kind": "Trips", "mode": "relevanceConfiguration", "pinned": true, "relevance": []}"#)
     #expect(
