@@ -73,6 +73,19 @@ struct RelevanceCluesCommandTests {
     #expect(watch10.filter { $0.contains(",relevance,") }.allSatisfy { $0.contains(",dropped,notOnVersion(") })
   }
 
+  @Test func outWritesTheSameCSVToAFileAndNothingToStandardOutput() throws {
+    let folder = try CLI.temporaryFolder()
+    let arguments = ["relevance", "--clues", Self.app, "--context", Self.context, "--user", "ben", "--step", "1h"]
+    let printed = try CLI.run(arguments)
+    let written = try CLI.run(arguments + ["--out", "clues.csv"], in: folder)
+    #expect(written.status == 0 && written.stdout.isEmpty, "\(written.stderr)")
+    let file = try String(contentsOf: folder.appendingPathComponent("clues.csv"), encoding: .utf8)
+    #expect(file == printed.stdout)
+    // Default grid: ben's first to last context change (2026-03-02T06:00Z to 2026-03-05T20:00Z),
+    // hourly: 87 times × 9 clues, the intent at 06:00Z (cleared at 06:45Z), and the header.
+    #expect(file.split(separator: "\n").count == 1 + 87 * 9 + 1)
+  }
+
   @Test func mistakesExitNonZeroWithNothingOnStandardOutput() throws {
     let folder = try CLI.temporaryFolder()
     let bad = try CLI.write(
