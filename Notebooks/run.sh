@@ -9,7 +9,8 @@
 # 2. builds smartstack (release) unless $SMARTSTACK_BIN names one; without DIR, runs the main
 #    job into reports/ if it has not run (FRESH=1: again), and the relevance explorer's
 #    inputs (a traced replay of the commuter week with its timeline) into
-#    reports/relevance-explorer/;
+#    reports/relevance-explorer/, and the context day's (a 3-day simulation of
+#    commuter-context with --explain, its world emitted into world/) into reports/context-day/;
 # 3. executes each notebook with Notebooks/execute.py, which sets the parameters (REPORTS,
 #    OUT, and the NAME=VALUE given) and saves NAME.ipynb with its outputs and NAME.html
 #    next to the figures, in DIR/notebooks/ ($NOTEBOOKS_OUT to choose another folder).
@@ -17,7 +18,9 @@
 # or in its subfolders), counterfactual-estimates on one of `smartstack evaluate --exposures`
 # (estimates.csv in it or in its subfolders), compare-strategies and learning-curves on one with runs.csv;
 # relevance-explorer runs only where it can: on a folder with trace.csv whose source has
-# timelines (manifest.json read as JSON; without DIR: reports/relevance-explorer). A
+# timelines (manifest.json read as JSON; without DIR: reports/relevance-explorer);
+# context-day only on a folder with explain.csv and world/context.csv (`simulate --explain
+# --emit-log DIR/world --out DIR`; without DIR: reports/context-day). A
 # NAME=VALUE that no notebook of the run takes (a typo: METRC=mrr) is refused, with a
 # did-you-mean, before any runs (exit 2). A failing notebook fails the script.
 set -euo pipefail
@@ -51,15 +54,21 @@ if [ $# -eq 0 ]; then
   smartstack batch Datasets/experiments/relevance-explorer.json --out reports/relevance-explorer --quiet
   explorer="$root/reports/relevance-explorer"
   explorer_args=(DAY=2026-03-03)   # the storm warning (weather score 3)
+  echo "== inputs of the context day: reports/context-day"
+  smartstack simulate --scenario Datasets/scenarios/commuter-context.json --days 3 \
+    --strategy mfu,hour-of-week,context-mfu --explain --emit-log reports/context-day/world \
+    --out reports/context-day --quiet
+  context_day="$root/reports/context-day"
 else
   [ -d "$1" ] || { echo "Notebooks/run.sh: $1 is not a folder"; exit 1; }
   reports="$(cd "$1" && pwd)"
   shift
   explorer="$reports"
+  context_day="$reports"
 fi
 # A report set a killed run left half moved into place is finished first (smartstack.load
 # would read it anyway; the shell tests below read the folder's own files).
-for folder in "$reports" "$explorer"; do smartstack report "$folder" > /dev/null 2>&1 || true; done
+for folder in "$reports" "$explorer" "$context_day"; do smartstack report "$folder" > /dev/null 2>&1 || true; done
 validation=0
 estimates=0
 if [ -s "$reports/validation.csv" ] || compgen -G "$reports/*/validation.csv" > /dev/null; then
@@ -83,6 +92,12 @@ explorer_ok=0
 if has_timelines "$explorer"; then
   explorer_ok=1
   notebooks+=(relevance-explorer)
+fi
+# The context day needs what each visit showed (explain.csv) and the world's context.
+context_ok=0
+if [ -s "$context_day/explain.csv" ] && [ -s "$context_day/world/context.csv" ]; then
+  context_ok=1
+  notebooks+=(context-day)
 fi
 # A NAME=VALUE that none of these notebooks takes is refused before anything runs.
 paths=()
@@ -123,5 +138,10 @@ if [ "$explorer_ok" = 1 ]; then
   run_notebook relevance-explorer "$explorer" "${explorer_args[@]}" "$@"
 else
   echo "== relevance-explorer.ipynb skipped: $explorer has no trace.csv from a source with timelines"
+fi
+if [ "$context_ok" = 1 ]; then
+  run_notebook context-day "$context_day" "$@"
+else
+  echo "== context-day.ipynb skipped: $context_day has no explain.csv and world/context.csv (simulate --explain --emit-log DIR/world --out DIR)"
 fi
 echo "== notebooks ran; in $out: $(ls "$out" | tr '\n' ' ')"

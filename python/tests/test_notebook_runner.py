@@ -1,6 +1,7 @@
 """Notebooks/execute.py, which Notebooks/run.sh calls (issue 29 items 7 and 8): unknown
 notebook parameters are refused with a did-you-mean; a traced folder without timelines is
-told apart by reading its manifest as JSON."""
+told apart by reading its manifest as JSON; run.sh runs every notebook (issue 33 item 7 added
+context-day)."""
 
 import importlib.util
 import json
@@ -55,3 +56,16 @@ def test_the_relevance_explorer_needs_a_source_with_timelines(execute, tmp_path)
     broken = folder("broken", [])
     (broken / "manifest.json").write_text("{")
     assert not execute.has_timelines(broken)
+
+
+def test_run_sh_runs_every_notebook():
+    # A notebook added to Notebooks/ but not to run.sh would never run headless.
+    run_sh = (NOTEBOOKS / "run.sh").read_text(encoding="utf-8")
+    for notebook in sorted(NOTEBOOKS.glob("*.ipynb")):
+        assert f"run_notebook {notebook.stem} " in run_sh, notebook.name
+
+
+def test_the_context_day_takes_a_person_and_a_day(execute):
+    notebook = NOTEBOOKS / "context-day.ipynb"
+    assert execute.parameters(notebook) == ["REPORTS", "OUT", "PERSON", "DAY"]
+    assert execute.check([str(notebook)], ["PERSN=commuter-2"]) == 2
