@@ -42,6 +42,18 @@ struct EveryDocExampleTests {
     ("SLURM_", false, "a line of a Slurm job script; its variables come from the scheduler"),
     ("bench --quick --baseline", false, "`.ci/run` runs it (Scripts/bench-check.sh); speed is never a test"),
     (
+      "batch Datasets/experiments/hour-of-week-sweep.json", false,
+      "a traced sweep (a 70 MB trace): over a minute in a debug build; `.ci/run`'s notebook stage runs it with the release build"
+    ),
+    (
+      "evaluate --validate Datasets/scenarios/tiny.json --replicates 5", false,
+      "`.ci/run`'s notebook stage runs it with the release build (seconds in a debug build)"
+    ),
+    (
+      "$B simulate --scenario Datasets/scenarios/sports-fan.json --strategy mfu,relevance,smart-rotate,oracle --explain", true,
+      "half a minute in a debug build: `.ci/run` runs it with the release build after the main job"
+    ),
+    (
       "Datasets/experiments/context.json", false,
       "two 5-replicate batches of the context scenarios: `.ci/run` runs them with the release build and checks docs/context.md's table (Scripts/context-check.sh)"
     ),
