@@ -24,11 +24,16 @@ struct ContextOutOption: ParsableArguments {
     try options.refuseExtraOutput("--context-out", contextOut, others: otherOutputs)
   }
 
+  /// Checks FILE as the logs' paths are checked (`ImportOptions.checkExtraOutput`, exit
+  /// 73), before the database is read.
+  func checkPath() throws {
+    if let contextOut { try ImportOptions.checkExtraOutput(contextOut) }
+  }
+
   /// Adds the context file to `loaded`'s outputs, or, when `context` holds no change, a
   /// warning naming the streams or tables read.
-  func add(_ context: ImportedContext?, to loaded: inout LoadedImport) throws {
+  func add(_ context: ImportedContext?, to loaded: inout LoadedImport) {
     guard let contextOut, let context else { return }
-    try ImportOptions.checkExtraOutput(contextOut)
     if context.count == 0 {
       loaded.warnings += TerminalText.escapingControls(
         "warning: \(loaded.file) holds no context (no charging or headphones state in "

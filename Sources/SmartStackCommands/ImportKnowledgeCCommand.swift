@@ -62,9 +62,10 @@ struct ImportKnowledgeCCommand: ParsableCommand {
     let context = self.context
     try ImportRun(format: "knowledgec", options: options, unit: KnowledgeCImporter.progressUnit) {
       importer.progress = $0
+      try context.checkPath()
       var loaded = LoadedImport(
         file: options.input, container: "sqlite", result: try importer.read(path: options.input))
-      try context.add(loaded.result.context, to: &loaded)
+      context.add(loaded.result.context, to: &loaded)
       return loaded
     }.run()
   }

@@ -38,6 +38,7 @@ struct ImportPowerLogCommand: ParsableCommand {
     let (widgetsOut, context) = (self.widgetsOut, self.context)
     try ImportRun(format: "powerlog", options: options, unit: PowerLogImporter.progressUnit) { progress in
       if let widgetsOut { try ImportOptions.checkExtraOutput(widgetsOut) }
+      try context.checkPath()
       var importer = PowerLogImporter(skipBadRows: options.skipBadRows)
       importer.progress = progress
       importer.readsContext = context.contextOut != nil
@@ -47,7 +48,7 @@ struct ImportPowerLogCommand: ParsableCommand {
         loaded.extraOutputs.append(
           (widgetsOut, Array(read.widgets.csvText().utf8), "\(read.widgets.count) widget rows"))
       }
-      try context.add(read.result.context, to: &loaded)
+      context.add(read.result.context, to: &loaded)
       return loaded
     }.run()
   }

@@ -40,6 +40,10 @@ struct ImportContextCommandTests {
   @Test("PowerLog's charging state as JSON Lines validates beside its log")
   func powerLogJSONLines() throws {
     let folder = try CLI.temporaryFolder()
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("dir"), withIntermediateDirectories: true)
+    let folderOutput = try importing("knowledgec", "knowledgeC.db", ["--out", "kc.csv", "--context-out", "dir"], in: folder)
+    #expect(folderOutput.status == 73, "\(folderOutput.stderr)")
+    #expect(text("kc.csv", in: folder) == nil)
     try database("CurrentPowerlog.PLSQL", from: "powerlog.sql", in: folder)
     let r = try importing(
       "powerlog", "CurrentPowerlog.PLSQL", ["--out", "pl.csv", "--context-out", "pl-context.jsonl"], in: folder)
@@ -69,7 +73,7 @@ struct ImportContextCommandTests {
     #expect(text("kc.csv", in: folder) != nil)
   }
 
-  @Test("--context-out naming the input's write-ahead log or another output is refused, nothing written")
+  @Test("--context-out naming the input's write-ahead log, another output or a folder is refused, nothing written")
   func refusedOutputs() throws {
     let folder = try CLI.temporaryFolder()
     try database("knowledgeC.db", from: "knowledgeC-ios.sql", in: folder)
@@ -82,6 +86,10 @@ struct ImportContextCommandTests {
       #expect(r.stderr.contains(message), "\(r.stderr)")
       #expect(text("kc.csv", in: folder) == nil)
     }
+    try FileManager.default.createDirectory(at: folder.appendingPathComponent("dir"), withIntermediateDirectories: true)
+    let folderOutput = try importing("knowledgec", "knowledgeC.db", ["--out", "kc.csv", "--context-out", "dir"], in: folder)
+    #expect(folderOutput.status == 73, "\(folderOutput.stderr)")
+    #expect(text("kc.csv", in: folder) == nil)
     try database("CurrentPowerlog.PLSQL", from: "powerlog.sql", in: folder)
     let r = try importing(
       "powerlog", "CurrentPowerlog.PLSQL", ["--out", "pl.csv", "--widgets-out", "w.csv", "--context-out", "w.csv"],
