@@ -115,6 +115,23 @@ struct ImportOptions: ParsableArguments {
     }
   }
 
+  /// Refuses an output besides the logs (`--widgets-out`, `--context-out`) that names
+  /// `--out`, `--visits-out`, one of `others` or an input.
+  func refuseExtraOutput(_ option: String, _ path: String, others: [String] = []) throws {
+    let outputs = [out] + (visitsOut.map { [$0] } ?? []) + others
+    if outputs.contains(where: { Self.samePath(path, $0) }) {
+      throw ValidationError("\(option) names the same file as another output: '\(path)'")
+    }
+    try refuseOverwritingInputs([(option, path)])
+  }
+
+  /// Checks an output besides the logs as `ImportRun` checks them: a file path, never a
+  /// file of a report set.
+  static func checkExtraOutput(_ path: String) throws {
+    try OutputPath.checkFile(path)
+    try ReportSetPath.check(path)
+  }
+
   var zone: ZoneRules { ZoneRules(identifier: timezone) ?? .utc }
   var expansionLimit: Int { Self.byteCount(maxExpandedBytes) ?? ImportSource.defaultExpansionLimit }
 

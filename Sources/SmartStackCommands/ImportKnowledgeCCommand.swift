@@ -12,7 +12,9 @@ struct ImportKnowledgeCCommand: ParsableCommand {
       the --streams given) become donations of kind = bundle id, intent = intent class; \
       /device/isLocked rows with value 0 (unlocked) become visits (--visits-from backlit: \
       /display/isBacklit rows with value 1). Each timestamp keeps its row's own UTC \
-      offset (ZSECONDSFROMGMT), also written as a utc_offset column. See docs/importers.md.
+      offset (ZSECONDSFROMGMT), also written as a utc_offset column. --context-out writes \
+      the context the database holds as a context file: /device/isPluggedIn as charging, \
+      /audio/outputRoute as headphones. See docs/importers.md.
 
       Example:
         smartstack import knowledgec knowledgeC.db --out kc.csv --visits-out kc-visits.csv
@@ -33,6 +35,8 @@ struct ImportKnowledgeCCommand: ParsableCommand {
       valueName: "SOURCE"))
   var visitsFrom = "locked"
 
+  @OptionGroup var context: ContextOutOption
+
   var streamList: [String] {
     streams.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
       .filter { !$0.isEmpty }
@@ -47,16 +51,22 @@ struct ImportKnowledgeCCommand: ParsableCommand {
     for visit in KnowledgeCImporter.VisitSource.allCases where importer.streams.contains(visit.stream) {
       throw ValidationError("\(visit.stream) gives visits, not donations: use --visits-from")
     }
+    try context.check(options)
   }
 
   func run() throws {
     var importer = KnowledgeCImporter(
       streams: streamList, visitSource: KnowledgeCImporter.VisitSource(rawValue: visitsFrom) ?? .locked,
       skipBadRows: options.skipBadRows)
+    importer.readsContext = context.contextOut != nil
+    let context = self.context
     try ImportRun(format: "knowledgec", options: options, unit: KnowledgeCImporter.progressUnit) {
       importer.progress = $0
-      return LoadedImport(
+      try context.checkPath()
+      var loaded = LoadedImport(
         file: options.input, container: "sqlite", result: try importer.read(path: options.input))
+      context.add(loaded.result.context, to: &loaded)
+      return loaded
     }.run()
   }
 }

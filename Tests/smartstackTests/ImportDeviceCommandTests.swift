@@ -6,7 +6,7 @@ import SmartStackKit
 
 /// Builds `name` in `folder` from the SQL script `Tests/Fixtures/importers/SCRIPT` (shared
 /// with the library's device importer tests) through the SQLite C API.
-private func database(_ name: String, from script: String, in folder: URL) throws {
+func database(_ name: String, from script: String, in folder: URL) throws {
   let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Fixtures/importers/\(script)")
   let sql = String(decoding: try Data(contentsOf: url), as: UTF8.self)

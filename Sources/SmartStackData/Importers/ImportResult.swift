@@ -80,6 +80,10 @@ public struct ImportResult: Sendable {
   public var donationOffsets: [Int32]?
   /// Per visit, in row order: its UTC offset in seconds; nil when the source has none.
   public var visitOffsets: [Int32]?
+  /// The context changes the source holds, sorted by time, when the importer was asked
+  /// for them (`KnowledgeCImporter.readsContext`, `PowerLogImporter.readsContext`); nil
+  /// otherwise and for formats that hold none.
+  public var context: ImportedContext?
 
   public init(
     donations: DonationLog, visits: VisitLog, counts: ImportCounts, skippedRows: DiagnosticList

@@ -12,7 +12,8 @@ CREATE TABLE ZSOURCE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER,
 CREATE TABLE ZSTRUCTUREDMETADATA (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER,
   Z_DKINTENTMETADATAKEY__INTENTCLASS VARCHAR, Z_DKINTENTMETADATAKEY__INTENTVERB VARCHAR,
   Z_DKINTENTMETADATAKEY__SERIALIZEDINTERACTION BLOB,
-  Z_DKAPPLICATIONMETADATAKEY__LAUNCHREASON VARCHAR);
+  Z_DKAPPLICATIONMETADATAKEY__LAUNCHREASON VARCHAR, Z_DKAUDIOMETADATAKEY__PORTTYPE VARCHAR,
+  Z_DKAUDIOMETADATAKEY__PORTNAME VARCHAR, Z_DKBLUETOOTHMETADATAKEY__NAME VARCHAR);
 INSERT INTO ZSOURCE (Z_PK, ZBUNDLEID) VALUES (1, 'com.example.coffee'), (2, 'com.example.chat');
 -- 1: an NSKeyedArchiver dictionary {drink: flat white, size: large, count: 2};
 -- 2: a blob that is no property list.
@@ -43,4 +44,21 @@ INSERT INTO ZOBJECT (Z_PK, ZSTREAMNAME, ZSTARTDATE, ZSECONDSFROMGMT, ZVALUESTRIN
   (13, '/app/inFocus', 794131450, 3600, 'com.example.coffee', NULL, NULL, NULL),
   (14, '/app/activity', 794131460, 3600, 'com.example.chat', NULL, 2, NULL),
   -- another stream, never read
-  (15, '/device/batteryPercentage', 794131200, 3600, NULL, 80, NULL, NULL);
+  (15, '/device/batteryPercentage', 794131200, 3600, NULL, 80, NULL, NULL),
+  -- context (--context-out): charging overnight until 2026-03-02T07:30Z; AirPods from
+  -- 08:10Z to 08:30Z, then the speaker; a route row without a port type (not a change);
+  -- a Bluetooth connection (not read: a watch or a car is Bluetooth too); charging in
+  -- New York at 2026-03-03T20:30Z
+  (16, '/device/isPluggedIn', 794124000, 3600, NULL, 1, NULL, NULL),
+  (17, '/device/isPluggedIn', 794129400, 3600, NULL, 0, NULL, NULL),
+  (18, '/audio/outputRoute', 794131800, 3600, NULL, NULL, NULL, 3),
+  (19, '/audio/outputRoute', 794131900, 3600, NULL, NULL, NULL, NULL),
+  (20, '/bluetooth/isConnected', 794131790, 3600, NULL, 1, NULL, 5),
+  (21, '/audio/outputRoute', 794133000, 3600, NULL, NULL, NULL, 4),
+  (22, '/device/isPluggedIn', 794262600, -18000, NULL, 1, NULL, NULL);
+-- the metadata of the route rows (CoreDuet's _DKAudioMetadataKey-portType and -portName)
+-- and of the Bluetooth row (_DKBluetoothMetadataKey-name)
+INSERT INTO ZSTRUCTUREDMETADATA (Z_PK, Z_DKAUDIOMETADATAKEY__PORTTYPE,
+  Z_DKAUDIOMETADATAKEY__PORTNAME, Z_DKBLUETOOTHMETADATAKEY__NAME) VALUES
+  (3, 'BluetoothA2DPOutput', 'AirPods', NULL), (4, 'Speaker', 'Speaker', NULL),
+  (5, NULL, NULL, 'AirPods');

@@ -7,6 +7,8 @@ CREATE TABLE PLSpringBoardAgent_EventForward_SBLock (ID INTEGER PRIMARY KEY,
   timestamp REAL, Locked INTEGER);
 CREATE TABLE PLApplicationAgent_EventForward_Application (ID INTEGER PRIMARY KEY,
   timestamp REAL, Identifier TEXT, pid INTEGER, State INTEGER, Reason INTEGER);
+CREATE TABLE PLBatteryAgent_EventBackward_Battery (ID INTEGER PRIMARY KEY,
+  timestamp REAL, Level REAL, IsCharging INTEGER, ExternalConnected INTEGER);
 CREATE TABLE PLTestAgent_Aggregate_Widgets (ID INTEGER PRIMARY KEY, timestamp REAL,
   isInStack INTEGER, widgetKind TEXT, widgetSize INTEGER, onScreenSeconds REAL);
 -- offsets: +100 s from raw 1772438000, +40 s from raw 1772440000
@@ -25,3 +27,9 @@ INSERT INTO PLApplicationAgent_EventForward_Application (timestamp, Identifier, 
   (1772440220, '', 12, 8, 0);
 INSERT INTO PLTestAgent_Aggregate_Widgets (timestamp, isInStack, widgetKind, widgetSize, onScreenSeconds) VALUES
   (1772440300, 1, 'CoffeeWidget', 2, 12.5);
+-- battery samples (--context-out): charging from raw 1772438000 (07:55:00Z after the
+-- offset), a repeated sample, full and no longer charging at raw 1772438400 while still
+-- connected, unplugged at raw 1772440100
+INSERT INTO PLBatteryAgent_EventBackward_Battery (timestamp, Level, IsCharging, ExternalConnected) VALUES
+  (1772438000, 99, 1, 1), (1772438020, 99, 1, 1), (1772438400, 100, 0, 1),
+  (1772440100, 100, 0, 0);

@@ -43,6 +43,9 @@ public struct KnowledgeCImporter: Sendable {
   /// Skip and count (`bad_values`) a donation a log cannot hold (`DonationFieldCheck`)
   /// instead of failing on it.
   public var skipBadRows: Bool
+  /// Also read the context the database holds into `ImportResult.context`
+  /// (`KnowledgeCContext`); its rows stay counted as `other streams`.
+  public var readsContext = false
   /// Told the rows read of those the import selects (`ImportProgress`), or nil.
   public var progress: ImportProgress? = nil
   /// The unit of `progress`.
@@ -140,7 +143,11 @@ public struct KnowledgeCImporter: Sendable {
     var total = 0
     try db.query("SELECT COUNT(*) FROM ZOBJECT") { total = Int($0.values[0].integer ?? 0) }
     rowProgress.finish()
-    return rows.finish(file: db.file, totalRows: total, invalidUTF8: db.invalidUTF8Values)
+    var result = rows.finish(file: db.file, totalRows: total, invalidUTF8: db.invalidUTF8Values)
+    if readsContext {
+      result.context = try KnowledgeCContext.read(db, object: object, metadata: joinMetadata ? metadata : [])
+    }
+    return result
   }
 }
 

@@ -35,6 +35,9 @@ public struct PowerLogImporter: Sendable {
   /// Skip and count (`bad_values`) a launch whose app id a log cannot hold
   /// (`DonationFieldCheck`) instead of failing on it.
   public var skipBadRows: Bool
+  /// Also read the charging state into `ImportResult.context` (`PowerLogContext`); its
+  /// table's rows are not counted in `rows`.
+  public var readsContext = false
   /// Told the rows read of the lock, application and widget tables (`ImportProgress`;
   /// the clock's few time offset rows are not counted), or nil.
   public var progress: ImportProgress? = nil
@@ -98,6 +101,7 @@ public struct PowerLogImporter: Sendable {
     result.counts.notes.append(
       NamedCount("texts with invalid UTF-8", db.invalidUTF8Values))
     result.counts.notes.append(NamedCount("widget rows", widgets.count))
+    if readsContext { result.context = try PowerLogContext.read(db, clock: clock, require: require) }
     return Output(result: result, widgets: widgets)
   }
 }
