@@ -223,7 +223,9 @@ struct EveryDocExampleTests {
         "no documented command matches \(skip.match)")
     }
     #expect(all.count >= 50)
-    #expect(all.filter(Self.isNotRunHere).count <= 9)
+    // Each of these runs elsewhere (`.ci/run` or a script it calls, with the release
+    // build); the bound keeps the list from growing unnoticed.
+    #expect(all.filter(Self.isNotRunHere).count <= 16)
     #expect(all.contains { $0.text.hasPrefix("$B batch --log my-log.csv") && $0.text.hasSuffix("--out reports/my-log") })
   }
 }
