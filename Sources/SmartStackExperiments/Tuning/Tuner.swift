@@ -47,8 +47,8 @@ public enum Tuner {
   /// trial (tuned points in strategy order; within one, rung by rung, trials in
   /// generation order). The same for any `jobs`.
   ///
-  /// - Throws: `BatchError` when a trial's parameters are refused by the strategy, or
-  ///   when its runs fail.
+  /// - Throws: `BatchError` when a trial's parameters are refused by the strategy, when
+  ///   its runs fail, or when the chosen configuration equals another strategy point.
   public static func tune(
     _ design: ExperimentDesign, sources: [any ExperimentSource], jobs: Int
   ) async throws -> (design: ExperimentDesign, trials: [Trial]) {
@@ -87,7 +87,15 @@ public enum Tuner {
         }
         alive = order.map { alive[$0] }
       }
-      design.strategies[tuning.strategy] = choices[alive[0]]
+      let chosen = choices[alive[0]]
+      if let other = design.strategies.indices.first(where: {
+        $0 != tuning.strategy && design.strategies[$0].descriptor == chosen.descriptor
+      }) {
+        throw BatchError(
+          "\(tuning.location.diagnostic("tuning chose \(chosen.descriptor), which is also strategy point \(other + 1) of the experiment: two points would have the same rows. Remove that point, or narrow the search"))"
+        )
+      }
+      design.strategies[tuning.strategy] = chosen
     }
     return (design, rows)
   }

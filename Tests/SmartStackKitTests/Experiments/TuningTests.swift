@@ -149,6 +149,46 @@ struct TuningBatchTests {
   }
 }
 
+/// A user's strategy: donation counts raised to a tunable power (0: every candidate ties).
+private struct Powered: RankingStrategy {
+  static let info = StrategyInfo(
+    name: "powered", summary: "test strategy: donation count ^ power",
+    parameters: [StrategyParameterSpec("power", default: 0, range: 0...3, help: "exponent")])
+  let power: Double
+  init(parameters: StrategyParameters) { power = parameters["power"] }
+  mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
+    ranking.setCandidateScores(context) { i in Foundation.pow(Double(context.features.donationCount[i]), power) }
+  }
+}
+
+@Suite("A registered strategy is tuned as a built-in is")
+struct TuningRegisteredStrategyTests {
+  @Test func aGridOverARegisteredStrategysParameterChoosesTheBestMean() async throws {
+    var registry = StrategyRegistry.builtIn
+    registry.register(Powered.self)
+    let folder = try SplitFixture.folder(
+      config: TuningFixture.config(strategies: #"["mfu", {"name": "powered", "tune": {"parameters": {"power": [0, 1, 2]}, "search": "grid"}}]"#),
+      log: TuningFixture.log())
+    let design = try ExperimentConfig.read(path: folder + "/exp.json", registry: registry)
+    let (tuned, trials) = try await Tuner.tune(design, sources: try SourceLoader.load(design), jobs: 2)
+    #expect(trials.map(\.parameters) == ["power=0", "power=1", "power=2"])
+    let chosen = try #require(trials.first { $0.chosen })
+    #expect(trials.allSatisfy { !Tuner.better($0.mean, chosen.mean) })
+    #expect(tuned.strategies[1].descriptor.parameters.canonical == chosen.parameters)
+    #expect(tuned.strategies[1].descriptor.name == "powered")
+  }
+}
+
+@Suite("A choice equal to another point stops the batch")
+struct TuningDuplicateChoiceTests {
+  @Test func aSearchThatChoosesAnotherPointsParametersIsRefusedBeforeAnyCell() async throws {
+    let strategies = #"["mfu", "hour-of-week:half-life-days=7", {"name": "hour-of-week", "tune": {"parameters": {"half-life-days": [7]}, "search": "grid"}}]"#
+    let folder = try SplitFixture.folder(config: TuningFixture.config(strategies: strategies), log: TuningFixture.log())
+    await #expect(throws: BatchError.self) { _ = try await run(folder, into: "out") }
+    #expect(!FileManager.default.fileExists(atPath: folder + "/out/runs.csv"))
+  }
+}
+
 @Suite("A tune object is validated with located errors")
 struct TuningConfigErrorTests {
   static func problems(_ strategies: String, split: String? = TuningFixture.split) -> [String] {
