@@ -35,7 +35,7 @@ struct DocExampleTests {
       ["batch", "Datasets/experiments/tuning-commuter.json", "--out", out, "--quiet"], in: root)
     #expect(result.status == 0, "\(result.stderr)")
     let tuning = try String(contentsOfFile: out + "/tuning.csv", encoding: .utf8)
-    #expect(tuning.split(separator: "\n").filter { $0.hasSuffix(",1") }.count == 2)
+    #expect(tuning.split(separator: "\n").filter { $0.hasSuffix(",1") }.count == 4)
   }
 
   /// `replay --help`'s first example names the bundled commuter log.

@@ -204,9 +204,9 @@ def test_a_tuned_batch_loads_its_tuning_csv(tmp_path):
     config = REPO / "Datasets" / "experiments" / "tuning-commuter.json"
     result = smartstack.batch(config, out=tmp_path / "out", quiet=True)
     tuning = result.tuning
-    assert list(tuning.columns) == ["strategy", "trial", "rung", "people", "parameters", "metric", "mean", "n", "chosen"]
+    assert list(tuning.columns) == ["strategy", "point", "search", "trial", "rung", "people", "parameters", "metric", "mean", "n", "chosen"]
     chosen = tuning[tuning["chosen"] == 1]
-    assert list(chosen["strategy"].astype(str)) == ["hour-of-week", "smart-rotate"]
+    assert list(chosen["strategy"].astype(str)) == ["hour-of-week", "hour-of-week", "smart-rotate", "smart-rotate"]
     runs = result.runs
     test = runs[runs["split"].astype(str) == "test"]
     assert set(chosen["parameters"].astype(str)) <= set(test["parameters"].astype(str))

@@ -62,9 +62,11 @@ extension ConfigReader {
         clean = false
       }
     }
-    for (i, (point, item)) in points.enumerated() {
+    // A tuned point's parameters are only where its search starts: the batch checks the
+    // chosen ones (`Tuner.tune`).
+    for (i, (point, item)) in points.enumerated() where point.tune == nil {
       let descriptor = point.choice.descriptor
-      if let earlier = points[..<i].first(where: { $0.point.choice.descriptor == descriptor }) {
+      if let earlier = points[..<i].first(where: { $0.point.tune == nil && $0.point.choice.descriptor == descriptor }) {
         let also = earlier.item.path == item.path ? "" : " (also \(earlier.item.path))"
         json.report("strategy \(descriptor) is listed twice\(also)", at: item)
         clean = false

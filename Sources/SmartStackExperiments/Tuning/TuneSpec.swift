@@ -86,7 +86,8 @@ public struct TuneSpec: Sendable, Hashable {
 
   /// The configurations to try, in generation order (which breaks ties): the grid's
   /// combinations, or `trials` random draws from a generator seeded by (`seed`, the
-  /// strategy point's descriptor `strategy`) (`StreamSeed`), parameters drawn in the
+  /// search's name and the strategy point's descriptor `strategy`: FNV-1a 64 of
+  /// `tune|SEARCH|STRATEGY`) (`StreamSeed`), parameters drawn in the
   /// order written. Draws equal to an earlier one (integer parameters) are dropped, so
   /// there may be fewer than `trials`.
   public func configurations(seed: UInt64, strategy: String) -> [[Double]] {
@@ -96,7 +97,7 @@ public struct TuneSpec: Sendable, Hashable {
       for p in parameters { result = result.flatMap { c in p.values.map { c + [$0] } } }
       return result
     case .random, .halving:
-      var rng = StreamSeed.generator(seed, FNV1a.hash(Array("tune|\(strategy)".utf8)))
+      var rng = StreamSeed.generator(seed, FNV1a.hash(Array("tune|\(search.rawValue)|\(strategy)".utf8)))
       var result: [[Double]] = []
       for _ in 0..<trials {
         let c = parameters.map { $0.sample(&rng) }

@@ -26,6 +26,11 @@ public enum Tuner {
   public struct Trial: Sendable, Hashable {
     /// The tuned point's label before tuning (`StrategyDescriptor.label`).
     public var strategy: String
+    /// The tuned point's position in the experiment's strategies, 1-based (tells apart
+    /// two tuned points of one strategy).
+    public var point: Int
+    /// The search (`TuneSpec.Search`).
+    public var search: String
     /// 1-based, in generation order.
     public var trial: Int
     /// 0-based rung (always 0 but for halving).
@@ -41,7 +46,7 @@ public enum Tuner {
   }
 
   /// The header of `tuning.csv`.
-  public static let header = ["strategy", "trial", "rung", "people", "parameters", "metric", "mean", "n", "chosen"]
+  public static let header = ["strategy", "point", "search", "trial", "rung", "people", "parameters", "metric", "mean", "n", "chosen"]
 
   /// `design` with each tuned point replaced by its chosen configuration, and every
   /// trial (tuned points in strategy order; within one, rung by rung, trials in
@@ -81,21 +86,22 @@ public enum Tuner {
         for (k, t) in alive.enumerated() {
           rows.append(
             Trial(
-              strategy: base.descriptor.label, trial: t + 1, rung: r, people: people,
+              strategy: base.descriptor.label, point: tuning.strategy + 1, search: spec.search.rawValue, trial: t + 1, rung: r, people: people,
               parameters: choices[t].descriptor.parameters.canonical, metric: spec.metric, mean: scores[k].mean,
               n: scores[k].n, chosen: last && k == order[0]))
         }
         alive = order.map { alive[$0] }
       }
-      let chosen = choices[alive[0]]
-      if let other = design.strategies.indices.first(where: {
-        $0 != tuning.strategy && design.strategies[$0].descriptor == chosen.descriptor
-      }) {
+      design.strategies[tuning.strategy] = choices[alive[0]]
+    }
+    // Two points with one descriptor would share run ids and rows.
+    for tuning in design.tuning {
+      let chosen = design.strategies[tuning.strategy].descriptor
+      if let other = design.strategies.indices.first(where: { $0 != tuning.strategy && design.strategies[$0].descriptor == chosen }) {
         throw BatchError(
-          "\(tuning.location.diagnostic("tuning chose \(chosen.descriptor), which is also strategy point \(other + 1) of the experiment: two points would have the same rows. Remove that point, or narrow the search"))"
+          "\(tuning.location.diagnostic("tuning chose \(chosen), which is also strategy point \(other + 1) of the experiment (after tuning): two points would have the same rows. Remove that point, or change the search"))"
         )
       }
-      design.strategies[tuning.strategy] = chosen
     }
     return (design, rows)
   }
@@ -167,7 +173,7 @@ public enum Tuner {
     var csv = CSVWriter(header: header)
     for t in trials {
       csv.appendRow([
-        t.strategy, String(t.trial), String(t.rung), String(t.people), t.parameters, t.metric,
+        t.strategy, String(t.point), t.search, String(t.trial), String(t.rung), String(t.people), t.parameters, t.metric,
         RunTables.cell(t.mean), String(t.n), t.chosen ? "1" : "0",
       ])
     }

@@ -144,7 +144,7 @@ struct TuningBatchTests {
     #expect(chosen.map { $0[0] } == ["hour-of-week", "smart-rotate"])
     let summary = try String(contentsOfFile: folder + "/one/summary.csv", encoding: .utf8)
     for row in chosen {
-      #expect(summary.contains("s[split=test],test,\(row[0]),\(row[4]),"))
+      #expect(summary.contains("s[split=test],test,\(row[0]),\(row[6]),"))
     }
   }
 }
