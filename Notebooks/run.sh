@@ -16,7 +16,8 @@
 #    next to the figures, in DIR/notebooks/ ($NOTEBOOKS_OUT to choose another folder).
 # estimator-validation runs on a folder of `smartstack evaluate --validate` (validation.csv in it
 # or in its subfolders), counterfactual-estimates on one of `smartstack evaluate --exposures`
-# (estimates.csv in it or in its subfolders), compare-strategies and learning-curves on one with runs.csv;
+# (estimates.csv in it or in its subfolders), compare-strategies and learning-curves on one with runs.csv,
+# tuning-search on one with tuning.csv (a batch whose config tunes, docs/batch.md "Tuning");
 # relevance-explorer runs only where it can: on a folder with trace.csv whose source has
 # timelines (manifest.json read as JSON; without DIR: reports/relevance-explorer);
 # context-day only on a folder with explain.csv and world/context.csv (`simulate --explain
@@ -88,6 +89,7 @@ notebooks=()
 [ "$validation" = 1 ] && notebooks+=(estimator-validation)
 [ "$estimates" = 1 ] && notebooks+=(counterfactual-estimates)
 [ -s "$reports/runs.csv" ] && notebooks+=(compare-strategies learning-curves)
+[ -s "$reports/tuning.csv" ] && notebooks+=(tuning-search)
 explorer_ok=0
 if has_timelines "$explorer"; then
   explorer_ok=1
@@ -133,6 +135,9 @@ if [ -s "$reports/runs.csv" ]; then
   run_notebook learning-curves "$reports" "$@"
 else
   echo "== compare-strategies.ipynb and learning-curves.ipynb skipped: $reports has no runs.csv"
+fi
+if [ -s "$reports/tuning.csv" ]; then
+  run_notebook tuning-search "$reports" "$@"
 fi
 if [ "$explorer_ok" = 1 ]; then
   run_notebook relevance-explorer "$explorer" "${explorer_args[@]}" "$@"

@@ -26,6 +26,18 @@ struct DocExampleTests {
     #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/runs.csv").path))
   }
 
+  /// docs/batch.md "Tuning": the example config tunes on the commuter log's validation
+  /// window and writes tuning.csv with one chosen trial per tuned point.
+  @Test func theTuningExampleConfigRunsAndWritesTuningCsv() throws {
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent("tuning-example-\(UUID())").path
+    defer { try? FileManager.default.removeItem(atPath: out) }
+    let result = try CLI.run(
+      ["batch", "Datasets/experiments/tuning-commuter.json", "--out", out, "--quiet"], in: root)
+    #expect(result.status == 0, "\(result.stderr)")
+    let tuning = try String(contentsOfFile: out + "/tuning.csv", encoding: .utf8)
+    #expect(tuning.split(separator: "\n").filter { $0.hasSuffix(",1") }.count == 4)
+  }
+
   /// `replay --help`'s first example names the bundled commuter log.
   @Test func theReplayHelpExampleRuns() throws {
     let help = try CLI.run(["replay", "--help"]).stdout

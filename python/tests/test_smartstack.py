@@ -196,3 +196,17 @@ def test_load_refuses_a_folder_of_two_runs(tmp_path):
     (a / "daily.csv").write_bytes((b / "daily.csv").read_bytes())
     with pytest.raises(smartstack.MixedReportError, match="daily.csv does not match manifest.json"):
         smartstack.load(a)
+
+
+def test_a_tuned_batch_loads_its_tuning_csv(tmp_path):
+    """docs/batch.md "Tuning": tuning.csv loads typed, one chosen trial per tuned point,
+    and the chosen parameters are those of the test-window rows."""
+    config = REPO / "Datasets" / "experiments" / "tuning-commuter.json"
+    result = smartstack.batch(config, out=tmp_path / "out", quiet=True)
+    tuning = result.tuning
+    assert list(tuning.columns) == ["strategy", "point", "search", "trial", "rung", "people", "parameters", "metric", "mean", "n", "chosen"]
+    chosen = tuning[tuning["chosen"] == 1]
+    assert list(chosen["strategy"].astype(str)) == ["hour-of-week", "hour-of-week", "smart-rotate", "smart-rotate"]
+    runs = result.runs
+    test = runs[runs["split"].astype(str) == "test"]
+    assert set(chosen["parameters"].astype(str)) <= set(test["parameters"].astype(str))

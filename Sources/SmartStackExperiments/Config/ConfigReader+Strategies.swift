@@ -18,24 +18,33 @@ extension ConfigReader {
     }
   }
 
+  /// A strategy point as the config writes it: the choice, and its `tune` with where
+  /// that is written.
+  struct StrategyPoint {
+    var choice: StrategyChoice
+    var tune: (spec: TuneSpec, item: JSONItem)?
+  }
+
   /// The `strategies` list expanded into strategy points, names looked up in the reader's
   /// registry; all of its strategies when the key is absent; nil after a problem.
-  func readStrategies(_ top: inout JSONObjectReader) -> [StrategyChoice]? {
-    guard let list = top.optional("strategies") else { return Self.allStrategies(registry) }
+  func readStrategies(_ top: inout JSONObjectReader) -> [StrategyPoint]? {
+    guard let list = top.optional("strategies") else {
+      return Self.allStrategies(registry).map { StrategyPoint(choice: $0) }
+    }
     return readStrategies(list, &top.json)
   }
 
   /// The strategy points of the `strategies` list at `list`; nil after a problem.
-  private func readStrategies(_ list: JSONItem, _ json: inout JSONDecoding) -> [StrategyChoice]? {
+  private func readStrategies(_ list: JSONItem, _ json: inout JSONDecoding) -> [StrategyPoint]? {
     guard let items = json.requireArray(list) else { return nil }
     if items.isEmpty { json.report("expected at least one strategy", at: list) }
-    var points: [(choice: StrategyChoice, item: JSONItem)] = []
+    var points: [(point: StrategyPoint, item: JSONItem)] = []
     var clean = true
     for item in items {
       switch item.value {
       case .string(let text):
         do {
-          points.append((try registry.parse(text), item))
+          points.append((StrategyPoint(choice: try registry.parse(text)), item))
         } catch {
           json.report("\(error)", at: item)
           clean = false
@@ -53,22 +62,27 @@ extension ConfigReader {
         clean = false
       }
     }
-    for (i, point) in points.enumerated() {
-      if let earlier = points[..<i].first(where: { $0.choice.descriptor == point.choice.descriptor }
-      ) {
-        let also = earlier.item.path == point.item.path ? "" : " (also \(earlier.item.path))"
-        json.report("strategy \(point.choice.descriptor) is listed twice\(also)", at: point.item)
+    // A tuned point's parameters are only where its search starts: the batch checks the
+    // chosen ones (`Tuner.tune`).
+    for (i, (point, item)) in points.enumerated() where point.tune == nil {
+      let descriptor = point.choice.descriptor
+      if let earlier = points[..<i].first(where: { $0.point.tune == nil && $0.point.choice.descriptor == descriptor }) {
+        let also = earlier.item.path == item.path ? "" : " (also \(earlier.item.path))"
+        json.report("strategy \(descriptor) is listed twice\(also)", at: item)
         clean = false
       }
     }
-    return clean ? points.map(\.choice) : nil
+    return clean ? points.map(\.point) : nil
   }
 
   /// `{"name": "hour-of-week", "parameters": {"half-life-days": [0, 7]}}`: one point per
-  /// combination of the parameter values, the last parameter varying fastest.
-  private func readStrategyObject(_ o: inout JSONObjectReader) -> [StrategyChoice]? {
+  /// combination of the parameter values, the last parameter varying fastest. With
+  /// `"tune"` (`readTune`), one point whose `parameters` are fixed values (not lists)
+  /// and the base of the tuned ones.
+  private func readStrategyObject(_ o: inout JSONObjectReader) -> [StrategyPoint]? {
     let nameItem = o.require("name")
     let parametersItem = o.optional("parameters")
+    let tuneItem = o.optional("tune")
     guard let nameItem, let name = o.json.requireString(nameItem) else { return nil }
     let entry: StrategyRegistry.Entry
     do {
@@ -92,15 +106,8 @@ extension ConfigReader {
           continue
         }
         let valuesItem = JSONItem(member.node, path: JSONDecoding.path(parameters.path, key: member.key))
-        let values = o.json.sweep(valuesItem) { valueItem, json -> Double? in
-          guard let value = json.requireDouble(valueItem) else { return nil }
-          do {
-            _ = try StrategyParameters(specs: [spec], given: [(spec.name, value)], strategy: name)
-          } catch {
-            json.report("\(error)", at: valueItem)
-            return nil
-          }
-          return value
+        let values = o.json.sweep(valuesItem) { valueItem, json in
+          Self.parameterValue(valueItem, spec: spec, strategy: name, &json)
         }
         guard !values.isEmpty else {
           clean = false
@@ -110,15 +117,28 @@ extension ConfigReader {
         axes.append((member.key, values.map(\.value)))
       }
     }
+    var tune: (spec: TuneSpec, item: JSONItem)?
+    if let tuneItem {
+      if let sweep = axes.first(where: { $0.values.count > 1 }), let parametersItem {
+        o.json.report(
+          "a tuned strategy cannot also be swept: give \(JSONEscaping.quoted(sweep.name)) one value or tune it", at: parametersItem)
+        clean = false
+      }
+      if let spec = readTune(tuneItem, strategy: name, specs: type.parameterSpecs, fixed: axes.map(\.name), &o.json) {
+        tune = (spec, tuneItem)
+      } else {
+        clean = false
+      }
+    }
     guard clean else { return nil }
-    var choices: [StrategyChoice] = []
+    var choices: [StrategyPoint] = []
     var index = Array(repeating: 0, count: axes.count)
     while true {
       let given = axes.enumerated().map { a, axis in (axis.name, axis.values[index[a]]) }
       do {
         let parameters = try StrategyParameters(
           specs: type.parameterSpecs, given: given, strategy: name)
-        choices.append(try StrategyChoice(entry, parameters: parameters))
+        choices.append(StrategyPoint(choice: try StrategyChoice(entry, parameters: parameters), tune: tune))
       } catch {
         o.json.report("\(error)", at: o.item)
         return nil
@@ -133,5 +153,20 @@ extension ConfigReader {
       if a < 0 { break }
     }
     return choices
+  }
+
+  /// The number at `item` as a value of parameter `spec` of `strategy` (in its range,
+  /// whole when it must be); reports the problem at `item` and gives nil otherwise.
+  static func parameterValue(
+    _ item: JSONItem, spec: StrategyParameterSpec, strategy: String, _ json: inout JSONDecoding
+  ) -> Double? {
+    guard let value = json.requireDouble(item) else { return nil }
+    do {
+      _ = try StrategyParameters(specs: [spec], given: [(spec.name, value)], strategy: strategy)
+    } catch {
+      json.report("\(error)", at: item)
+      return nil
+    }
+    return value
   }
 }

@@ -172,9 +172,16 @@ struct ConfigReader {
       }
     }
 
-    var strategies = readStrategies(&o)
+    let points = readStrategies(&o)
+    var strategies = points?.map(\.choice)
+    // Tuned points (`tune`): only those the file lists; --strategy replaces them.
+    var tuning: [StrategyTuning] = []
     if let specs = overrides.strategies {
       strategies = try Self.parseStrategies(specs, registry: registry)
+    } else if let points {
+      let tuned = points.indices.compactMap { i in points[i].tune.map { (i, $0) } }
+      tuning = tuned.map { i, tune in StrategyTuning(strategy: i, spec: tune.spec, location: location(tune.item)) }
+      checkTuningSources(tuned.map(\.1.item), sources: sources, &o.json)
     }
     let outputs = o.optional("outputs") { item, json in readOutputs(item, &json) }
     var trace = outputs?.trace ?? false
@@ -253,7 +260,7 @@ struct ConfigReader {
     return ExperimentDesign(
       name: name, description: description, configFile: file, seed: seed, replicates: replicates,
       sources: sources, strategies: strategies, baseline: baseline, trace: trace,
-      outputDirectory: outputDirectory)
+      outputDirectory: outputDirectory, tuning: tuning)
   }
 
   /// `outputs`: `{"dir": FOLDER, "trace": BOOL}`, the folder resolved against the

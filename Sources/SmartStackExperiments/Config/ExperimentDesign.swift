@@ -35,11 +35,15 @@ public struct ExperimentDesign: Sendable {
   /// The output folder from the config (`outputs.dir`, resolved against the config's
   /// folder), or nil when the config does not name one.
   public var outputDirectory: String?
+  /// The strategy points tuned on the validation window (config `tune`, docs/batch.md
+  /// "Tuning"), in strategy order; empty for most experiments. `Tuner.tune` replaces
+  /// each such point by the configuration it chooses.
+  public var tuning: [StrategyTuning]
 
   public init(
     name: String, description: String? = nil, configFile: String, seed: UInt64,
     replicates: Int, sources: [SourceSpec], strategies: [StrategyChoice], baseline: Int,
-    trace: Bool = false, outputDirectory: String? = nil
+    trace: Bool = false, outputDirectory: String? = nil, tuning: [StrategyTuning] = []
   ) {
     self.name = name
     self.description = description
@@ -51,6 +55,7 @@ public struct ExperimentDesign: Sendable {
     self.baseline = baseline
     self.trace = trace
     self.outputDirectory = outputDirectory
+    self.tuning = tuning
   }
 
   /// Number of cells: sources × strategies × replicates.

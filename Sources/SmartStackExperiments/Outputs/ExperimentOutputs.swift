@@ -16,7 +16,10 @@ public enum ExperimentOutputs {
   public static let shardFiles = ["runs.csv", "daily.csv"]
   /// Every report file a batch, shard or merge can write (a new set removes those of the
   /// previous set it does not have, e.g. `trace.csv`).
-  public static let knownFiles = completeFiles + ["trace.csv", "manifest.json"]
+  public static let knownFiles = completeFiles + ["trace.csv", tuningFile, "manifest.json"]
+  /// Every trial of a tuned experiment (`Tuner.csv`), written by `batch` (and each
+  /// shard) when the config tunes a strategy point; `merge` does not write it.
+  public static let tuningFile = "tuning.csv"
 
   /// Creates `path` (and its parents) unless it is a folder already.
   ///

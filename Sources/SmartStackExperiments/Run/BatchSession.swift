@@ -94,6 +94,24 @@ public enum BatchSession {
     _ design: ExperimentDesign, sources: [any ExperimentSource], options: BatchOptions,
     progress: (Int, Int) -> Void = { _, _ in }
   ) async throws -> BatchReport {
+    // Tuned points (`tune`) are chosen on the validation window first; the run then
+    // holds the chosen configurations (docs/batch.md, "Tuning").
+    if !design.tuning.isEmpty {
+      try ExperimentOutputs.checkFolder(options.directory)
+      let (tuned, trials) = try await Tuner.tune(design, sources: sources, jobs: options.jobs)
+      var tunedDesign = tuned
+      tunedDesign.tuning = design.tuning
+      return try await run(
+        tunedDesign, sources: sources, options: options, tuningCSV: Tuner.csv(trials), progress: progress)
+    }
+    return try await run(design, sources: sources, options: options, tuningCSV: nil, progress: progress)
+  }
+
+  /// `run(_:sources:options:progress:)` of a design already tuned, with its `tuning.csv`.
+  static func run(
+    _ design: ExperimentDesign, sources: [any ExperimentSource], options: BatchOptions, tuningCSV: [UInt8]?,
+    progress: (Int, Int) -> Void
+  ) async throws -> BatchReport {
     let started = Instant.now
     let clock = ContinuousClock()
     let startedClock = clock.now
@@ -187,6 +205,7 @@ public enum BatchSession {
     } else {
       files = ExperimentOutputs.shardSet(outline, results: results, traceRows: traceRows)
     }
+    if let tuningCSV { files.append(OutputSet.File(name: ExperimentOutputs.tuningFile, bytes: tuningCSV)) }
     let manifest = ExperimentManifest(
       kind: options.shard == nil ? .batch : .shard, configFile: design.configFile,
       shard: options.shard, cellsInOutputs: results.count, cellsRun: todo.count,

@@ -187,6 +187,28 @@ public struct ExperimentOutline: Sendable {
         .array(design.strategies.map { JSONNode(.string($0.descriptor.description)) })),
       JSONMember("trace", .bool(design.trace)),
     ]
+    // Only when tuning: outlines of runs without `tune` keep their bytes.
+    if !design.tuning.isEmpty {
+      members.append(
+        JSONMember(
+          "tuning",
+          .array(
+            design.tuning.map { t in
+              JSONNode([
+                "strategy": .number(Double(t.strategy)), "search": .string(t.spec.search.rawValue),
+                "trials": .number(Double(t.spec.trials)), "eta": .number(Double(t.spec.eta)),
+                "metric": .string(t.spec.metric),
+                "parameters": .array(
+                  t.spec.parameters.map { p in
+                    JSONNode([
+                      "name": .string(p.name), "values": .array(p.values.map { JSONNode(.number($0)) }),
+                      "min": .number(p.range.lowerBound), "max": .number(p.range.upperBound),
+                      "scale": .string(p.logScale ? "log" : "linear"),
+                    ])
+                  }),
+              ])
+            })))
+    }
     return .object(members)
   }
 

@@ -171,6 +171,7 @@ class Result:
     daily = property(lambda self: self.report["daily"], doc="daily.csv: one row per cell and local day.")
     summary = property(lambda self: self.report.get("summary"), doc="summary.csv (a batch): means with 95% CIs, or None.")
     paired = property(lambda self: self.report.get("paired"), doc="paired.csv (a batch): paired differences, or None.")
+    tuning = property(lambda self: self.report.get("tuning"), doc="tuning.csv (a config with \"tune\"): every trial of the search on the validation window, or None.")
     trace = property(lambda self: self.report["trace"], doc="trace.csv (--trace): one row per scored visit; read when asked.")
     explain = property(lambda self: self.report["explain"], doc="explain.csv (--explain); read when asked.")
 
