@@ -111,6 +111,7 @@ struct RelevanceCommand: ParsableCommand {
   }
 
   func run() throws {
+    try refuseOverwritingInputs()
     if let clues { return try runClues(clues) }
     let zone = try zoneRules()
     let grid = try timelineGrid(zone: zone)
@@ -210,6 +211,17 @@ struct RelevanceCommand: ParsableCommand {
       throw ValidationError(
         "\(option): cannot read '\(text)' as an ISO 8601 time: \(error.message) (at character \(error.offset + 1))"
       )
+    }
+  }
+
+  /// Refuses an `--out` that would replace an input, the timeline, the clues or the
+  /// context file (also through a link or a hard link; `InputOutputOverlap`), before
+  /// anything is read: the explainer never overwrites its evidence.
+  func refuseOverwritingInputs() throws {
+    guard let out else { return }
+    let inputs = [timeline, clues, context].compactMap { $0 }
+    if let problem = InputOutputOverlap.problem(inputs: inputs, outputs: [("--out", out)]) {
+      throw ValidationError(TerminalText.escapingControls(problem))
     }
   }
 }

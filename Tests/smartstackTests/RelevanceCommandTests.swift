@@ -194,6 +194,37 @@ struct RelevanceCommandTests {
     #expect(leftovers == ["out.csv", "t.json"])
   }
 
+  /// `--out` never replaces an input: the timeline, or in clue mode the app file or the
+  /// context file, also through a symbolic link. Refused with exit 64 before anything is
+  /// read, and the input keeps its bytes.
+  @Test func outOntoAnInputIsRefusedAndTheInputKept() throws {
+    let folder = try CLI.temporaryFolder()
+    let timeline = #"{"instances": [{"id": "a", "entries": [{"date": "2026-01-05", "relevance": {"score": 1}}]}]}"#
+    try CLI.write(timeline, to: "t.json", in: folder)
+    try FileManager.default.createSymbolicLink(
+      at: folder.appendingPathComponent("link.csv"), withDestinationURL: folder.appendingPathComponent("t.json"))
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let context = try String(contentsOf: root.appendingPathComponent("Datasets/context/tiny.csv"), encoding: .utf8)
+    let app = try String(contentsOf: root.appendingPathComponent("Datasets/watch/commuter-app.json"), encoding: .utf8)
+    try CLI.write(context, to: "c.csv", in: folder)
+    try CLI.write(app, to: "app.json", in: folder)
+    let grid = ["--from", "2026-01-05", "--to", "2026-01-05", "--step", "1"]
+    for (arguments, input) in [
+      (["relevance", "t.json"] + grid + ["--out", "t.json"], "t.json"),
+      (["relevance", "t.json"] + grid + ["--out", "link.csv"], "t.json"),
+      (["relevance", "--clues", "app.json", "--context", "c.csv", "--user", "ana", "--out", "c.csv"], "c.csv"),
+      (["relevance", "--clues", "app.json", "--context", "c.csv", "--user", "ana", "--out", "app.json"], "app.json"),
+    ] {
+      let before = try String(contentsOf: folder.appendingPathComponent(input), encoding: .utf8)
+      let r = try CLI.run(arguments, in: folder)
+      #expect(r.status == 64, "\(arguments): \(r.stderr)")
+      #expect(r.stderr.contains("--out") && r.stderr.contains("would overwrite the input"), "\(r.stderr)")
+      #expect(r.stdout.isEmpty)
+      #expect(try String(contentsOf: folder.appendingPathComponent(input), encoding: .utf8) == before)
+    }
+  }
+
   @Test func aBadFileExits65WithEveryProblemOnStderrAndNothingOnStdout() throws {
     let r = try run(
       """
