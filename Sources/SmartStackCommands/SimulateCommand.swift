@@ -74,7 +74,7 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
   }
 
   func run(registry: StrategyRegistry) async throws {
-    let choices: [StrategyChoice]
+    var choices: [StrategyChoice]
     do {
       choices = strategy.isEmpty ? try registry.allWithDefaults() : try strategy.flatMap { try registry.parseList($0) }
     } catch let error as StrategyError {
@@ -121,6 +121,16 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
       }
     }
     let scenario = try reportingErrors { try Scenario.read(path: path) }
+    if scenario.watch != nil {
+      if strategy.isEmpty { choices = try registry.allWithDefaults(having: .watch) }
+      if emitExposures != nil {
+        throw ValidationError(
+          "--emit-exposures: \(path) is a watchOS scenario, whose several cards per raise an exposure log (one shown widget per visit) cannot record")
+      }
+    } else if let clues = choices.first(where: { $0.type.info.needs.contains(.watch) }) {
+      throw ValidationError(
+        "strategy '\(clues.type.name)' ranks a watch's cards by their clues; \(path) is not a watchOS scenario (\"platform\": \"watchOS\")")
+    }
     let (claim, manifest) = try OutputFolder.claim(out, run: "simulate", inputs: [path], overwrite: overwrite)
     // The logs' folder is claimed as --out is, before any work: another run's logs are
     // refused unless --overwrite, a file no manifest lists is never replaced.

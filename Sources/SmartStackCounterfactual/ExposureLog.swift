@@ -94,7 +94,7 @@ public enum ExposureRule: String, Sendable, Hashable, CaseIterable {
   public init(_ rule: VisitRule) {
     switch rule {
     case .strategy: self = .rank
-    case .pin: self = .pin
+    case .pin, .pinnedCard: self = .pin  // a watch's pinned card is a pin (watch runs log no exposures)
     case .rotationLimit: self = .limit
     case .smartRotateOff: self = .smartRotateOff
     case .suppressed: self = .suppressed

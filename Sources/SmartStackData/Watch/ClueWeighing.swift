@@ -24,6 +24,12 @@ public struct MatchingClue: Sendable, Hashable {
   public var index: Int
   /// The clue's `DateKind`; `default` for clues without one.
   public var dateKind: WatchClueContext.DateKind
+
+  public init(source: ClueSource, index: Int, dateKind: WatchClueContext.DateKind) {
+    self.source = source
+    self.index = index
+    self.dateKind = dateKind
+  }
 }
 
 /// The default weighing (Q11's recommended assumption, without a behavioural prior).

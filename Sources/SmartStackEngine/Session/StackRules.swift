@@ -39,6 +39,8 @@ public enum VisitRule: UInt8, Sendable, Hashable, CaseIterable {
   case rotationLimit
   /// The strategy's first candidate was suppressed: the first allowed one was shown.
   case suppressed
+  /// On the watch, a card the person pinned is on top (`WatchCardObserver`).
+  case pinnedCard
 
   /// The name `VisitOutcome.rule` gives a stack rule (traces and explanations):
   /// `manual swipe pin`, `smart rotate off`, `stack rotation limit`,
@@ -51,12 +53,15 @@ public enum VisitRule: UInt8, Sendable, Hashable, CaseIterable {
     case .smartRotateOff: return "smart rotate off"
     case .rotationLimit: return "stack rotation limit"
     case .suppressed: return "suppressed: not rotated to"
+    case .pinnedCard: return "pinned card"
     }
   }
 
   /// True for a rule that fixed the shown instance whatever the strategy ranked (a pin,
   /// Smart Rotate off, the rotation limit): it was shown with probability 1.
-  @inlinable public var isForcing: Bool { self == .pin || self == .smartRotateOff || self == .rotationLimit }
+  @inlinable public var isForcing: Bool {
+    self == .pin || self == .smartRotateOff || self == .rotationLimit || self == .pinnedCard
+  }
 }
 
 /// The stack's own rules, applied by the engine to the strategy's ranking after the

@@ -108,6 +108,9 @@ public struct StrategyNeeds: OptionSet, Sendable, Hashable {
   public static let scores = StrategyNeeds(rawValue: 1 << 0)
   /// Context changes (`--context`, or a scenario's context).
   public static let context = StrategyNeeds(rawValue: 1 << 1)
+  /// A watchOS scenario (`"platform": "watchOS"`), whose cards carry the system's clue
+  /// priority.
+  public static let watch = StrategyNeeds(rawValue: 1 << 2)
 }
 
 /// How the engine may run a strategy, derived from the refinement it conforms to

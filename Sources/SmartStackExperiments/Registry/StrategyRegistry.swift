@@ -56,6 +56,7 @@ public struct StrategyRegistry: Sendable {
     r.register(BanditStrategy.self)
     r.register(SmartRotateStrategy.self)
     r.register(ScoresStrategy.self)
+    r.register(CluesStrategy.self)
     r.register(ContextMostFrequentlyUsedStrategy.self)
     r.register(ContextBanditStrategy.self)
     r.register(OracleStrategy.self)

@@ -46,7 +46,7 @@ public struct ScenarioSource: ExperimentSource {
 /// Where scenario sources are built.
 enum ScenarioSupport {
   /// The source for a scenario point: reads and validates the scenario once.
-  static func makeSource(_ spec: SourceSpec, _ input: ScenarioInput) throws -> any ExperimentSource {
+  static func makeSource(_ spec: SourceSpec, _ input: ScenarioInput) throws -> ScenarioSource {
     let bytes = try FileIO.readBytes(input.scenario.resolved)
     let scenario = try Scenario.read(bytes: bytes, file: input.scenario.resolved)
     let hash = FNV1a.hexHash(bytes)
@@ -59,6 +59,9 @@ enum ScenarioSupport {
         people: scenario.personCount, events: 0,
         first: scenario.startInstant.milliseconds,
         last: scenario.endInstant(days: input.days).milliseconds, contentHash: hash,
-        inputs: [SourceInput(role: "scenario", path: input.scenario.written, hash: hash)]))
+        inputs: [SourceInput(role: "scenario", path: input.scenario.written, hash: hash)]
+          + (scenario.watch?.appFiles ?? []).map { file in
+            SourceInput(role: "watch app", path: file, hash: (try? FileIO.readBytes(file)).map(FNV1a.hexHash) ?? "")
+          }))
   }
 }

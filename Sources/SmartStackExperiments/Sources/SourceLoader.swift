@@ -24,7 +24,13 @@ public enum SourceLoader {
         case .log(let input):
           sources.append(try logSource(spec, input, cache: &cache))
         case .scenario(let input):
-          sources.append(try ScenarioSupport.makeSource(spec, input))
+          let source = try ScenarioSupport.makeSource(spec, input)
+          if source.scenario.watch == nil, let clues = design.strategies.first(where: { $0.type.info.needs.contains(.watch) }) {
+            problems.append(
+              spec.location.diagnostic(
+                "\(spec.name): strategy '\(clues.type.name)' ranks a watch's cards by their clues, and this is not a watchOS scenario (\"platform\": \"watchOS\")"))
+          }
+          sources.append(source)
         }
       } catch let list as DiagnosticList {
         for d in list.diagnostics where !problems.contains(d) { problems.append(d) }

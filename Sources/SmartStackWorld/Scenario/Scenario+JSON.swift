@@ -70,15 +70,34 @@ extension Scenario {
       apps.append(app)
     }
     let catalog = o.optional("intents", as: IntentCatalog.self) ?? IntentCatalog()
-    let stack = o.require("stack", as: StackSettings.self)
+    let platform = readPlatform(&o, file: file, zone: zone)
+    let stack: StackSettings?
+    if let watch = platform.watch {
+      if let stackItem = o.optional("stack") {
+        o.json.report(
+          "a watchOS scenario's stack is its watch apps' cards (\"watch\": {\"apps\": [...]}); remove \"stack\"",
+          at: stackItem)
+      }
+      var settings = StackSettings(instances: watch.instances)
+      settings.rules = .unconstrained
+      stack = settings
+    } else if platform.valid {
+      stack = o.require("stack", as: StackSettings.self)
+    } else {
+      _ = o.optional("stack")
+      stack = nil
+    }
     let personas = o.require("people") { item, json in
-      readPeople(item, &json, appIDs: appIDs)
+      readPeople(
+        item, &json, appIDs: appIDs,
+        defaultVisitsPerDay: platform.watch == nil ? Persona.defaultVisitsPerDay : WatchPlatform.defaultRaisesPerDay)
     }
 
     guard let startDay, let days, let stack, apps.allSatisfy({ $0 != nil }) else { return nil }
-    let scenario = Scenario(
+    var scenario = Scenario(
       file: file, name: name, startDay: startDay, days: days, zone: zone, seed: seed,
       personas: personas ?? [], stack: stack, apps: apps.compactMap { $0 }, catalog: catalog)
+    scenario.watch = platform.watch
     scenario.checkWidgets(appItems: appItems, &o.json)
     return scenario
   }
@@ -98,15 +117,16 @@ extension Scenario {
   /// `people`: at least one persona, with distinct names and at most `maximumPeople`
   /// people in all. The personas that could be read, in file order; each problem is
   /// reported.
-  private static func readPeople(_ item: JSONItem, _ json: inout JSONDecoding, appIDs: [String])
-    -> [Persona]?
-  {
+  private static func readPeople(
+    _ item: JSONItem, _ json: inout JSONDecoding, appIDs: [String], defaultVisitsPerDay: Double
+  ) -> [Persona]? {
     guard let items = json.requireArray(item) else { return nil }
     if items.isEmpty { json.report("expected at least one persona", at: item) }
     var personas: [Persona] = []
     var total = 0
     for item in items {
-      guard let persona = Persona.decode(item, &json, appIDs: appIDs) else { continue }
+      guard let persona = Persona.decode(item, &json, appIDs: appIDs, defaultVisitsPerDay: defaultVisitsPerDay)
+      else { continue }
       if personas.contains(where: { $0.name == persona.name }), let nameItem = item["name"] {
         json.report("duplicate persona name \(JSONEscaping.quoted(persona.name))", at: nameItem)
         continue

@@ -31,6 +31,9 @@ public struct Scenario: Sendable {
   public var apps: [ScenarioApp]
   /// The supported parameter combinations of the apps' intents.
   public var catalog: IntentCatalog
+  /// The watchOS Smart Stack (`"platform": "watchOS"`), or nil for iPhone. Its cards are
+  /// then the stack's instances (`WatchPlatform`).
+  public var watch: WatchPlatform?
 
   /// The longest simulation, in days.
   public static let maximumDays = 366

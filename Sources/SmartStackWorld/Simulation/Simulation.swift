@@ -110,6 +110,15 @@ public enum Simulation {
     for p in 0..<scenario.personCount {
       let person = scenario.person(p, replicate: replicate, seed: seed, days: options.days)
       let strategySeed = StreamSeed.derive(seed, UInt64(replicate), strategyStream, UInt64(p))
+      if let watch = scenario.watch {
+        var session = StackSession(
+          person: Int32(p), instances: person.instances, path: prototype,
+          observer: WatchCardObserver(consume observer, capacity: watch.cards), zone: scenario.zone,
+          options: options.engine, strategySeed: strategySeed, rules: scenario.stack.rules)
+        runWatch(person, platform: watch, session: &session, counts: &counts, emitter: &emitter)
+        observer = session.finishedObserver().inner
+        continue
+      }
       var session = StackSession(
         person: Int32(p), instances: person.instances, path: prototype,
         observer: consume observer, zone: scenario.zone, options: options.engine,
@@ -148,10 +157,7 @@ public enum Simulation {
       entries: person.entries)
     if widgetSuggestions { emitter?.suggestionWindows(person: person.name, person.suggestionWindows) }
     if !person.context.isEmpty { emitter?.context(person: person.name, person.context) }
-    counts.reloadsRequested += person.reloads.requested
-    counts.reloadsGranted += person.reloads.granted
-    counts.reloadsRefused += person.reloads.refused
-    counts.reloadsCoalesced += person.reloads.coalesced
+    counts.addReloads(of: person)
     counts.suggestionWindows += widgetSuggestions ? person.suggestionWindows.count : 0
 
     // Suggestion toggles, ascending by time; at equal times removals first.

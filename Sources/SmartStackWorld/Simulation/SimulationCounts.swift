@@ -50,3 +50,13 @@ public struct SimulationCounts: Sendable, Hashable {
     ].map(Double.init)
   }
 }
+
+extension SimulationCounts {
+  /// Adds `person`'s timeline reloads (requested, granted, refused, coalesced).
+  @inlinable package mutating func addReloads(of person: SimulatedPerson) {
+    reloadsRequested += person.reloads.requested
+    reloadsGranted += person.reloads.granted
+    reloadsRefused += person.reloads.refused
+    reloadsCoalesced += person.reloads.coalesced
+  }
+}

@@ -8,7 +8,12 @@ import SmartStackEngine
 extension Persona {
   /// Reads one persona; `appIDs` are the scenario's app ids (routines name apps by id).
   /// Returns nil after reporting a problem that leaves no usable value.
-  static func decode(_ item: JSONItem, _ json: inout JSONDecoding, appIDs: [String]) -> Persona? {
+  /// `defaultVisitsPerDay` is the platform's: Home Screen visits on iPhone, wrist raises
+  /// on the watch (`WatchPlatform.defaultRaisesPerDay`).
+  static func decode(
+    _ item: JSONItem, _ json: inout JSONDecoding, appIDs: [String],
+    defaultVisitsPerDay: Double = Persona.defaultVisitsPerDay
+  ) -> Persona? {
     json.decodeObject(item) { o in
       let name = o.require("name", as: String.self, where: { !$0.isEmpty }) { _ in
         "expected a non-empty name"
@@ -16,7 +21,7 @@ extension Persona {
       var persona = Persona(name: name ?? "")
       persona.count = o.optional("count", in: 1...Scenario.maximumPeople, default: 1)
       persona.visitsPerDay = o.optional(
-        "visitsPerDay", in: 0...5_000, default: Persona.defaultVisitsPerDay)
+        "visitsPerDay", in: 0...5_000, default: defaultVisitsPerDay)
       persona.sleep = o.optional("sleep", as: SleepWindow.self) ?? persona.sleep
       if let rhythmItem = o.optional("rhythm"),
         let rhythm = hourly(rhythmItem, &o.json, in: 0...Double.infinity)
