@@ -167,12 +167,22 @@ struct WatchSimulationTests {
     .deletingLastPathComponent().deletingLastPathComponent()
 
   /// The bundled scenario, with `edit` applied to its JSON (app paths made absolute).
-  static func scenario(_ edit: (inout [String: Any]) -> Void = { _ in }) throws -> Scenario {
+  /// With `pinned`, the person pinned `metro.json`'s NextDeparture (a copy of the app in
+  /// a temporary folder).
+  static func scenario(pinned: Bool = false, _ edit: (inout [String: Any]) -> Void = { _ in }) throws -> Scenario {
     let file = root.appendingPathComponent("Datasets/scenarios/commuter-watch.json")
     var json = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as! [String: Any]
     var watch = json["watch"] as! [String: Any]
-    watch["apps"] = (watch["apps"] as! [String]).map {
-      root.appendingPathComponent("Datasets/scenarios").appendingPathComponent($0).standardized.path
+    watch["apps"] = try (watch["apps"] as! [String]).map { path -> String in
+      let app = root.appendingPathComponent("Datasets/scenarios").appendingPathComponent(path).standardized
+      guard pinned, app.lastPathComponent == "metro.json" else { return app.path }
+      var metro = try JSONSerialization.jsonObject(with: Data(contentsOf: app)) as! [String: Any]
+      var widgets = metro["widgets"] as! [[String: Any]]
+      widgets[0]["pinned"] = true
+      metro["widgets"] = widgets
+      let copy = FileManager.default.temporaryDirectory.appendingPathComponent("watch-\(UUID().uuidString).json")
+      try JSONSerialization.data(withJSONObject: metro).write(to: copy)
+      return copy.path
     }
     json["watch"] = watch
     json["days"] = 2
@@ -193,7 +203,7 @@ struct WatchSimulationTests {
 
   @Test(arguments: ["clues", "mfu", "oracle"])
   func everyRaiseShowsAtMostKCardsWithThePinnedCardOnTop(strategy: String) throws {
-    let scenario = try Self.scenario()
+    let scenario = try Self.scenario(pinned: true)
     let seen = try Self.run(scenario, strategy)
     #expect(seen.outcomes.count > 100)
     for o in seen.outcomes {
@@ -205,6 +215,17 @@ struct WatchSimulationTests {
     }
     // Taps only happen on cards on screen (the first K presented).
     #expect(seen.responses.contains { $0.action == .tap })
+  }
+
+  @Test func withoutAPinTheStrategyDecidesTheTopCard() throws {
+    let scenario = try Self.scenario()
+    let clues = try Self.run(scenario, "clues").outcomes
+    let oracle = try Self.run(scenario, "oracle").outcomes
+    #expect(!clues.contains { $0.decidedBy == .pinnedCard })
+    #expect(clues.allSatisfy { Int($0.cards) == min(2, $0.candidateCount) })
+    // The same raises, different cards on top.
+    #expect(clues.map(\.time) == oracle.map(\.time))
+    #expect(clues.filter(\.isHit).count < oracle.filter(\.isHit).count)
   }
 
   @Test func entryRelevanceReachesTheStackOnWatchOS10Only() throws {
