@@ -106,6 +106,43 @@ public enum ExperimentTables {
     return csv.bytes
   }
 
+  /// `people.csv` (`--people`, `outputs.people`): one row per cell and person, in cell
+  /// key order then person order: `run_id,source,[split,]strategy,parameters,replicate,
+  /// person`, then the per-person metrics of `catalog` present in the experiment
+  /// (`MetricCatalog.perPerson`: each person's own counts and exposure Gini, the values
+  /// `summary.csv` averages). `person` is the person's 0-based index in the run's person
+  /// order: a log's users in order of first appearance (users without scored rows are
+  /// skipped), a scenario's people in order; the same index in every strategy and
+  /// replicate of a log source. Rebuilt from the journaled per-person counts, so
+  /// `--resume` and `merge` write the same bytes.
+  public static func people(
+    _ outline: ExperimentOutline, _ results: [CellResult], catalog: MetricCatalog = .standard
+  ) -> [UInt8] {
+    let sorted = results.sorted { $0.cell < $1.cell }
+    let metrics = catalog.present(in: sorted.map(\.metrics)).perPerson
+    let header = ["run_id", "source", "strategy", "parameters", "replicate", "person"] + metrics.map(\.name)
+    var csv = CSVWriter(header: withSplit(header, outline))
+    let split = outline.hasSplits
+    for r in sorted {
+      let strategy = outline.strategies[r.cell.strategy]
+      let runID = outline.runID(r.cell)
+      let source = outline.sources[r.cell.source]
+      let gini = r.metrics.perPersonGini
+      for (p, counts) in r.metrics.perPerson.enumerated() {
+        csv.append(runID)
+        csv.append(source.name)
+        if split { csv.append(source.split ?? "") }
+        csv.append(strategy.name)
+        csv.append(strategy.parameters)
+        csv.append(r.cell.replicate)
+        csv.append(p)
+        for metric in metrics { csv.append(RunTables.cell(metric.person!(counts, p < gini.count ? gini[p] : .nan))) }
+        csv.endRow()
+      }
+    }
+    return csv.bytes
+  }
+
   /// `trace.csv`: the header, then each cell's rows (without header), in the order given.
   public static func trace(rows: [ArraySlice<UInt8>]) -> [UInt8] {
     var bytes = CSVWriter(header: TraceRecorder.header).bytes
