@@ -72,8 +72,7 @@ public struct MetricCounts: Sendable, Hashable {
 
   @inlinable @inline(__always) package func ratio(_ a: Int, _ b: Int) -> Double { b == 0 ? .nan : Double(a) / Double(b) }
 
-  /// Every count, in journal order (the 13 counts of a journal line's `people` and `daily`
-  /// arrays, then the `extended` ones).
+  /// Every count, in declaration order (the stored properties' order).
   public static let fields: [CountField] = [
     .whole("visits", \.visits),
     .whole("target_visits", \.targetVisits),
@@ -90,8 +89,12 @@ public struct MetricCounts: Sendable, Hashable {
     .whole("windows_surfaced", \.windowsSurfaced),
   ]
 
-  /// The counts every journal line holds (`fields` without the extended ones).
+  /// The counts every journal line holds (`fields` without the extended ones), in the
+  /// order of a journal line's `people` and `daily` arrays.
   public static let baseFields = fields.filter { !$0.extended }
+  /// The counts of a journal line whose cell has extended counts: `baseFields`, then the
+  /// extended ones in declaration order.
+  public static let journalFields = baseFields + fields.filter(\.extended)
 
   /// True when some extended count is not zero (the journal then writes every field).
   public var hasExtendedCounts: Bool {

@@ -27,7 +27,9 @@ import SmartStackWorld
 /// `isPresent` (e.g. a multi-card group `{ $0.cardsShown > $0.visits }`: some visit
 /// showed more than one card). So an experiment without such runs keeps its bytes. Within
 /// the written tables, a present group's columns keep their catalog position; its
-/// statistics rows keep their rank.
+/// statistics rows keep their rank. Presence is decided on the runs a table is written
+/// from: the complete experiment for `batch`, `--resume` and `merge` (so they agree), a
+/// shard's own cells for its partial `runs.csv`, `daily.csv` and `people.csv`.
 public struct MetricDeclaration: Sendable {
   /// Which way is better, for the printed tables and `report --top`.
   public enum Direction: Sendable, Hashable {

@@ -24,7 +24,7 @@ import SmartStackWorld
 // point with its options and input files' hashes, the strategy points and the baseline.
 // `checksum` is always the last member: 16 lowercase hex digits, the FNV-1a 64 of the
 // line's bytes before `,"checksum":"` (see `JournalCodec.sealed` and `verified`).
-// The 13 counts are `MetricCounts.fields` in order (visits, targetVisits,
+// The 13 counts are `MetricCounts.baseFields` in order (visits, targetVisits,
 // targetsInStack, hits, hitsAt3, reciprocalRankSum, rotations, activeDays,
 // relevanceVisits, relevanceHonoured, suppressionViolations, windows, windowsSurfaced),
 // followed by the extended fields (`CountField.extended`) in every array of a cell line
@@ -33,17 +33,17 @@ import SmartStackWorld
 // Numbers are written in shortest round-trip form, so values read back bit-identical.
 
 extension MetricCounts {
-  /// The counts in journal order (`MetricCounts.fields`): the base fields, then every
-  /// extended field when `extended`.
+  /// The counts in journal order: `MetricCounts.baseFields`, or `journalFields` (the
+  /// base ones, then the extended ones) when `extended`.
   func journalValues(extended: Bool) -> [Double] {
-    (extended ? MetricCounts.fields : MetricCounts.baseFields).map { $0.double(self) }
+    (extended ? MetricCounts.journalFields : MetricCounts.baseFields).map { $0.double(self) }
   }
 
   /// Counts from journal order (the base fields, or every field); nil for another
   /// length or when a count is not a whole number >= 0 (or the sum of reciprocal ranks
   /// is negative or not finite).
   init?(journalValues v: ArraySlice<Double>) {
-    let fields = v.count == MetricCounts.fields.count ? MetricCounts.fields : MetricCounts.baseFields
+    let fields = v.count == MetricCounts.journalFields.count ? MetricCounts.journalFields : MetricCounts.baseFields
     guard v.count == fields.count else { return nil }
     self.init()
     for (field, x) in zip(fields, v) {
@@ -99,7 +99,7 @@ enum JournalCodec {
   /// The number of counts of a journal array: the base fields, or with the extended ones.
   static var countLengths: String {
     let base = MetricCounts.baseFields.count
-    let all = MetricCounts.fields.count
+    let all = MetricCounts.journalFields.count
     return base == all ? "\(base)" : "\(base) or \(all)"
   }
 
@@ -276,7 +276,7 @@ struct JournalCell: JSONObjectDecodable {
   )? {
     guard let values = JournalCodec.numbers(item, &json) else { return nil }
     let limit = Double(UTCOffset.limit)
-    let lengths = Set([MetricCounts.baseFields.count + 3, MetricCounts.fields.count + 3])
+    let lengths = [MetricCounts.baseFields.count + 3, MetricCounts.journalFields.count + 3]
     guard lengths.contains(values.count), let day = values.first, day.rounded() == day, abs(day) < 1e15,
       values.suffix(2).allSatisfy({ $0.rounded() == $0 && abs($0) <= limit })
     else {
