@@ -12,7 +12,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     discussion: """
       With no CONFIG, runs the bundled default experiment \(defaultConfig) (run from the \
       repository's root folder). Writes runs.csv, daily.csv, summary.csv, paired.csv and \
-      manifest.json (and trace.csv with --trace) into --out, prints the main metrics as a \
+      manifest.json (and trace.csv with --trace, people.csv with --people) into --out, prints the main metrics as a \
       compact summary (a table of per-unit means per metric; every table with --verbose), \
       and shows progress on standard error.
 
@@ -81,6 +81,11 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     inversion: .prefixedNo, help: "Write trace.csv, one row per visit (overrides outputs.trace).")
   var trace: Bool?
 
+  @Flag(
+    inversion: .prefixedNo,
+    help: "Write people.csv, one row per person, strategy, replicate and split (overrides outputs.people).")
+  var people: Bool?
+
   @Option(
     name: .customLong("emit-exposures"),
     help: ArgumentHelp(
@@ -146,7 +151,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     }
     let overrides = ExperimentOverrides(
       seed: seed, replicates: replicates, strategies: strategy.isEmpty || quick.isUsed ? nil : strategy,
-      baseline: baseline, trace: trace)
+      baseline: baseline, trace: trace, people: people)
     let shard = try resolvedShard(environment: ProcessInfo.processInfo.environment)
     let progress = ProgressReporter(label: "batch", quiet: quiet, plainLines: true)
     let report = try await reportingBatchErrors {

@@ -210,3 +210,30 @@ def test_a_tuned_batch_loads_its_tuning_csv(tmp_path):
     runs = result.runs
     test = runs[runs["split"].astype(str) == "test"]
     assert set(chosen["parameters"].astype(str)) <= set(test["parameters"].astype(str))
+
+
+def test_people_csv_loads_one_row_per_person_and_matches_summary(tmp_path):
+    """docs/batch.md "people.csv": one typed row per run and person; the per-person hit
+    rates averaged over people and replicates give summary.csv's per-unit mean."""
+    result = smartstack.batch(TINY_EXPERIMENT, out=tmp_path / "out", replicates=2, people=True, quiet=True)
+    people, runs, summary = result.people, result.runs, result.summary
+    assert people is not None
+    assert list(people.columns[:7]) == ["run_id", "source", "strategy", "parameters", "replicate", "person", "visits"]
+    assert people["visits"].dtype == "int64" and people["hit_rate"].dtype == "float64"
+    # Each run's people add up to its pooled counts.
+    totals = people.groupby("run_id", observed=True)[["visits", "hits"]].sum()
+    pooled = runs.set_index("run_id")[["visits", "hits"]]
+    assert (totals.loc[pooled.index] == pooled).all().all()
+    # The first summary row is the log source's (units: people, each at its mean over
+    # the replicates where it is defined).
+    row = summary[(summary["metric"].astype(str) == "hit_rate")].iloc[0]
+    # run_id is source|descriptor|replicate; the first row's point (mfu) has no parameters.
+    mine = people[people["run_id"].astype(str).str.startswith(f"{row['source']}|{row['label']}|")]
+    assert len(mine) > 0
+    units = mine.groupby("person", observed=True)["hit_rate"].mean().dropna()
+    assert abs(units.mean() - row["mean"]) < 1e-12
+    assert len(units) == row["n"]
+
+
+def test_people_csv_is_absent_unless_asked_for(swept):
+    assert "people" not in swept

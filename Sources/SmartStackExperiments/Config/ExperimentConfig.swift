@@ -19,7 +19,7 @@ import SmartStackWorld
 ///   ],
 ///   "strategies": ["mfu", "mru", {"name": "hour-of-week", "parameters": {"half-life-days": [0, 7]}}],
 ///   "engine": {"relevanceThreshold": 0.8, "normaliserScope": "instance"},
-///   "outputs": {"dir": "../../reports", "trace": false}
+///   "outputs": {"dir": "../../reports", "trace": false, "people": false}
 /// }
 /// ```
 ///
@@ -185,6 +185,7 @@ struct ConfigReader {
     }
     let outputs = o.optional("outputs") { item, json in readOutputs(item, &json) }
     var trace = outputs?.trace ?? false
+    var people = outputs?.people ?? false
     let outputDirectory = outputs?.directory
 
     // The baseline: the file's, unless overridden; it must be among the strategies.
@@ -248,6 +249,7 @@ struct ConfigReader {
       replicates = value
     }
     if let value = overrides.trace { trace = value }
+    if let value = overrides.people { people = value }
 
     // `scores` ranks by a score file: every source must give one.
     if let strategies, strategies.contains(where: { $0.type.name == ScoresStrategy.name }),
@@ -259,14 +261,14 @@ struct ConfigReader {
     guard let strategies, o.json.problems.isEmpty, baseline >= 0 else { return nil }
     return ExperimentDesign(
       name: name, description: description, configFile: file, seed: seed, replicates: replicates,
-      sources: sources, strategies: strategies, baseline: baseline, trace: trace,
+      sources: sources, strategies: strategies, baseline: baseline, trace: trace, people: people,
       outputDirectory: outputDirectory, tuning: tuning)
   }
 
-  /// `outputs`: `{"dir": FOLDER, "trace": BOOL}`, the folder resolved against the
-  /// config's; nil when it is not an object.
+  /// `outputs`: `{"dir": FOLDER, "trace": BOOL, "people": BOOL}`, the folder resolved
+  /// against the config's; nil when it is not an object.
   private func readOutputs(_ item: JSONItem, _ json: inout JSONDecoding)
-    -> (directory: String?, trace: Bool)?
+    -> (directory: String?, trace: Bool, people: Bool)?
   {
     json.decodeObject(item) { o in
       var directory: String? = nil
@@ -277,7 +279,7 @@ struct ConfigReader {
           directory = ExperimentConfig.resolve(dir, in: folder)
         }
       }
-      return (directory, o.optional("trace", default: false))
+      return (directory, o.optional("trace", default: false), o.optional("people", default: false))
     }
   }
 

@@ -32,6 +32,8 @@ public struct ExperimentDesign: Sendable {
   public var baseline: Int
   /// Whether `trace.csv` is written.
   public var trace: Bool
+  /// Whether `people.csv` is written (`outputs.people`, `--people`).
+  public var people: Bool
   /// The output folder from the config (`outputs.dir`, resolved against the config's
   /// folder), or nil when the config does not name one.
   public var outputDirectory: String?
@@ -43,7 +45,7 @@ public struct ExperimentDesign: Sendable {
   public init(
     name: String, description: String? = nil, configFile: String, seed: UInt64,
     replicates: Int, sources: [SourceSpec], strategies: [StrategyChoice], baseline: Int,
-    trace: Bool = false, outputDirectory: String? = nil, tuning: [StrategyTuning] = []
+    trace: Bool = false, people: Bool = false, outputDirectory: String? = nil, tuning: [StrategyTuning] = []
   ) {
     self.name = name
     self.description = description
@@ -54,6 +56,7 @@ public struct ExperimentDesign: Sendable {
     self.strategies = strategies
     self.baseline = baseline
     self.trace = trace
+    self.people = people
     self.outputDirectory = outputDirectory
     self.tuning = tuning
   }
@@ -227,16 +230,19 @@ public struct ExperimentOverrides: Sendable {
   public var strategies: [String]?
   public var baseline: String?
   public var trace: Bool?
+  /// `--people` / `--no-people`: write `people.csv`.
+  public var people: Bool?
 
   public init(
     seed: UInt64? = nil, replicates: Int? = nil, strategies: [String]? = nil,
-    baseline: String? = nil, trace: Bool? = nil
+    baseline: String? = nil, trace: Bool? = nil, people: Bool? = nil
   ) {
     self.seed = seed
     self.replicates = replicates
     self.strategies = strategies
     self.baseline = baseline
     self.trace = trace
+    self.people = people
   }
 }
 

@@ -5,7 +5,10 @@ import SmartStackStrategies
 import SmartStackWorld
 
 /// Additive counts of one person's (or many people's) scored visits. Every metric of a
-/// run is a function of these counts; see `MetricDefinitions` for the formulas.
+/// run is a function of these counts; see `MetricCatalog.standard` for the formulas.
+///
+/// A new count is a stored property, its line in `+=` and its entry in `fields` (which
+/// the journal reads and writes); `MetricCountsFieldTests` checks the three agree.
 public struct MetricCounts: Sendable, Hashable {
   /// Scored visits.
   public var visits = 0
@@ -68,4 +71,84 @@ public struct MetricCounts: Sendable, Hashable {
   @inlinable public var windowsSurfacedRate: Double { ratio(windowsSurfaced, windows) }
 
   @inlinable @inline(__always) package func ratio(_ a: Int, _ b: Int) -> Double { b == 0 ? .nan : Double(a) / Double(b) }
+
+  /// Every count, in declaration order (the stored properties' order).
+  public static let fields: [CountField] = [
+    .whole("visits", \.visits),
+    .whole("target_visits", \.targetVisits),
+    .whole("targets_in_stack", \.targetsInStack),
+    .whole("hits", \.hits),
+    .whole("hits_at_3", \.hitsAt3),
+    CountField(name: "reciprocal_rank_sum", value: .sum(\.reciprocalRankSum)),
+    .whole("rotations", \.rotations),
+    .whole("active_days", \.activeDays),
+    .whole("relevance_visits", \.relevanceVisits),
+    .whole("relevance_honoured", \.relevanceHonoured),
+    .whole("suppression_violations", \.suppressionViolations),
+    .whole("windows", \.windows),
+    .whole("windows_surfaced", \.windowsSurfaced),
+  ]
+
+  /// The counts every journal line holds (`fields` without the extended ones), in the
+  /// order of a journal line's `people` and `daily` arrays.
+  public static let baseFields = fields.filter { !$0.extended }
+  /// The counts of a journal line whose cell has extended counts: `baseFields`, then the
+  /// extended ones in declaration order.
+  public static let journalFields = baseFields + fields.filter(\.extended)
+
+  /// True when some extended count is not zero (the journal then writes every field).
+  public var hasExtendedCounts: Bool {
+    MetricCounts.fields.contains { $0.extended && $0.double(self) != 0 }
+  }
+}
+
+/// One additive count of `MetricCounts`, as the journal reads and writes it.
+public struct CountField: Sendable {
+  public enum Value: Sendable {
+    /// A whole number >= 0.
+    case whole(WritableKeyPath<MetricCounts, Int> & Sendable)
+    /// A finite sum >= 0 (of reciprocal ranks).
+    case sum(WritableKeyPath<MetricCounts, Double> & Sendable)
+  }
+
+  /// snake_case name (documentation and messages).
+  public var name: String
+  public var value: Value
+  /// False for the counts of every journal line (their positions are fixed since journal
+  /// version 3); true for a count added later: a cell's line holds every field only when
+  /// some extended count of the cell is not zero, so lines of runs without them keep
+  /// their bytes (a multi-card count on a phone run).
+  public var extended: Bool
+
+  public init(name: String, value: Value, extended: Bool = false) {
+    self.name = name
+    self.value = value
+    self.extended = extended
+  }
+
+  public static func whole(_ name: String, _ path: WritableKeyPath<MetricCounts, Int> & Sendable, extended: Bool = false) -> CountField {
+    CountField(name: name, value: .whole(path), extended: extended)
+  }
+
+  /// The count of `c` as a number.
+  public func double(_ c: MetricCounts) -> Double {
+    switch value {
+    case .whole(let path): Double(c[keyPath: path])
+    case .sum(let path): c[keyPath: path]
+    }
+  }
+
+  /// Sets the count of `c` from `x`; false when `x` is not a valid count (a whole
+  /// number in 0...2^53, or a finite sum >= 0).
+  public func set(_ c: inout MetricCounts, _ x: Double) -> Bool {
+    switch value {
+    case .whole(let path):
+      guard x >= 0, x <= 9_007_199_254_740_992, x.rounded() == x else { return false }
+      c[keyPath: path] = Int(x)
+    case .sum(let path):
+      guard x.isFinite, x >= 0 else { return false }
+      c[keyPath: path] = x
+    }
+    return true
+  }
 }

@@ -4,33 +4,9 @@ import SmartStackEngine
 import SmartStackStrategies
 import SmartStackWorld
 
-/// The metrics of one run (one strategy over one source), in the fixed column order of
-/// `runs.csv`.
-///
-/// Definitions (micro = pooled over all scored visits; macro = the unweighted mean over
-/// people who have at least one target visit of each person's own value):
-/// - `people`: people run; `visits`: scored visits; `target_visits`: visits with a target.
-/// - `hits`: target visits whose shown instance is a target.
-/// - `hit_rate` = hits / target_visits (micro); `hit_rate_macro` (macro).
-/// - `hit_at_3` = target visits with a target ranked 1–3 / target_visits.
-/// - `mrr` = mean over target visits of 1/rank of the best-ranked target (0 when no
-///   target is a candidate) (micro); `mrr_macro` (macro).
-/// - `coverage` = target visits whose target is a candidate / target_visits.
-/// - `rotations`: visits whose shown instance differs from the previous visit's;
-///   `rotations_per_day` = rotations / active person-days (days with a scored visit).
-/// - `relevance_visits`: visits where some candidate has an active window with
-///   normalised percentile >= the threshold; `relevance_honoured` = share of those that
-///   showed such a candidate.
-/// - `suppression_violations`: rotations to an instance in the `suppressed` state.
-/// - `windows`: top-percentile windows (active, percentile >= threshold; watched as
-///   `WindowWatch` defines) with at least one scored visit at which the instance was a
-///   candidate while watched; `windows_surfaced` = share of those whose instance was
-///   shown at one of those visits; `median_time_to_surface_s` = median seconds from a
-///   window's start to the first visit showing it, over surfaced windows (the mean of
-///   the two middle values for an even count).
-/// - `exposure_gini`: mean over people with visits of the Gini coefficient of visits
-///   shown per instance (instances that were ever candidates).
-/// A ratio with a zero denominator is NaN and written as an empty CSV field.
+/// The metrics of one run (one strategy over one source): the counts and samples every
+/// metric of `MetricCatalog.standard` is computed from. The metrics' names, definitions
+/// and units are declared there (`MetricDeclaration`), in `runs.csv` column order.
 public struct RunMetrics: Sendable {
   /// Pooled counts.
   public var total: MetricCounts
@@ -105,29 +81,15 @@ public struct RunMetrics: Sendable {
     return n == 0 ? .nan : sum / Double(n)
   }
 
-  /// The metric names, in `runs.csv` column order.
-  public static let names: [String] = [
-    "people", "visits", "target_visits", "hits", "hit_rate", "hit_rate_macro", "hit_at_3",
-    "mrr", "mrr_macro", "coverage", "rotations", "rotations_per_day", "relevance_visits",
-    "relevance_honoured", "suppression_violations", "windows", "windows_surfaced",
-    "median_time_to_surface_s", "exposure_gini",
-  ]
+  /// The standard metric names, in `runs.csv` column order (`MetricCatalog.standard`).
+  public static let names: [String] = MetricCatalog.standard.names
 
-  /// The values in `names` order.
-  @inlinable public var values: [Double] {
-    [
-      Double(people), Double(total.visits), Double(total.targetVisits), Double(total.hits),
-      total.hitRate, macro(\.hitRate), total.hitRateAt3, total.mrr, macro(\.mrr),
-      total.coverage, Double(total.rotations), total.rotationsPerDay,
-      Double(total.relevanceVisits), total.relevanceHonouredRate,
-      Double(total.suppressionViolations), Double(total.windows), total.windowsSurfacedRate,
-      medianTimeToSurfaceSeconds, exposureGini,
-    ]
-  }
+  /// The standard metrics' values in `names` order.
+  public var values: [Double] { MetricCatalog.standard.declarations.map { $0.run(self) } }
 
-  /// The value of one metric by name, or nil for an unknown name.
-  @inlinable public func value(_ name: String) -> Double? {
-    guard let i = Self.names.firstIndex(of: name) else { return nil }
-    return values[i]
+  /// The value of one metric by name (any group of `MetricCatalog.standard`), or nil for
+  /// an unknown name.
+  public func value(_ name: String) -> Double? {
+    MetricCatalog.standard.declarations.first { $0.name == name }?.run(self)
   }
 }

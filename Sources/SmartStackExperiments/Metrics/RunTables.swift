@@ -35,7 +35,7 @@ public struct RunRecord: Sendable {
 /// empty field. Rows keep the order of `records`, which callers sort by key.
 public enum RunTables {
   /// `runs.csv`: `source,strategy,parameters,replicate,seed`, every metric of
-  /// `RunMetrics.names`, then `regret` = oracle hit_rate - hit_rate when an oracle run (a
+  /// `MetricCatalog.standard` present in `records` (`MetricCatalog.present(in:)`), then `regret` = oracle hit_rate - hit_rate when an oracle run (a
   /// target-aware one, `RunRecord.targetAware`; the first) of the same source and
   /// replicate is among `records` (empty otherwise).
   ///
@@ -43,14 +43,15 @@ public enum RunTables {
   /// follow (empty for replayed records).
   public static func runs(_ records: [RunRecord]) -> String {
     let simulated = records.contains { $0.metrics.simulation != nil }
+    let present = MetricCatalog.standard.present(in: records.map(\.metrics))
     var csv = CSVWriter(
-      header: ["source", "strategy", "parameters", "replicate", "seed"] + RunMetrics.names + ["regret"]
+      header: ["source", "strategy", "parameters", "replicate", "seed"] + present.names + ["regret"]
         + (simulated ? SimulationCounts.names : []))
     for r in records {
       let regret = self.regret(r, records)
       csv.appendRow(
         [r.source, r.strategy.name, r.strategy.parameters.canonical, String(r.replicate), String(r.seed)]
-          + r.metrics.values.map(cell) + [cell(regret)]
+          + present.declarations.map { cell($0.run(r.metrics)) } + [cell(regret)]
           + (simulated
             ? (r.metrics.simulation?.values.map(cell) ?? Array(repeating: "", count: SimulationCounts.names.count))
             : []))
@@ -60,19 +61,19 @@ public enum RunTables {
 
   /// `daily.csv`: per run and local day: `source,strategy,parameters,replicate`, then
   /// `dayColumns` (`day` counts from 0 at the source's first day with a scored visit),
-  /// then `visits,target_visits,hits,hit_rate,rotations`.
+  /// then the `daily` metrics of `MetricCatalog.standard` present in `records`
+  /// (`visits,target_visits,hits,hit_rate,rotations`).
   public static func daily(_ records: [RunRecord]) -> String {
+    let metrics = MetricCatalog.standard.present(in: records.map(\.metrics)).daily
     var csv = CSVWriter(
-      header: ["source", "strategy", "parameters", "replicate"] + dayColumns + [
-        "visits", "target_visits", "hits", "hit_rate", "rotations",
-      ])
+      header: ["source", "strategy", "parameters", "replicate"] + dayColumns + metrics.map(\.name))
     for r in records {
       let firstDay = r.metrics.daily.first?.day ?? 0
       for (day, c, offsets) in r.metrics.daily {
         csv.appendRow(
           [r.source, r.strategy.name, r.strategy.parameters.canonical, String(r.replicate)]
             + dayCells(day - firstDay, day: day, offsets: offsets)
-            + [String(c.visits), String(c.targetVisits), String(c.hits), cell(c.hitRate), String(c.rotations)])
+            + metrics.map { cell($0.person!(c, .nan)) })
       }
     }
     return csv.text

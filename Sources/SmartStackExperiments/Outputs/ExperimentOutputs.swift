@@ -16,10 +16,13 @@ public enum ExperimentOutputs {
   public static let shardFiles = ["runs.csv", "daily.csv"]
   /// Every report file a batch, shard or merge can write (a new set removes those of the
   /// previous set it does not have, e.g. `trace.csv`).
-  public static let knownFiles = completeFiles + ["trace.csv", tuningFile, "manifest.json"]
+  public static let knownFiles = completeFiles + ["trace.csv", tuningFile, peopleFile, "manifest.json"]
   /// Every trial of a tuned experiment (`Tuner.csv`), written by `batch` (and each
   /// shard) when the config tunes a strategy point; `merge` does not write it.
   public static let tuningFile = "tuning.csv"
+  /// One row per person of every cell (`ExperimentTables.people`), written by `batch`,
+  /// each shard and `merge` when the outline asks for it (`ExperimentOutline.people`).
+  public static let peopleFile = "people.csv"
 
   /// Creates `path` (and its parents) unless it is a folder already.
   ///
@@ -64,8 +67,8 @@ public enum ExperimentOutputs {
     try OutputSet.publish(files, into: directory, known: knownFiles + replacing.filter { !knownFiles.contains($0) })
   }
 
-  /// `runs.csv`, `daily.csv`, `summary.csv`, `paired.csv` and, when the outline traces,
-  /// `trace.csv` (`traceRows`: each cell's rows in key order, `JournalTrace.rows`) of a
+  /// `runs.csv`, `daily.csv`, `summary.csv`, `paired.csv`, `people.csv` when the outline
+  /// asks for it and, when the outline traces, `trace.csv` (`traceRows`: each cell's rows in key order, `JournalTrace.rows`) of a
   /// complete experiment, in that order.
   ///
   /// - Precondition: `results` holds every cell exactly once.
@@ -81,13 +84,17 @@ public enum ExperimentOutputs {
       OutputSet.File(name: "summary.csv", bytes: summary),
       OutputSet.File(name: "paired.csv", bytes: paired),
     ]
+    if outline.people {
+      files.append(OutputSet.File(name: peopleFile, bytes: ExperimentTables.people(outline, sorted)))
+    }
     if outline.trace {
       files.append(OutputSet.File(name: "trace.csv", bytes: ExperimentTables.trace(rows: traceRows)))
     }
     return files
   }
 
-  /// A shard's partial `runs.csv` and `daily.csv` (and `trace.csv`) of its own cells.
+  /// A shard's partial `runs.csv` and `daily.csv` (and `people.csv`, `trace.csv`) of its
+  /// own cells.
   public static func shardSet(
     _ outline: ExperimentOutline, results: [CellResult], traceRows: [ArraySlice<UInt8>]
   ) -> [OutputSet.File] {
@@ -96,6 +103,9 @@ public enum ExperimentOutputs {
       OutputSet.File(name: "runs.csv", bytes: ExperimentTables.runs(outline, sorted)),
       OutputSet.File(name: "daily.csv", bytes: ExperimentTables.daily(outline, sorted)),
     ]
+    if outline.people {
+      files.append(OutputSet.File(name: peopleFile, bytes: ExperimentTables.people(outline, sorted)))
+    }
     if outline.trace {
       files.append(OutputSet.File(name: "trace.csv", bytes: ExperimentTables.trace(rows: traceRows)))
     }

@@ -49,7 +49,7 @@ public struct OutputClaim: Sendable, Equatable {
   /// Every name a report set of any command can hold.
   public static let reportNames = [
     "runs.csv", "daily.csv", "summary.csv", "paired.csv", "trace.csv", "explain.csv", "estimates.csv",
-    "validation.csv", "checks.csv", "tuning.csv", "manifest.json",
+    "validation.csv", "checks.csv", "tuning.csv", "people.csv", "manifest.json",
   ]
 
   /// Checks `folder` for a run `identity` that reads `inputs` (steps 1–4 above).

@@ -84,14 +84,16 @@ public enum StatisticsTables {
 
   /// The rows of one source and strategy point (summary, and paired unless it is the
   /// baseline).
-  static func rows(_ grid: ResultGrid, source: Int, strategy: Int) -> ([SummaryRow], [PairedRow]) {
+  static func rows(_ grid: ResultGrid, source: Int, strategy: Int, metrics: [UnitMetric] = UnitMetric.standard)
+    -> ([SummaryRow], [PairedRow])
+  {
     let outline = grid.outline
     let sourceName = outline.sources[source].name
     let point = outline.strategies[strategy]
     let baseline = outline.strategies[outline.baseline]
     var summary: [SummaryRow] = []
     var paired: [PairedRow] = []
-    for metric in UnitMetric.standard {
+    for metric in metrics {
       let values = grid.unitValues(source: source, strategy: strategy, metric: metric)
       summary.append(
         summarize(
@@ -107,7 +109,7 @@ public enum StatisticsTables {
       }
     }
     if let oracle = grid.oracle,
-      let hitRate = UnitMetric.standard.first(where: { $0.name == "hit_rate" })
+      let hitRate = metrics.first(where: { $0.name == "hit_rate" })
     {
       let mine = grid.unitValues(source: source, strategy: strategy, metric: hitRate)
       let best = grid.unitValues(source: source, strategy: oracle, metric: hitRate)
@@ -123,12 +125,15 @@ public enum StatisticsTables {
     return (summary, paired)
   }
 
-  /// `summary.csv` and `paired.csv` of a complete experiment; (source, strategy) groups
-  /// are computed in parallel, at most `jobs` at a time, and written in key order.
-  public static func tables(_ grid: ResultGrid, jobs: Int) async -> (
+  /// `summary.csv` and `paired.csv` of a complete experiment: a row per metric of
+  /// `catalog` present in the experiment (`MetricCatalog.present(in:)`, `statistics`);
+  /// (source, strategy) groups are computed in parallel, at most `jobs` at a time, and
+  /// written in key order.
+  public static func tables(_ grid: ResultGrid, jobs: Int, catalog: MetricCatalog = .standard) async -> (
     summary: [UInt8], paired: [UInt8]
   ) {
     let outline = grid.outline
+    let metrics = catalog.present(in: grid.metrics.flatMap { $0.flatMap { $0 } }).statistics
     let groups = outline.sources.count * outline.strategies.count
     var results = [([SummaryRow], [PairedRow])?](repeating: nil, count: groups)
     await withTaskGroup(of: (Int, ([SummaryRow], [PairedRow])).self) { group in
@@ -139,7 +144,8 @@ public enum StatisticsTables {
         group.addTask {
           (
             g,
-            rows(grid, source: g / outline.strategies.count, strategy: g % outline.strategies.count)
+            rows(
+              grid, source: g / outline.strategies.count, strategy: g % outline.strategies.count, metrics: metrics)
           )
         }
       }

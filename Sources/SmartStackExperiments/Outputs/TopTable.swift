@@ -8,11 +8,9 @@ import SmartStackEngine
 /// Order: by mean, best first (highest, or lowest for the metrics in `lowerIsBetter`);
 /// equal means keep the file's order. A row whose mean is empty (undefined) comes last.
 public enum TopTable {
-  /// Metrics where a smaller value is better.
-  public static let lowerIsBetter = [
-    "regret", "rotations", "rotations_per_day", "suppression_violations", "exposure_gini",
-    "median_time_to_surface_s",
-  ]
+  /// Metrics where a smaller value is better: `regret` and the declarations of
+  /// `MetricCatalog.standard` marked `lowerIsBetter`.
+  public static let lowerIsBetter = [UnitMetric.regretName] + MetricCatalog.standard.lowerIsBetter
 
   /// The table, with its caption; `top` nil: every strategy point.
   ///

@@ -115,6 +115,10 @@ public struct ExperimentOutline: Sendable {
 
   public var cellCount: Int { sources.count * strategies.count * replicates }
 
+  /// Whether `people.csv` is written: the resolved config says `"people": true`
+  /// (`ExperimentDesign.people`), so journals, and so `merge`, carry it.
+  public var people: Bool { config["people"]?.value.boolValue == true }
+
   /// True when some source point has a time split: the tables then carry a `split`
   /// column (and only then, so experiments without one keep their bytes).
   public var hasSplits: Bool { sources.contains { $0.split != nil } }
@@ -187,6 +191,9 @@ public struct ExperimentOutline: Sendable {
         .array(design.strategies.map { JSONNode(.string($0.descriptor.description)) })),
       JSONMember("trace", .bool(design.trace)),
     ]
+    // Only when asked for: outlines (and config hashes) of runs without people.csv keep
+    // their bytes.
+    if design.people { members.append(JSONMember("people", .bool(true))) }
     // Only when tuning: outlines of runs without `tune` keep their bytes.
     if !design.tuning.isEmpty {
       members.append(

@@ -24,52 +24,31 @@ import SmartStackWorld
 // point with its options and input files' hashes, the strategy points and the baseline.
 // `checksum` is always the last member: 16 lowercase hex digits, the FNV-1a 64 of the
 // line's bytes before `,"checksum":"` (see `JournalCodec.sealed` and `verified`).
-// The 13 counts are `MetricCounts` in declaration order (visits, targetVisits,
+// The 13 counts are `MetricCounts.baseFields` in order (visits, targetVisits,
 // targetsInStack, hits, hitsAt3, reciprocalRankSum, rotations, activeDays,
-// relevanceVisits, relevanceHonoured, suppressionViolations, windows, windowsSurfaced);
+// relevanceVisits, relevanceHonoured, suppressionViolations, windows, windowsSurfaced),
+// followed by the extended fields (`CountField.extended`) in every array of a cell line
+// when some extended count of the cell is not zero; a reader accepts either length.
 // `offset` and `offset_end` are the day's `DayOffsets` (seconds east of UTC).
 // Numbers are written in shortest round-trip form, so values read back bit-identical.
 
 extension MetricCounts {
-  /// The counts in journal order.
-  var journalValues: [Double] {
-    [
-      Double(visits), Double(targetVisits), Double(targetsInStack), Double(hits), Double(hitsAt3),
-      reciprocalRankSum, Double(rotations), Double(activeDays), Double(relevanceVisits),
-      Double(relevanceHonoured), Double(suppressionViolations), Double(windows),
-      Double(windowsSurfaced),
-    ]
+  /// The counts in journal order: `MetricCounts.baseFields`, or `journalFields` (the
+  /// base ones, then the extended ones) when `extended`.
+  func journalValues(extended: Bool) -> [Double] {
+    (extended ? MetricCounts.journalFields : MetricCounts.baseFields).map { $0.double(self) }
   }
 
-  /// Counts from journal order; nil when a count is not a whole number >= 0 (or the sum
-  /// of reciprocal ranks is negative or not finite).
+  /// Counts from journal order (the base fields, or every field); nil for another
+  /// length or when a count is not a whole number >= 0 (or the sum of reciprocal ranks
+  /// is negative or not finite).
   init?(journalValues v: ArraySlice<Double>) {
-    guard v.count == 13 else { return nil }
-    let b = v.startIndex
-    func count(_ i: Int) -> Int? {
-      let x = v[b + i]
-      guard x >= 0, x <= 9_007_199_254_740_992, x.rounded() == x else { return nil }
-      return Int(x)
-    }
+    let fields = v.count == MetricCounts.journalFields.count ? MetricCounts.journalFields : MetricCounts.baseFields
+    guard v.count == fields.count else { return nil }
     self.init()
-    guard let a0 = count(0), let a1 = count(1), let a2 = count(2), let a3 = count(3),
-      let a4 = count(4), let a6 = count(6), let a7 = count(7), let a8 = count(8),
-      let a9 = count(9), let a10 = count(10), let a11 = count(11), let a12 = count(12),
-      v[b + 5].isFinite, v[b + 5] >= 0
-    else { return nil }
-    visits = a0
-    targetVisits = a1
-    targetsInStack = a2
-    hits = a3
-    hitsAt3 = a4
-    reciprocalRankSum = v[b + 5]
-    rotations = a6
-    activeDays = a7
-    relevanceVisits = a8
-    relevanceHonoured = a9
-    suppressionViolations = a10
-    windows = a11
-    windowsSurfaced = a12
+    for (field, x) in zip(fields, v) {
+      guard field.set(&self, x) else { return nil }
+    }
   }
 }
 
@@ -117,12 +96,19 @@ enum JournalCodec {
     }
   }
 
-  /// `MetricCounts` from its 13 journal values, or reports at `item`.
+  /// The number of counts of a journal array: the base fields, or with the extended ones.
+  static var countLengths: String {
+    let base = MetricCounts.baseFields.count
+    let all = MetricCounts.journalFields.count
+    return base == all ? "\(base)" : "\(base) or \(all)"
+  }
+
+  /// `MetricCounts` from its journal values (`countLengths`), or reports at `item`.
   static func counts(
     _ values: ArraySlice<Double>, at item: JSONItem, _ json: inout JSONDecoding
   ) -> MetricCounts? {
     guard let counts = MetricCounts(journalValues: values) else {
-      json.report("expected 13 counts (whole numbers >= 0), found \(values.count) values", at: item)
+      json.report("expected \(countLengths) counts (whole numbers >= 0), found \(values.count) values", at: item)
       return nil
     }
     return counts
@@ -226,12 +212,13 @@ struct JournalCell: JSONObjectDecodable {
 
   var jsonValue: JSONValue {
     let m = metrics
+    let extended = m.total.hasExtendedCounts
     var members: [JSONMember] = [
       JSONMember("experiment", .string(experiment)),
       JSONMember("cell", .number(Double(index))),
       JSONMember("run_id", .string(runID)),
       JSONMember(
-        "people", .array(m.perPerson.map { JSONNode(JournalCodec.numbers($0.journalValues)) })),
+        "people", .array(m.perPerson.map { JSONNode(JournalCodec.numbers($0.journalValues(extended: extended))) })),
       JSONMember("gini", JournalCodec.numbers(m.perPersonGini)),
       JSONMember("tts", .array(m.timesToSurface.map { JSONNode(.number(Double($0))) })),
       JSONMember(
@@ -240,7 +227,7 @@ struct JournalCell: JSONObjectDecodable {
           m.daily.map {
             JSONNode(
               JournalCodec.numbers(
-                [Double($0.day)] + $0.counts.journalValues + [Double($0.offsets.start), Double($0.offsets.end)]))
+                [Double($0.day)] + $0.counts.journalValues(extended: extended) + [Double($0.offsets.start), Double($0.offsets.end)]))
           }
         )),
     ]
@@ -283,19 +270,20 @@ struct JournalCell: JSONObjectDecodable {
     return JournalCell(experiment: experiment, index: index, runID: runID, metrics: metrics)
   }
 
-  /// `[day, 13 counts, offset, offset_end]`.
+  /// `[day, counts (JournalCodec.countLengths), offset, offset_end]`.
   private static func day(_ item: JSONItem, _ json: inout JSONDecoding) -> (
     day: Int64, counts: MetricCounts, offsets: DayOffsets
   )? {
     guard let values = JournalCodec.numbers(item, &json) else { return nil }
     let limit = Double(UTCOffset.limit)
-    guard values.count == 16, let day = values.first, day.rounded() == day, abs(day) < 1e15,
+    let lengths = [MetricCounts.baseFields.count + 3, MetricCounts.journalFields.count + 3]
+    guard lengths.contains(values.count), let day = values.first, day.rounded() == day, abs(day) < 1e15,
       values.suffix(2).allSatisfy({ $0.rounded() == $0 && abs($0) <= limit })
     else {
-      json.report("expected [day, 13 counts, utc_offset, utc_offset_end]", at: item)
+      json.report("expected [day, \(JournalCodec.countLengths) counts, utc_offset, utc_offset_end]", at: item)
       return nil
     }
-    let offsets = DayOffsets(start: Int32(values[14]), end: Int32(values[15]))
+    let offsets = DayOffsets(start: Int32(values[values.count - 2]), end: Int32(values[values.count - 1]))
     return JournalCodec.counts(values.dropFirst().dropLast(2), at: item, &json).map {
       (Int64(day), $0, offsets)
     }

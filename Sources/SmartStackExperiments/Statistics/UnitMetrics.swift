@@ -18,29 +18,9 @@ public struct UnitMetric: Sendable {
     self.value = value
   }
 
-  /// The metrics of `summary.csv` and `paired.csv`, in row order:
-  /// - `hit_rate` = hits / target visits; `hit_at_3` = hits@3 / target visits;
-  ///   `mrr` = mean reciprocal rank over target visits; `coverage` = target visits whose
-  ///   target was a candidate / target visits;
-  /// - `rotations_per_day` = rotations / active days;
-  /// - `relevance_honoured` = honoured / relevance-critical visits;
-  /// - `windows_surfaced` = surfaced / top-percentile windows with visits;
-  /// - `exposure_gini` = the Gini coefficient of the unit's exposure per instance;
-  /// - `suppression_violations` = rotations to a suppressed instance (a count; undefined
-  ///   for a unit without visits).
-  public static let standard: [UnitMetric] = [
-    UnitMetric("hit_rate") { c, _ in c.hitRate },
-    UnitMetric("hit_at_3") { c, _ in c.hitRateAt3 },
-    UnitMetric("mrr") { c, _ in c.mrr },
-    UnitMetric("coverage") { c, _ in c.coverage },
-    UnitMetric("rotations_per_day") { c, _ in c.rotationsPerDay },
-    UnitMetric("relevance_honoured") { c, _ in c.relevanceHonouredRate },
-    UnitMetric("windows_surfaced") { c, _ in c.windowsSurfacedRate },
-    UnitMetric("exposure_gini") { _, g in g },
-    UnitMetric("suppression_violations") { c, _ in
-      c.visits > 0 ? Double(c.suppressionViolations) : .nan
-    },
-  ]
+  /// The metrics of `summary.csv` and `paired.csv`, in row order: the declarations of
+  /// `MetricCatalog.standard` with a `statisticsRank` (definitions there).
+  public static let standard: [UnitMetric] = MetricCatalog.standard.statistics
 
   /// The name of the extra `summary.csv` metric written when the experiment has an
   /// oracle (a target-aware strategy): per unit, the oracle's hit rate minus the

@@ -172,6 +172,7 @@ class Result:
     summary = property(lambda self: self.report.get("summary"), doc="summary.csv (a batch): means with 95% CIs, or None.")
     paired = property(lambda self: self.report.get("paired"), doc="paired.csv (a batch): paired differences, or None.")
     tuning = property(lambda self: self.report.get("tuning"), doc="tuning.csv (a config with \"tune\"): every trial of the search on the validation window, or None.")
+    people = property(lambda self: self.report.get("people"), doc="people.csv (--people, outputs.people): one row per person, strategy, replicate (and split), or None.")
     trace = property(lambda self: self.report["trace"], doc="trace.csv (--trace): one row per scored visit; read when asked.")
     explain = property(lambda self: self.report["explain"], doc="explain.csv (--explain); read when asked.")
 

@@ -60,6 +60,16 @@ OPTIONS = {
    False
   ],
   [
+   "people",
+   "flag",
+   False
+  ],
+  [
+   "no-people",
+   "flag",
+   False
+  ],
+  [
    "emit-exposures",
    "option",
    False
@@ -471,7 +481,7 @@ OPTIONS = {
 }
 
 
-def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, replicates: int | None = None, out: str | os.PathLike | None = None, strategy: str | Sequence[str] | None = None, baseline: str | Sequence[str] | None = None, jobs: int | None = None, trace: bool = False, no_trace: bool = False, emit_exposures: str | os.PathLike | None = None, quiet: bool = False, verbose: bool = False, resume: bool = False, log: str | os.PathLike | pd.DataFrame | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, stack: str | os.PathLike | None = None, horizon: float | None = None, timezone: str | None = None, warmup_days: float | None = None, split: str | None = None, timelines: str | os.PathLike | None = None, scores: str | os.PathLike | pd.DataFrame | None = None, context: str | os.PathLike | None = None, scenario: str | os.PathLike | None = None, days: int | None = None, init: bool = False, overwrite: bool = False, shard: str | None = None, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.BatchResult:
+def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, replicates: int | None = None, out: str | os.PathLike | None = None, strategy: str | Sequence[str] | None = None, baseline: str | Sequence[str] | None = None, jobs: int | None = None, trace: bool = False, no_trace: bool = False, people: bool = False, no_people: bool = False, emit_exposures: str | os.PathLike | None = None, quiet: bool = False, verbose: bool = False, resume: bool = False, log: str | os.PathLike | pd.DataFrame | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, stack: str | os.PathLike | None = None, horizon: float | None = None, timezone: str | None = None, warmup_days: float | None = None, split: str | None = None, timelines: str | os.PathLike | None = None, scores: str | os.PathLike | pd.DataFrame | None = None, context: str | os.PathLike | None = None, scenario: str | os.PathLike | None = None, days: int | None = None, init: bool = False, overwrite: bool = False, shard: str | None = None, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.BatchResult:
     """`smartstack batch`: Runs an experiment: every source x strategy point x replicate, with CIs and paired tests.
 
     The tool: Run an experiment (sources × strategies × replicates) and write CSV reports.
@@ -489,6 +499,10 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
         jobs (--jobs): Cells run at the same time (default: the number of cores).
         trace (--trace): Write trace.csv, one row per visit (overrides outputs.trace).
         no_trace (--no-trace): Write trace.csv, one row per visit (overrides outputs.trace).
+        people (--people): Write people.csv, one row per person, strategy, replicate and
+            split (overrides outputs.people).
+        no_people (--no-people): Write people.csv, one row per person, strategy, replicate
+            and split (overrides outputs.people).
         emit_exposures (--emit-exposures): Also write into this folder the exposure log
             (docs/counterfactual.md) of replicate 0 of every scenario source and strategy,
             exposures-SOURCE-STRATEGY.csv, with a manifest.json; log sources have none
@@ -540,7 +554,7 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
     DataFrames given as log=, visits= or exposures= are written to a temporary CSV file.
     Raises SmartStackError with the tool's message when it fails.
     """
-    given = {'seed': seed, 'replicates': replicates, 'out': out, 'strategy': strategy, 'baseline': baseline, 'jobs': jobs, 'trace': trace, 'no_trace': no_trace, 'emit_exposures': emit_exposures, 'quiet': quiet, 'verbose': verbose, 'resume': resume, 'log': log, 'visits': visits, 'stack': stack, 'horizon': horizon, 'timezone': timezone, 'warmup_days': warmup_days, 'split': split, 'timelines': timelines, 'scores': scores, 'context': context, 'scenario': scenario, 'days': days, 'init': init, 'overwrite': overwrite, 'shard': shard}
+    given = {'seed': seed, 'replicates': replicates, 'out': out, 'strategy': strategy, 'baseline': baseline, 'jobs': jobs, 'trace': trace, 'no_trace': no_trace, 'people': people, 'no_people': no_people, 'emit_exposures': emit_exposures, 'quiet': quiet, 'verbose': verbose, 'resume': resume, 'log': log, 'visits': visits, 'stack': stack, 'horizon': horizon, 'timezone': timezone, 'warmup_days': warmup_days, 'split': split, 'timelines': timelines, 'scores': scores, 'context': context, 'scenario': scenario, 'days': days, 'init': init, 'overwrite': overwrite, 'shard': shard}
     run = _api.execute('batch', [config], given, binary=binary, cwd=cwd, progress=progress)
     return _api.BatchResult(run, _api.folder_of(run, cwd, None))
 
