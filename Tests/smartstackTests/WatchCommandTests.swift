@@ -37,6 +37,33 @@ struct WatchCommandTests {
     #expect(paired.contains("commuter-watch,mfu,,mfu,clues,hit_rate,"))
   }
 
+  @Test func theWatchMetricsSurviveTheJournalShardsAndMerge() throws {
+    let folder = try watchFolder()
+    let args = ["batch", "Datasets/experiments/watch.json", "--replicates", "2", "--strategy", "clues,mfu", "--quiet"]
+    let whole = try CLI.run(args + ["--out", "whole", "--jobs", "2"], in: folder)
+    #expect(whole.status == 0, "\(whole.stderr)")
+    for k in 1...2 {
+      let shard = try CLI.run(args + ["--shard", "\(k)/2", "--out", "s\(k)"], in: folder)
+      #expect(shard.status == 0, "\(shard.stderr)")
+    }
+    let merge = try CLI.run(["merge", "s1", "s2", "--out", "merged", "--quiet"], in: folder)
+    #expect(merge.status == 0, "\(merge.stderr)")
+    for file in ["runs.csv", "summary.csv", "paired.csv", "daily.csv"] {
+      let a = try Data(contentsOf: folder.appendingPathComponent("whole/\(file)"))
+      let b = try Data(contentsOf: folder.appendingPathComponent("merged/\(file)"))
+      #expect(a == b, "\(file)")
+    }
+    let runs = try String(contentsOf: folder.appendingPathComponent("whole/runs.csv"), encoding: .utf8)
+    #expect(runs.hasPrefix("run_id,") && runs.contains(",cards_per_visit,any_card_hit_rate,mean_hit_position,"))
+    let summary = try String(contentsOf: folder.appendingPathComponent("whole/summary.csv"), encoding: .utf8)
+    #expect(summary.contains(",any_card_hit_rate,"))
+    // An iPhone experiment has none of them.
+    let phone = try CLI.run(["batch", "Datasets/experiments/tiny.json", "--quiet", "--out", "phone"], in: folder)
+    #expect(phone.status == 0, "\(phone.stderr)")
+    let phoneRuns = try String(contentsOf: folder.appendingPathComponent("phone/runs.csv"), encoding: .utf8)
+    #expect(!phoneRuns.contains("cards_per_visit"))
+  }
+
   @Test func cluesOutsideAWatchAndExposuresOfAWatchAreRefused() throws {
     let folder = try watchFolder()
     let phone = try CLI.run(

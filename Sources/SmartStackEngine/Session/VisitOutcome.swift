@@ -54,11 +54,11 @@ public struct VisitOutcome: Sendable {
   /// `ShownProbabilityObserver`), and NaN otherwise or when a stochastic strategy states
   /// no probabilities.
   public var shownProbability: Double
-  /// How many cards the surface showed at this visit: 1 on iPhone's stack (one widget at
-  /// a time, even without a candidate); on the watch, min(K, candidates) for the
-  /// platform's K (`WatchCardObserver`), the first `cards` places of the presented
-  /// order. A target at `targetRank` in `1...cards` was on screen.
-  public var cards: Int32 = 1
+  /// On a surface of several cards (the watch, `WatchCardObserver`): the cards on screen
+  /// at this visit, min(K, candidates) for the platform's K, the first `cards` places of
+  /// the presented order, so a target at `targetRank` in `1...cards` was on screen. 0 on
+  /// iPhone, whose stack shows one widget: card metrics count watch visits only.
+  public var cards: Int32 = 0
   /// The memberwise initialiser, for the engine's inlinable code.
   @inlinable package init(person: Int32, time: Int64, dayIndex: Int64, hourOfDay: Int, shown: Int32, previous: Int32, rotated: Bool, hasTarget: Bool, targetRank: Int, candidateCount: Int, shownState: RelevanceState, relevanceCritical: Bool, relevanceHonoured: Bool, rule: StaticString, decidedBy: VisitRule = .strategy, shownProbability: Double = .nan) {
     self.person = person

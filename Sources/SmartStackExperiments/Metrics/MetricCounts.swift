@@ -36,6 +36,12 @@ public struct MetricCounts: Sendable, Hashable {
   public var windows = 0
   /// Of those, windows whose instance was shown at one of those visits.
   public var windowsSurfaced = 0
+  /// Cards on screen, summed over visits (`VisitOutcome.cards`; 0 on iPhone).
+  public var cardsShown = 0
+  /// Target visits whose best target was on one of the cards on screen.
+  public var anyCardHits = 0
+  /// Sum over those of the target's place among the cards (1…K).
+  public var hitPositionSum = 0
 
   @inlinable public init() {}
 
@@ -53,6 +59,9 @@ public struct MetricCounts: Sendable, Hashable {
     a.suppressionViolations += b.suppressionViolations
     a.windows += b.windows
     a.windowsSurfaced += b.windowsSurfaced
+    a.cardsShown += b.cardsShown
+    a.anyCardHits += b.anyCardHits
+    a.hitPositionSum += b.hitPositionSum
   }
 
   /// hits / target visits (NaN without target visits).
@@ -69,6 +78,12 @@ public struct MetricCounts: Sendable, Hashable {
   @inlinable public var relevanceHonouredRate: Double { ratio(relevanceHonoured, relevanceVisits) }
   /// Surfaced windows / windows with visits.
   @inlinable public var windowsSurfacedRate: Double { ratio(windowsSurfaced, windows) }
+  /// Cards on screen per visit (NaN without visits).
+  @inlinable public var cardsPerVisit: Double { ratio(cardsShown, visits) }
+  /// Target visits with a target on screen / target visits.
+  @inlinable public var anyCardHitRate: Double { ratio(anyCardHits, targetVisits) }
+  /// The mean place of the target among the cards on screen, over those visits.
+  @inlinable public var meanHitPosition: Double { ratio(hitPositionSum, anyCardHits) }
 
   @inlinable @inline(__always) package func ratio(_ a: Int, _ b: Int) -> Double { b == 0 ? .nan : Double(a) / Double(b) }
 
@@ -87,6 +102,9 @@ public struct MetricCounts: Sendable, Hashable {
     .whole("suppression_violations", \.suppressionViolations),
     .whole("windows", \.windows),
     .whole("windows_surfaced", \.windowsSurfaced),
+    .whole("cards_shown", \.cardsShown, extended: true),
+    .whole("any_card_hits", \.anyCardHits, extended: true),
+    .whole("hit_position_sum", \.hitPositionSum, extended: true),
   ]
 
   /// The counts every journal line holds (`fields` without the extended ones), in the

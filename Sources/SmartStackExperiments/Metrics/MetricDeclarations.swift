@@ -110,6 +110,9 @@ public struct MetricGroup: Sendable {
 
   /// The metrics of every experiment.
   public static let standard = MetricGroup("standard") { _ in true }
+  /// The metrics of a surface of several cards, the watch (`VisitOutcome.cards`): present
+  /// when some run showed a card, i.e. only in experiments with a watch source.
+  public static let multiCard = MetricGroup("multi_card") { $0.cardsShown > 0 }
   public var isStandard: Bool { name == MetricGroup.standard.name }
 }
 
@@ -211,5 +214,17 @@ public struct MetricCatalog: Sendable {
       definition: "Gini coefficient of visits shown per instance (instances that were ever candidates); per run the mean over people with visits",
       unit: "Gini coefficient (0-1)", direction: .lowerIsBetter, statisticsRank: 7,
       run: { $0.exposureGini }, person: { _, gini in gini }),
+    .rate(
+      "cards_per_visit", \.cardsPerVisit,
+      definition: "cards on screen per visit, min(K, candidates) on a watch (docs/watchos.md)", unit: "cards",
+      group: .multiCard, statisticsRank: 9),
+    .rate(
+      "any_card_hit_rate", \.anyCardHitRate,
+      definition: "target visits whose target was on one of the cards on screen / target_visits",
+      unit: "share of target visits", group: .multiCard, statisticsRank: 10),
+    .rate(
+      "mean_hit_position", \.meanHitPosition,
+      definition: "over those visits, the mean place (1 = top) of the first wanted card on screen", unit: "place",
+      direction: .lowerIsBetter, group: .multiCard, statisticsRank: 11),
   ])
 }

@@ -110,6 +110,12 @@ public struct StandardMetrics: OutcomeObserver {
     currentDay.targetsInStack &+= inStack ? 1 : 0
     currentDay.hits &+= (inStack && rank == 1) ? 1 : 0
     currentDay.hitsAt3 &+= (inStack && rank <= 3) ? 1 : 0
+    // Cards on screen (the watch; 0 on iPhone, so these stay 0 there).
+    let cards = Int(o.cards)
+    let onScreen = inStack && rank <= cards
+    currentDay.cardsShown &+= cards
+    currentDay.anyCardHits &+= onScreen ? 1 : 0
+    currentDay.hitPositionSum &+= onScreen ? rank : 0
     // Adding +0.0 leaves a non-negative sum bit for bit unchanged.
     let reciprocal = inStack ? 1.0 / Double(rank) : 0.0
     current.reciprocalRankSum += reciprocal
