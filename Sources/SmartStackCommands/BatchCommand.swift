@@ -25,7 +25,8 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       FILE (with --days), and \
       --strategy; the first strategy is the baseline, the output folder reports/NAME (NAME: \
       the file's base name). --init [FILE] writes a commented starting config (default \
-      experiment.json) that runs as it is.
+      experiment.json) that runs as it is. With a config, --split TEXT splits every log \
+      source that has no split of its own (one with another split is refused).
 
       Examples:
         smartstack batch
@@ -146,7 +147,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     }
     let overrides = ExperimentOverrides(
       seed: seed, replicates: replicates, strategies: strategy.isEmpty || quick.isUsed ? nil : strategy,
-      baseline: baseline, trace: trace)
+      baseline: baseline, trace: trace, split: quick.isUsed ? nil : try quick.timeSplit())
     let shard = try resolvedShard(environment: ProcessInfo.processInfo.environment)
     let progress = ProgressReporter(label: "batch", quiet: quiet, plainLines: true)
     let report = try await reportingBatchErrors {

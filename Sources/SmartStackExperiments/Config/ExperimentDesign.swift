@@ -227,16 +227,20 @@ public struct ExperimentOverrides: Sendable {
   public var strategies: [String]?
   public var baseline: String?
   public var trace: Bool?
+  /// A time split (`--split TEXT`) for every log source without one; a log source whose
+  /// own `split` differs is refused at its `split` key.
+  public var split: TimeSplit?
 
   public init(
     seed: UInt64? = nil, replicates: Int? = nil, strategies: [String]? = nil,
-    baseline: String? = nil, trace: Bool? = nil
+    baseline: String? = nil, trace: Bool? = nil, split: TimeSplit? = nil
   ) {
     self.seed = seed
     self.replicates = replicates
     self.strategies = strategies
     self.baseline = baseline
     self.trace = trace
+    self.split = split
   }
 }
 
