@@ -181,11 +181,16 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
         if let exposureFolder, !published { OutputSet.discardStaged(in: exposureFolder.held.path) }
         exposureFolder?.held.release(kept: published)
       }
+      // Tuned points are chosen first, so the exposure logs and their manifest are those of
+      // the chosen configurations, as the reports are.
+      let (runDesign, tuningCSV) = try await BatchSession.tune(design, sources: sources, options: options)
       if let emitExposures {
-        exposureFolder = try BatchExposureFolder.stage(emitExposures, design: design, sources: sources, options: options)
+        exposureFolder = try BatchExposureFolder.stage(emitExposures, design: runDesign, sources: sources, options: options)
       }
       defer { progress.finish() }
-      let report = try await BatchSession.run(design, sources: sources, options: options) { done, total in
+      let report = try await BatchSession.run(
+        runDesign, sources: sources, options: options, tuningCSV: tuningCSV
+      ) { done, total in
         progress.update(done: done, total: total)
       }
       if let exposureFolder {
