@@ -25,7 +25,8 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       FILE (with --days), and \
       --strategy; the first strategy is the baseline, the output folder reports/NAME (NAME: \
       the file's base name). --init [FILE] writes a commented starting config (default \
-      experiment.json) that runs as it is.
+      experiment.json) that runs as it is. With a config, --split TEXT splits every log \
+      source that has no split of its own (one with another split is refused).
 
       Examples:
         smartstack batch
@@ -151,7 +152,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     }
     let overrides = ExperimentOverrides(
       seed: seed, replicates: replicates, strategies: strategy.isEmpty || quick.isUsed ? nil : strategy,
-      baseline: baseline, trace: trace, people: people)
+      baseline: baseline, trace: trace, people: people, split: quick.isUsed ? nil : try quick.timeSplit())
     let shard = try resolvedShard(environment: ProcessInfo.processInfo.environment)
     let progress = ProgressReporter(label: "batch", quiet: quiet, plainLines: true)
     let report = try await reportingBatchErrors {
@@ -185,11 +186,16 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
         if let exposureFolder, !published { OutputSet.discardStaged(in: exposureFolder.held.path) }
         exposureFolder?.held.release(kept: published)
       }
+      // Tuned points are chosen first, so the exposure logs and their manifest are those of
+      // the chosen configurations, as the reports are.
+      let (runDesign, tuningCSV) = try await BatchSession.tune(design, sources: sources, options: options)
       if let emitExposures {
-        exposureFolder = try BatchExposureFolder.stage(emitExposures, design: design, sources: sources, options: options)
+        exposureFolder = try BatchExposureFolder.stage(emitExposures, design: runDesign, sources: sources, options: options)
       }
       defer { progress.finish() }
-      let report = try await BatchSession.run(design, sources: sources, options: options) { done, total in
+      let report = try await BatchSession.run(
+        runDesign, sources: sources, options: options, tuningCSV: tuningCSV
+      ) { done, total in
         progress.update(done: done, total: total)
       }
       if let exposureFolder {

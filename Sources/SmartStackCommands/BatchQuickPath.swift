@@ -25,7 +25,7 @@ struct QuickSourceOptions: ParsableArguments {
   @Option(name: .customLong("warmup-days"), parsing: .unconditional, help: "With --log: days observed but not scored (default 0).")
   var warmupDays: Double?
 
-  @Option(help: "With --log: a time split: 'train=A..B,validation=C..D,test=E..F' (local dates, inclusive; validation optional), 'rolling:folds=K:test-days=T' or 'per-person:TRAIN,VALIDATION,TEST' (docs/batch.md, \"Time splits\").")
+  @Option(help: "With --log, or with a config (applied to its log sources; a source with another split is refused): a time split: 'train=A..B,validation=C..D,test=E..F' (local dates, inclusive; validation optional), 'rolling:folds=K:test-days=T' or 'per-person:TRAIN,VALIDATION,TEST' (docs/batch.md, \"Time splits\").")
   var split: String?
 
   @Option(help: "With --log: relevance timelines JSON.")
@@ -54,7 +54,6 @@ struct QuickSourceOptions: ParsableArguments {
       if horizon != nil { names.append("--horizon") }
       if timezone != nil { names.append("--timezone") }
       if warmupDays != nil { names.append("--warmup-days") }
-      if split != nil { names.append("--split") }
       if timelines != nil { names.append("--timelines") }
       if scores != nil { names.append("--scores") }
       if context != nil { names.append("--context") }
@@ -101,6 +100,9 @@ struct QuickSourceOptions: ParsableArguments {
     return JSONValue.object(top).serialized(pretty: true) + "\n"
   }
 
+  /// `--split` read (`ReplaySplit.parse`), nil without it.
+  func timeSplit() throws -> TimeSplit? { try ReplaySplit.parse(split) }
+
   /// How the command line's config is named in messages and the manifest.
   static let file = "(command line)"
 
@@ -111,10 +113,9 @@ struct QuickSourceOptions: ParsableArguments {
       throw ValidationError("--horizon must be a number of seconds within 0...31622400 (366 days)")
     }
     if let warmupDays, !(0...36_500).contains(warmupDays) { throw ValidationError("--warmup-days must be within 0...36500") }
-    if let split {
-      do throws(TimeSplitError) { _ = try TimeSplit.parse(split) } catch {
-        throw ValidationError("--split: \(error.message)")
-      }
+    _ = try timeSplit()
+    if scenario != nil, split != nil {
+      throw ValidationError("--split splits a log source in time; --scenario has no log (give --log FILE, or a config with log sources)")
     }
     if let first = misplaced.first {
       throw ValidationError("\(first) belongs to the quick path: give it with \(first == "--days" ? "--scenario" : "--log") FILE (or put it in the config)")

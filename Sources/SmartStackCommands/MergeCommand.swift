@@ -11,8 +11,8 @@ struct MergeCommand: AsyncParsableCommand, RegistryCommand {
       Reads the journals (.journal/*.jsonl) of every folder, checks that they come from \
       the same experiment (config hash) and hold every cell exactly once, and writes \
       runs.csv, daily.csv, summary.csv, paired.csv, manifest.json (and trace.csv when the \
-      experiment traces) into --out: byte for byte the CSVs a single run writes. The input \
-      files are not needed.
+      experiment traces, tuning.csv when it tunes: the shards' own, which must agree) into \
+      --out: byte for byte the CSVs a single run writes. The input files are not needed.
 
       Examples:
         smartstack batch Datasets/experiments/tiny.json --shard 1/3 --out out/shard-1

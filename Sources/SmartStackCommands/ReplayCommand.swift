@@ -41,6 +41,9 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     help: "The stack's rotation limit, applied by the engine as in simulation: 'none' (replay ranks freely at every visit) or PER_HOUR/PER_DAY rotations in any rolling hour/24 hours, e.g. 4/40 (the simulator's default); 0 for no limit on one. Default: the stack file's 'rotationLimit' (or 'developerMode': false, which means 4/40), else none.")
   var rotationLimit: String?
 
+  @Option(help: "A time split, as batch's: 'train=A..B,validation=C..D,test=E..F' (local dates, inclusive; validation optional), 'rolling:folds=K:test-days=T' or 'per-person:TRAIN,VALIDATION,TEST'. Each scored window is replayed as its own source, LOG[split=WINDOW], and runs.csv and daily.csv gain a split column (docs/batch.md, \"Time splits\").")
+  var split: String?
+
   @Option(parsing: .unconditional, help: "Master seed for the strategies' own randomness.")
   var seed: UInt64 = 1
 
@@ -59,7 +62,11 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
   func validate() throws {
     guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
     _ = try stackRules()
+    _ = try timeSplit()
   }
+
+  /// `--split` read (`ReplaySplit.parse`), nil without it.
+  func timeSplit() throws -> TimeSplit? { try ReplaySplit.parse(split) }
 
   /// `base` (the stack file's rules, else `StackRuleSettings.unconstrained`) with
   /// `--smart-rotate` and `--rotation-limit` applied where given.
@@ -107,34 +114,54 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
       out, run: "replay", inputs: input.inputPaths, overwrite: overwrite)
     options.seed = seed
     options.stackRules = try stackRules(over: options.rules)
-    let plan: ReplayPlan
+    let source = URL(fileURLWithPath: input.log).lastPathComponent
+    // One source per scored window of --split (`ReplaySplit`), else the whole log.
+    let windows = try timeSplit().map { try ReplaySplit.windows($0, log: log, zone: options.zone, source: source) }
+    var plans: [(label: String, plan: ReplayPlan)] = []
     do {
-      plan = try reportingErrors { try ReplayPlan(log: log, options: options) }
+      for window in windows ?? [ReplaySplit.Window(label: source, point: "", scored: nil)] {
+        var windowOptions = options
+        windowOptions.scoredWindow = window.scored
+        plans.append((window.label, try reportingErrors { try ReplayPlan(log: log, options: windowOptions) }))
+      }
     } catch let error as ReplayError {
       throw ValidationError(error.description)
     }
-    log = DonationLog([])  // release the columns early; the plan holds what it needs
-    for note in plan.notes where !quiet { StandardError.write("note: \(note)") }
-    let source = URL(fileURLWithPath: input.log).lastPathComponent
+    log = DonationLog([])  // release the columns early; the plans hold what they need
+    // Each window's plan says the same of the log: later windows add only new notes.
+    var notes = plans[0].plan.notes
+    for note in plans.dropFirst().flatMap(\.plan.notes) where !notes.contains(note) { notes.append(note) }
+    for note in notes where !quiet { StandardError.write("note: \(note)") }
     let held = try OutputFolder.lock(out, files: OutputFolder.replayFiles)
     var published = false
     defer { held.release(kept: published) }
     let progress = ProgressReporter(label: "replay", unit: "runs", quiet: quiet)
-    let records = await Replay.runAll(plan, choices: choices, source: source, jobs: jobs) {
-      progress.update(done: $0, total: $1)
+    var records: [RunRecord] = []
+    let total = plans.count * choices.count
+    for (index, (label, plan)) in plans.enumerated() {
+      let done = index * choices.count
+      records += await Replay.runAll(plan, choices: choices, source: label, jobs: jobs) { finished, _ in
+        progress.update(done: done + finished, total: total)
+      }
     }
     try reportingErrors {
+      var runs = RunTables.runs(records)
+      var daily = RunTables.daily(records)
+      if let windows {
+        runs = try ReplaySplit.withSplitColumn(runs, file: "runs.csv", windows: windows)
+        daily = try ReplaySplit.withSplitColumn(daily, file: "daily.csv", windows: windows)
+      }
       try OutputFolder.publish(
-        [
-          OutputSet.File(name: "runs.csv", text: RunTables.runs(records)),
-          OutputSet.File(name: "daily.csv", text: RunTables.daily(records)),
-        ], into: held, claim: claim, manifest: manifest, jobs: jobs, files: OutputFolder.replayFiles)
+        [OutputSet.File(name: "runs.csv", text: runs), OutputSet.File(name: "daily.csv", text: daily)],
+        into: held, claim: claim, manifest: manifest, jobs: jobs, files: OutputFolder.replayFiles)
     }
     published = true
     if !quiet {
       StandardOutput.write(RunTables.markdown(records))
+      let visits = plans.map(\.plan.visitCount)
+      let perWindow = windows.map { " (" + zip($0, visits).map { "\($0.point) \($1)" }.joined(separator: ", ") + ")" } ?? ""
       StandardError.write(
-        "replayed \(plan.people.count) people, \(plan.visitCount) visits, \(plan.donations) donations; wrote \(out)/runs.csv and \(out)/daily.csv"
+        "replayed \(plans[0].plan.people.count) people, \(visits.reduce(0, +)) visits\(perWindow), \(plans[0].plan.donations) donations; wrote \(out)/runs.csv and \(out)/daily.csv"
       )
     }
   }

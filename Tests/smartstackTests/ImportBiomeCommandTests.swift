@@ -1,11 +1,6 @@
 import Foundation
 import Testing
 
-/// `Tests/Fixtures/importers/biome`: a Biome folder with both streams, SEGB versions 1
-/// and 2 (made by the library tests' `SEGBWriter`; `BiomeFixtures` describes it).
-private let biomeFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().appendingPathComponent("Fixtures/importers/biome")
-
 private let expectedDonations = """
   timestamp,user,kind,intent,parameters
   2026-03-02T08:01:00Z,default,com.apple.mobilesafari,,
@@ -19,23 +14,15 @@ private let expectedDonations = """
 
 @Suite("smartstack import biome")
 struct ImportBiomeCommandTests {
-  private func text(_ name: String, in folder: URL) -> String? {
-    try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-  }
-
-  /// A copy of the fixture folder in a fresh temporary folder, as `biome/`.
-  private func copy() throws -> URL {
-    let folder = try CLI.temporaryFolder()
-    try FileManager.default.copyItem(at: biomeFolder, to: folder.appendingPathComponent("biome"))
-    return folder
-  }
+  private func text(_ name: String, in folder: URL) -> String? { BiomeFixtureFolder.text(name, in: folder) }
+  private func copy() throws -> URL { try BiomeFixtureFolder.copy() }
 
   private let inFocusV1 = "biome/streams/restricted/App.InFocus/local/794131200000000"
   private let outputs = ["--out", "log.csv", "--visits-out", "visits.csv"]
 
   @Test func importsBothStreamsAndTheLogsReplay() throws {
     let folder = try CLI.temporaryFolder()
-    let r = try CLI.run(["import", "biome", biomeFolder.path] + outputs + ["--json"], in: folder)
+    let r = try CLI.run(["import", "biome", BiomeFixtureFolder.url.path] + outputs + ["--json"], in: folder)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(text("log.csv", in: folder) == expectedDonations)
     #expect(
@@ -105,11 +92,11 @@ struct ImportBiomeCommandTests {
     // An output inside the input folder is refused before it is read: never write into evidence.
     #expect(try CLI.run(["import", "biome", ".", "--out", "log.csv"], in: folder).status == 64)
     let stream = try CLI.run(
-      ["import", "biome", biomeFolder.path, "--stream", "App.Other", "--out", "l.csv"], in: folder)
+      ["import", "biome", BiomeFixtureFolder.url.path, "--stream", "App.Other", "--out", "l.csv"], in: folder)
     #expect(stream.status == 64)
     #expect(stream.stderr.contains("--stream must be App.InFocus or App.Intent"))
     let member = try CLI.run(
-      ["import", "biome", biomeFolder.path, "--member", "x", "--out", "l.csv"], in: folder)
+      ["import", "biome", BiomeFixtureFolder.url.path, "--member", "x", "--out", "l.csv"], in: folder)
     #expect(member.status == 64)
   }
 }

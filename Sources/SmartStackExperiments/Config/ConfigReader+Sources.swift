@@ -201,9 +201,23 @@ extension ConfigReader {
       }
     }
     axes += engineAxes
-    // The split varies fastest, so a rolling back-test's folds are adjacent points.
-    if hasLog, let item = o.member("split"), !item.value.isNull, let split = readSplit(item, &o.json) {
-      let location = location(item)
+    // The split varies fastest, so a rolling back-test's folds are adjacent points. The
+    // command line's --split applies to a log source without its own, and agrees with
+    // any it has.
+    var split: (TimeSplit, ConfigLocation)? = nil
+    if hasLog, let item = o.member("split"), !item.value.isNull, let own = readSplit(item, &o.json) {
+      split = (own, location(item))
+      if let cli = overrides.split, cli != own {
+        o.json.report(
+          "the source's split \(own.spelling) conflicts with --split \(cli.spelling): give the split in one place",
+          at: item)
+      }
+    } else if hasLog, let cli = overrides.split {
+      var at = location(pathItem)
+      at.path += " (--split)"
+      split = (cli, at)
+    }
+    if let (split, location) = split {
       axes.append(
         SweepAxis(
           key: "split",

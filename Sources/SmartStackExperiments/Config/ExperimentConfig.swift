@@ -172,6 +172,9 @@ struct ConfigReader {
       }
     }
 
+    if overrides.split != nil, !sources.isEmpty, !sources.contains(where: { if case .log = $0.input { true } else { false } }) {
+      throw ExperimentUsageError("--split splits log sources in time, and the config has none (only scenarios)")
+    }
     let points = readStrategies(&o)
     var strategies = points?.map(\.choice)
     // Tuned points (`tune`): only those the file lists; --strategy replaces them.

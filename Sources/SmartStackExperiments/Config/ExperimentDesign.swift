@@ -232,10 +232,13 @@ public struct ExperimentOverrides: Sendable {
   public var trace: Bool?
   /// `--people` / `--no-people`: write `people.csv`.
   public var people: Bool?
+  /// A time split (`--split TEXT`) for every log source without one; a log source whose
+  /// own `split` differs is refused at its `split` key.
+  public var split: TimeSplit?
 
   public init(
     seed: UInt64? = nil, replicates: Int? = nil, strategies: [String]? = nil,
-    baseline: String? = nil, trace: Bool? = nil, people: Bool? = nil
+    baseline: String? = nil, trace: Bool? = nil, people: Bool? = nil, split: TimeSplit? = nil
   ) {
     self.seed = seed
     self.replicates = replicates
@@ -243,6 +246,7 @@ public struct ExperimentOverrides: Sendable {
     self.baseline = baseline
     self.trace = trace
     self.people = people
+    self.split = split
   }
 }
 

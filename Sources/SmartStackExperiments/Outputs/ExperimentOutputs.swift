@@ -18,7 +18,8 @@ public enum ExperimentOutputs {
   /// previous set it does not have, e.g. `trace.csv`).
   public static let knownFiles = completeFiles + ["trace.csv", tuningFile, peopleFile, "manifest.json"]
   /// Every trial of a tuned experiment (`Tuner.csv`), written by `batch` (and each
-  /// shard) when the config tunes a strategy point; `merge` does not write it.
+  /// shard) when the config tunes a strategy point, and by `merge`, which checks that
+  /// every shard wrote the same (`BatchMerge.tuningFile(of:outline:)`).
   public static let tuningFile = "tuning.csv"
   /// One row per person of every cell (`ExperimentTables.people`), written by `batch`,
   /// each shard and `merge` when the outline asks for it (`ExperimentOutline.people`).

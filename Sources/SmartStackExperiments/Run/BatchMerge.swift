@@ -9,7 +9,8 @@ import SmartStackWorld
 public enum BatchMerge {
   /// Reads every journal (`.journal/*.jsonl`) in `directories`, checks that they come
   /// from one experiment (equal config hashes) and together hold every cell exactly
-  /// once, and writes the complete outputs into `output`.
+  /// once, and writes the complete outputs into `output`, with the shards' `tuning.csv`
+  /// when the experiment tunes (`tuningFile(of:outline:)`).
   ///
   /// - Throws: `InputFileError` for a folder that does not exist; `BatchError` when
   ///   journals disagree, a folder has none, or cells are missing or duplicated;
@@ -115,6 +116,9 @@ public enum BatchMerge {
         }) : []
     var files = await ExperimentOutputs.completeSet(
       outline, results: results, traceRows: traceRows, jobs: jobs)
+    if let tuning = try tuningFile(of: journals.map(\.directory), outline: outline) {
+      files.append(OutputSet.File(name: ExperimentOutputs.tuningFile, bytes: tuning))
+    }
     let manifest = ExperimentManifest(
       kind: .merge, configFile: nil, shard: nil, cellsInOutputs: results.count, cellsRun: 0,
       cellsFromJournal: results.count, jobs: jobs, started: started, finished: Instant.now,

@@ -94,21 +94,30 @@ public enum BatchSession {
     _ design: ExperimentDesign, sources: [any ExperimentSource], options: BatchOptions,
     progress: (Int, Int) -> Void = { _, _ in }
   ) async throws -> BatchReport {
-    // Tuned points (`tune`) are chosen on the validation window first; the run then
-    // holds the chosen configurations (docs/batch.md, "Tuning").
-    if !design.tuning.isEmpty {
-      try ExperimentOutputs.checkFolder(options.directory)
-      let (tuned, trials) = try await Tuner.tune(design, sources: sources, jobs: options.jobs)
-      var tunedDesign = tuned
-      tunedDesign.tuning = design.tuning
-      return try await run(
-        tunedDesign, sources: sources, options: options, tuningCSV: Tuner.csv(trials), progress: progress)
-    }
-    return try await run(design, sources: sources, options: options, tuningCSV: nil, progress: progress)
+    let (tuned, tuningCSV) = try await tune(design, sources: sources, options: options)
+    return try await run(tuned, sources: sources, options: options, tuningCSV: tuningCSV, progress: progress)
   }
 
-  /// `run(_:sources:options:progress:)` of a design already tuned, with its `tuning.csv`.
-  static func run(
+  /// `design` with its tuned points (`tune`) replaced by the configurations chosen on the
+  /// validation window (`Tuner.tune`; docs/batch.md, "Tuning"), its `tuning` kept so the
+  /// resolved config records it, and the bytes of `tuning.csv`; `design` as it is and nil
+  /// when it tunes nothing. What `run` runs: callers that need the chosen points before the
+  /// cells (`batch --emit-exposures`) tune first and pass both to
+  /// `run(_:sources:options:tuningCSV:progress:)`.
+  public static func tune(
+    _ design: ExperimentDesign, sources: [any ExperimentSource], options: BatchOptions
+  ) async throws -> (design: ExperimentDesign, tuningCSV: [UInt8]?) {
+    guard !design.tuning.isEmpty else { return (design, nil) }
+    try ExperimentOutputs.checkFolder(options.directory)
+    let (tuned, trials) = try await Tuner.tune(design, sources: sources, jobs: options.jobs)
+    var tunedDesign = tuned
+    tunedDesign.tuning = design.tuning
+    return (tunedDesign, Tuner.csv(trials))
+  }
+
+  /// `run(_:sources:options:progress:)` of a design already tuned (`tune`), with its
+  /// `tuning.csv` (nil when it tunes nothing): the design is run as it is.
+  public static func run(
     _ design: ExperimentDesign, sources: [any ExperimentSource], options: BatchOptions, tuningCSV: [UInt8]?,
     progress: (Int, Int) -> Void
   ) async throws -> BatchReport {

@@ -252,6 +252,11 @@ OPTIONS = {
    False
   ],
   [
+   "split",
+   "option",
+   False
+  ],
+  [
    "seed",
    "option",
    False
@@ -524,9 +529,11 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
             donation is its target (default 300).
         timezone (--timezone): With --log: the people's IANA time zone (default UTC).
         warmup_days (--warmup-days): With --log: days observed but not scored (default 0).
-        split (--split): With --log: a time split: 'train=A..B,validation=C..D,test=E..F'
-            (local dates, inclusive; validation optional), 'rolling:folds=K:test-days=T' or
-            'per-person:TRAIN,VALIDATION,TEST' (docs/batch.md, "Time splits").
+        split (--split): With --log, or with a config (applied to its log sources; a source
+            with another split is refused): a time split:
+            'train=A..B,validation=C..D,test=E..F' (local dates, inclusive; validation
+            optional), 'rolling:folds=K:test-days=T' or 'per-person:TRAIN,VALIDATION,TEST'
+            (docs/batch.md, "Time splits").
         timelines (--timelines): With --log: relevance timelines JSON.
         scores (--scores): With --log: scores from an outside model (CSV), for the strategy
             'scores'.
@@ -559,7 +566,7 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
     return _api.BatchResult(run, _api.folder_of(run, cwd, None))
 
 
-def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, horizon: float | None = None, stack: str | os.PathLike | None = None, warmup_days: float | None = None, timezone: str | None = None, strict_local_times: bool = False, timelines: str | os.PathLike | None = None, scores: str | os.PathLike | pd.DataFrame | None = None, context: str | os.PathLike | None = None, relevance_threshold: float | None = None, normaliser_scope: str | None = None, normaliser_window_days: int | None = None, strategy: str | Sequence[str] | None = None, smart_rotate: str | None = None, rotation_limit: str | None = None, seed: int | None = None, out: str | os.PathLike | None = None, jobs: int | None = None, quiet: bool = False, overwrite: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.ReplayResult:
+def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, horizon: float | None = None, stack: str | os.PathLike | None = None, warmup_days: float | None = None, timezone: str | None = None, strict_local_times: bool = False, timelines: str | os.PathLike | None = None, scores: str | os.PathLike | pd.DataFrame | None = None, context: str | os.PathLike | None = None, relevance_threshold: float | None = None, normaliser_scope: str | None = None, normaliser_window_days: int | None = None, strategy: str | Sequence[str] | None = None, smart_rotate: str | None = None, rotation_limit: str | None = None, split: str | None = None, seed: int | None = None, out: str | os.PathLike | None = None, jobs: int | None = None, quiet: bool = False, overwrite: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.ReplayResult:
     """`smartstack replay`: Replays a donation log through each strategy and scores it.
 
     The tool: Replay a donation log with ranking strategies and write runs.csv and
@@ -613,6 +620,11 @@ def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, 
             PER_HOUR/PER_DAY rotations in any rolling hour/24 hours, e.g. 4/40 (the
             simulator's default); 0 for no limit on one. Default: the stack file's
             'rotationLimit' (or 'developerMode': false, which means 4/40), else none.
+        split (--split): A time split, as batch's: 'train=A..B,validation=C..D,test=E..F'
+            (local dates, inclusive; validation optional), 'rolling:folds=K:test-days=T' or
+            'per-person:TRAIN,VALIDATION,TEST'. Each scored window is replayed as its own
+            source, LOG[split=WINDOW], and runs.csv and daily.csv gain a split column
+            (docs/batch.md, "Time splits").
         seed (--seed): Master seed for the strategies' own randomness. (default: 1)
         out (--out): Output folder (created if needed). (default: reports/replay)
         jobs (--jobs): Strategies run in parallel (default: the number of cores). (default:
@@ -630,7 +642,7 @@ def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, 
     DataFrames given as log=, visits= or exposures= are written to a temporary CSV file.
     Raises SmartStackError with the tool's message when it fails.
     """
-    given = {'log': log, 'format': format, 'visits': visits, 'horizon': horizon, 'stack': stack, 'warmup_days': warmup_days, 'timezone': timezone, 'strict_local_times': strict_local_times, 'timelines': timelines, 'scores': scores, 'context': context, 'relevance_threshold': relevance_threshold, 'normaliser_scope': normaliser_scope, 'normaliser_window_days': normaliser_window_days, 'strategy': strategy, 'smart_rotate': smart_rotate, 'rotation_limit': rotation_limit, 'seed': seed, 'out': out, 'jobs': jobs, 'quiet': quiet, 'overwrite': overwrite}
+    given = {'log': log, 'format': format, 'visits': visits, 'horizon': horizon, 'stack': stack, 'warmup_days': warmup_days, 'timezone': timezone, 'strict_local_times': strict_local_times, 'timelines': timelines, 'scores': scores, 'context': context, 'relevance_threshold': relevance_threshold, 'normaliser_scope': normaliser_scope, 'normaliser_window_days': normaliser_window_days, 'strategy': strategy, 'smart_rotate': smart_rotate, 'rotation_limit': rotation_limit, 'split': split, 'seed': seed, 'out': out, 'jobs': jobs, 'quiet': quiet, 'overwrite': overwrite}
     run = _api.execute('replay', [], given, binary=binary, cwd=cwd, progress=progress)
     return _api.ReplayResult(run, _api.folder_of(run, cwd, 'reports/replay'))
 

@@ -82,7 +82,10 @@ public struct BiomeImporter: Sendable {
   /// - Throws: `InputFileError` when a file cannot be read; `ArchiveError` naming the file
   ///   for a truncated or corrupt SEGB file, and (file empty, one line per problem) for bad
   ///   rows without `skipBadRows`.
-  public func read(_ files: BiomeStreamFiles, name: String) throws -> Output {
+  ///
+  /// - Parameter context: the context streams' files to read too (`BiomeContextReading`:
+  ///   the output's `result.context`), or nil to read none; they change no log or count.
+  public func read(_ files: BiomeStreamFiles, name: String, context: BiomeContextFiles? = nil) throws -> Output {
     var state = State(importer: self)
     if let progress {
       state.totalBytes = files.files.reduce(0) { $0 + Self.size(of: $1.path) }
@@ -92,6 +95,14 @@ public struct BiomeImporter: Sendable {
       try state.add(bytes: FileIO.readBytes(file.path), file: file.path, stream: file.stream)
     }
     progress?.report(state.totalBytes, state.totalBytes)
+    if let context {
+      state.context = ImportedContext(
+        sources: BiomeContextStream.allCases.map { "\($0.rawValue) (searched under \(context.path))" },
+        recordsOffsets: false)
+      for file in context.files {
+        try state.addContext(bytes: FileIO.readBytes(file.path), file: file.path, stream: file.stream)
+      }
+    }
     return try state.finish(name: name)
   }
 
@@ -132,16 +143,16 @@ public struct BiomeImporter: Sendable {
     var totalBytes = 0
     /// Whether the record being taken had its interaction left out (`ProtobufFieldTrim`).
     var interactionTooLarge = false
+    /// The context read (`addContext`), nil when none is read.
+    var context: ImportedContext? = nil
+    /// Bad records of the context streams: listed in `problems` like `badRows`, never
+    /// counted in `counts`.
+    var contextBadRows = 0
 
     init(importer: BiomeImporter) { self.importer = importer }
 
     mutating func add(bytes: [UInt8], file: String, stream: BiomeStream) throws {
-      let segb: SEGBFile
-      do {
-        segb = try SEGBFile(bytes: bytes)
-      } catch {
-        throw error.naming(file)
-      }
+      let segb = try Self.segb(bytes, file: file)
       for record in segb.records {
         counts.rows += 1
         if let progress = importer.progress, counts.rows % ImportProgress.stride == 0 {
@@ -161,11 +172,18 @@ public struct BiomeImporter: Sendable {
       importer.progress?.report(min(bytesBefore, totalBytes), totalBytes)
     }
 
+    /// `bytes` read as a SEGB file; its error names `file`.
+    static func segb(_ bytes: [UInt8], file: String) throws -> SEGBFile {
+      do {
+        return try SEGBFile(bytes: bytes)
+      } catch {
+        throw error.naming(file)
+      }
+    }
+
     /// Takes a written record; returns its problem when it is a bad row.
     mutating func take(_ record: SEGBRecord, of segb: SEGBFile, stream: BiomeStream) -> String? {
-      guard record.crcMatches else {
-        return "CRC-32 mismatch: the record header says 0x\(hex(record.storedCRC)), the payload has 0x\(hex(record.computedCRC)); the record is corrupt"
-      }
+      if let problem = crcProblem(record) { return problem }
       // A field over 16 MiB is left out before decoding (never copied): an interaction is
       // then counted as not decoded, any other field makes a bad row.
       let (payload, dropped) = ProtobufFieldTrim.trimming(
@@ -250,16 +268,23 @@ public struct BiomeImporter: Sendable {
       return nil
     }
 
+    /// The problem of a record whose stored CRC-32 is not its payload's, or nil.
+    func crcProblem(_ record: SEGBRecord) -> String? {
+      guard !record.crcMatches else { return nil }
+      return "CRC-32 mismatch: the record header says 0x\(hex(record.storedCRC)), the payload has 0x\(hex(record.computedCRC)); the record is corrupt"
+    }
+
     func hex(_ value: UInt32) -> String {
       let digits = String(value, radix: 16)
       return String(repeating: "0", count: 8 - digits.count) + digits
     }
 
     consuming func finish(name: String) throws -> Output {
-      if badRows > 0 && !importer.skipBadRows {
+      let allBadRows = badRows + contextBadRows
+      if allBadRows > 0 && !importer.skipBadRows {
         var message = problems.joined(separator: "\n")
-        if badRows > problems.count {
-          message += "\n(listed the first \(problems.count) of \(badRows) bad records; --skip-bad-rows skips and counts them)"
+        if allBadRows > problems.count {
+          message += "\n(listed the first \(problems.count) of \(allBadRows) bad records; --skip-bad-rows skips and counts them)"
         }
         throw ArchiveError(.corrupt, message)
       }
@@ -276,11 +301,15 @@ public struct BiomeImporter: Sendable {
       counts.visits = visits.count
       counts.users = log.count + visits.count > 0 ? 1 : 0
       counts.apps = log.kindNames.count
-      let result = ImportResult(
+      var result = ImportResult(
         donations: log, visits: visits, counts: counts, skippedRows: DiagnosticList([]))
+      if var context {
+        context.unread += contextBadRows
+        result.context = context.sorted()
+      }
       return Output(
         result: result, warnings: importer.skipBadRows ? problems : [],
-        warningsTruncated: importer.skipBadRows && badRows > problems.count)
+        warningsTruncated: importer.skipBadRows && allBadRows > problems.count)
     }
   }
 }

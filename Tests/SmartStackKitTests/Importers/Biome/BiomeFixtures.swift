@@ -22,6 +22,7 @@ enum BiomeFixtures {
   static var files: [(String, [UInt8])] {
     let focus = "streams/restricted/App.InFocus/local/"
     let intent = "streams/restricted/App.Intent/local/"
+    let plugged = "streams/restricted/Device.Power.PluggedIn/local/"
     func app(_ bundle: String, _ starting: UInt64, _ minutes: Double) -> R {
       R(payload: BiomePayload.inFocus(bundle, starting: starting, time: t0 + minutes * 60),
         time: t0 + minutes * 60 + 0.5)
@@ -47,6 +48,17 @@ enum BiomeFixtures {
         R(payload: BiomePayload.intent(
           "com.apple.Maps", intentClass: "INGetDirectionsIntent", verb: "GetDirections",
           time: t0 + 722 * 60), time: t0 + 722 * 60),
+      ])),
+      // Read only for --context-out: charging changes (iOS 17 style), a deleted record and
+      // one without `starting` (neither is a change); the importer sorts them by time.
+      (plugged + "794131200000000", SEGBWriter.v2([
+        R(payload: BiomePayload.pluggedIn(starting: false), time: t0 - 3600),
+        R(payload: BiomePayload.pluggedIn(starting: true, wireless: true), time: t0 + 4 * 3600),
+        R(payload: [], state: 3, time: t0 + 4 * 3600 + 60),
+        R(payload: BiomePayload.pluggedIn(starting: false), time: t0 + 4 * 3600 + 45 * 60),
+        R(payload: BiomePayload.pluggedIn(starting: nil), time: t0 + 5 * 3600),
+        R(payload: BiomePayload.pluggedIn(starting: false), time: t0 + 23.5 * 3600),
+        R(payload: BiomePayload.pluggedIn(starting: true), time: t0 + 14 * 3600),
       ])),
       // Ignored: hidden files and sub-folders such as tombstone/.
       (focus + ".DS_Store", Array("not SEGB".utf8)),

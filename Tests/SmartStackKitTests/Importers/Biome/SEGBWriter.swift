@@ -49,7 +49,7 @@ struct SEGBWriter {
   }
 }
 
-/// Payloads of the two streams, made with the generated protobuf types.
+/// Payloads of the streams, made with the generated protobuf types.
 enum BiomePayload {
   static func inFocus(_ bundle: String?, starting: UInt64?, time: Double?) -> [UInt8] {
     var event = BiomeAppInFocusEvent()
@@ -70,6 +70,15 @@ enum BiomePayload {
     if let verb { event.intentVerb = verb }
     if let time { event.absoluteTime = time }
     if let interaction { event.interaction = Data(interaction) }
+    return try! event.serializedBytes()
+  }
+
+  /// A `Device.Power.PluggedIn` record; nil leaves the field out.
+  static func pluggedIn(starting: Bool?, wireless: Bool? = nil) -> [UInt8] {
+    var event = BiomeDevicePluggedInEvent()
+    if let starting { event.starting = starting }
+    if let wireless { event.wireless = wireless }
+    event.adapterType = 1
     return try! event.serializedBytes()
   }
 
