@@ -43,7 +43,7 @@ struct FitCommand: AsyncParsableCommand, RegistryCommand {
   @Option(help: "Write the fitted scenario to this JSON file.")
   var out: String?
 
-  @Option(help: "Write fit-report.csv and the scenario it simulated into this folder.")
+  @Option(help: "Write fit-report.csv, fit-distributions.csv and the scenario it simulated into this folder.")
   var report: String?
 
   @Option(help: "With --report: simulate this scenario instead of fitting one.")
@@ -64,7 +64,7 @@ struct FitCommand: AsyncParsableCommand, RegistryCommand {
   @Flag(help: "Replace the reports of another run in --report.")
   var overwrite = false
 
-  static let reportFiles = ["fit-report.csv", "scenario.json", "manifest.json"]
+  static let reportFiles = ["fit-report.csv", "fit-distributions.csv", "scenario.json", "manifest.json"]
 
   func validate() throws {
     guard out != nil || report != nil else { throw ValidationError("give --out FILE (the fitted scenario), --report DIR, or both") }
@@ -173,6 +173,7 @@ struct FitCommand: AsyncParsableCommand, RegistryCommand {
       try OutputFolder.publish(
         [
           OutputSet.File(name: "fit-report.csv", text: result.csv),
+          OutputSet.File(name: "fit-distributions.csv", text: result.distributions),
           OutputSet.File(name: "scenario.json", text: scenarioText),
         ], into: held, claim: claim, manifest: manifest, jobs: 1, files: Self.reportFiles)
     }

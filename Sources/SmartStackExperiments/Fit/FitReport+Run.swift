@@ -84,7 +84,9 @@ extension FitReport {
     }
     func ratio(_ a: Int, _ b: Int) -> Double { b > 0 ? Double(a) / Double(b) : .nan }
     var report = FitReport()
-    report.rows = distributionRows(log: FitSamples(inputs.observations), simulated: samples)
+    let logSamples = FitSamples(inputs.observations)
+    report.rows = distributionRows(log: logSamples, simulated: samples)
+    report.distributions = distributionsCSV(log: logSamples, simulated: samples)
     let names = inputs.choices.map(\.descriptor.description)
     report.rows += hitRateRows(
       names: names, replayed: (0..<strategies).map { ratio(logRates.hits[$0], logRates.targets[$0]) },

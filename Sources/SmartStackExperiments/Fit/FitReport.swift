@@ -26,6 +26,8 @@ public struct FitReport: Sendable {
   }
 
   public var rows: [Row] = []
+  /// `fit-distributions.csv` (`distributionsCSV(log:simulated:)`).
+  public var distributions = ""
 
   /// The distribution rows: log samples against simulated samples.
   public static func distributionRows(log: FitSamples, simulated sim: FitSamples) -> [Row] {
