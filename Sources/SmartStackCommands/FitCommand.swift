@@ -19,7 +19,8 @@ struct FitCommand: AsyncParsableCommand, RegistryCommand {
 
       Examples:
         smartstack fit Datasets/logs/commuter --timezone Europe/Berlin --out fitted.json
-        smartstack fit Datasets/logs/commuter --timezone Europe/Berlin --report reports/fit
+        smartstack fit Datasets/logs/commuter --timezone Europe/Berlin --strategy mfu,hour-of-day \\
+          --report reports/fit
       """)
 
   @Argument(help: "The log: a folder with donations.csv or donations.jsonl (and visits.csv, stack.json when there), or a donation log file.")

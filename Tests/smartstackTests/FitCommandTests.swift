@@ -23,8 +23,9 @@ struct FitCommandTests {
     #expect(simulate.status == 0, "\(simulate.stderr)")
   }
 
-  /// `fit --report` writes fit-report.csv with the five distributions, a hit-rate row
-  /// per strategy and the two strategy orders, and the scenario it simulated.
+  /// `fit --report` writes fit-report.csv with the six distributions, a hit-rate row per
+  /// strategy, the two strategy orders and the live hit rates, beside
+  /// fit-distributions.csv and the scenario it simulated.
   @Test func theReportComparesEveryDistributionAndTheStrategyOrders() throws {
     let folder = try CLI.temporaryFolder()
     let log = root.appendingPathComponent("Datasets/logs/tiny.csv").path
@@ -35,10 +36,13 @@ struct FitCommandTests {
     #expect(
       statistics == [
         "visits_per_day", "donations_by_hour_of_week", "app_shares", "inter_arrival_seconds", "session_seconds",
-        "hit_rate:mfu", "hit_rate:mru", "strategy_order",
+        "same_app_as_previous", "hit_rate:mfu", "hit_rate:mru", "strategy_order", "live_hit_rate:mfu",
+        "live_hit_rate:mru",
       ])
     #expect(csv.hasPrefix("statistic,distance,log_count,log_summary,sim_count,sim_summary,value,tolerance,within\n"))
-    #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("report/scenario.json").path))
+    for name in ["scenario.json", "fit-distributions.csv", "manifest.json"] {
+      #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("report/\(name)").path))
+    }
   }
 
   /// A broken log row is reported at its line and column, and nothing is written.

@@ -75,9 +75,12 @@ extension FitReport {
             replayTargets[k] += rates.targets[k]
           }
         }
-        if let simulated = try? FitObservations(
+        if var simulated = try? FitObservations(
           log: simulatedLog, visitLog: inputs.visitLog == nil ? nil : visits, zone: inputs.observations.zone)
         {
+          // Visits per day over the log's window, as for the log.
+          simulated.firstDay = inputs.observations.firstDay
+          simulated.dayCount = inputs.observations.dayCount
           samples.add(FitSamples(simulated))
         }
       }
