@@ -102,7 +102,12 @@ struct FitCommand: AsyncParsableCommand, RegistryCommand {
     }
     let files = try inputFiles()
     let inputs = [files.donations] + [files.visits, files.stack, scenario].compactMap { $0 }
-    if let out { try reportingErrors { try OutputPath.checkFile(out) } }
+    if let out {
+      try reportingErrors { try OutputPath.checkFile(out) }
+      if let problem = InputOutputOverlap.problem(inputs: inputs, outputs: [("--out", out)]) {
+        throw ValidationError(TerminalText.escapingControls(problem))
+      }
+    }
     if let report { try OutputFolder.check(report, files: Self.reportFiles, inputs: inputs) }
     let choices: [StrategyChoice]
     do {

@@ -55,6 +55,16 @@ struct FitCommandTests {
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("fitted.json").path))
   }
 
+  /// --out naming the log itself is refused before anything is read or written.
+  @Test func theOutputNeverReplacesTheLog() throws {
+    let folder = try CLI.temporaryFolder()
+    let text = "timestamp,user,kind\n2026-03-02T06:00:00Z,a,News\n"
+    let log = try CLI.write(text, to: "d.csv", in: folder)
+    let result = try CLI.run(["fit", log, "--out", log], in: folder)
+    #expect(result.status == 64, "\(result.stderr)")
+    #expect(try String(contentsOfFile: log, encoding: .utf8) == text)
+  }
+
   /// Neither --out nor --report is a usage error.
   @Test func anOutputIsRequired() throws {
     let result = try CLI.run(["fit", root.appendingPathComponent("Datasets/logs/tiny.csv").path])
