@@ -10,9 +10,9 @@ import SmartStackKit
 private let knownScenario = """
   {"name": "known", "start": "2026-03-02", "days": 28, "timezone": "Europe/Berlin", "seed": 11,
    "people": [{"name": "p", "count": 8, "visitsPerDay": 40, "sleep": {"from": "23:00", "to": "07:00"},
-     "wantProbability": 0.4,
+     "wantProbability": 0.4, "repeat": {"probability": 0.3, "minutes": 30},
      "routine": {"weekday": [{"hours": "7-12", "wants": {"transit": 3, "news": 1}},
-                             {"hours": "12-23", "wants": {"news": 1}}],
+                             {"hours": "12-23", "wants": {"news": 1, "weather": 1}}],
                  "weekend": [{"hours": "9-23", "wants": {"weather": 1}}]}}],
    "stack": {"instances": [{"id": "transit", "kind": "Transit"}, {"id": "news", "kind": "News"},
                            {"id": "weather", "kind": "Weather"}]},
@@ -20,12 +20,12 @@ private let knownScenario = """
             {"id": "weather", "kind": "Weather"}]}
   """
 
-/// The known world's logs (replicate 0, strategy mfu) as observations.
-private func knownObservations() throws -> (Scenario, FitObservations) {
+/// The known world's logs (replicate 0, strategy mfu, master seed `seed`) as observations.
+private func knownObservations(seed: UInt64 = 11) throws -> (Scenario, FitObservations) {
   let scenario = try Scenario.read(bytes: Array(knownScenario.utf8), file: "known.json")
   var emitter: LogEmitter? = LogEmitter()
   _ = Simulation.run(
-    scenario, choice: try StrategyRegistry.builtIn.parse("mfu"), replicate: 0, seed: scenario.seed,
+    scenario, choice: try StrategyRegistry.builtIn.parse("mfu"), replicate: 0, seed: seed,
     options: SimulationOptions(), observer: StandardMetrics(), emitter: &emitter)
   let world = try #require(emitter)
   let visits = VisitLog(file: "visits.csv", users: world.visitUsers, times: world.visitTimes)
@@ -50,14 +50,13 @@ struct FitTests {
     #expect(read.apps.map(\.kind).sorted() == ["News", "Transit", "Weather"])
   }
 
-  /// A log generated from a known scenario is fitted back within sampling error: visits
-  /// per day, the want probability, the sleep window and the weekday/weekend app mix.
-  @Test(arguments: [UInt64(1), 2, 3])
+  /// A log generated from a known scenario (with each seed) is fitted back within
+  /// sampling error: visits per day, the want probability, the sleep window, the
+  /// weekday/weekend app mix and the repeat probability.
+  @Test(arguments: [UInt64(1), 2, 3, 4, 5])
   func theKnownWorldsRatesAreRecovered(seed: UInt64) throws {
-    let (_, observations) = try knownObservations()
-    var options = FittedScenario.Options()
-    options.seed = seed
-    let fitted = try FittedScenario(observations, options: options)
+    let (_, observations) = try knownObservations(seed: seed)
+    let fitted = try FittedScenario(observations, options: FittedScenario.Options())
     let persona = try #require(fitted.personas.first)
     #expect(fitted.personas.count == 1)
     // 8 people x 28 days x 40 visits: Poisson, standard error sqrt(8960)/224 = 0.42.
@@ -79,6 +78,9 @@ struct FitTests {
     #expect(abs(share - 0.75) < 0.1)
     let weekend15 = persona.routine[1][15]
     #expect(weekend15[weather] > 10 * (weekend15[transit] + weekend15[news]))
+    // Repeat 0.3: about 1300 close pairs, half of them at hours with two apps (standard
+    // error about 0.03): within 0.1.
+    #expect(abs(persona.repeatProbability - 0.3) < 0.1, "\(persona.repeatProbability)")
   }
 
   /// The same log, clusters and seed give the same bytes.
