@@ -18,6 +18,7 @@
 # or in its subfolders), counterfactual-estimates on one of `smartstack evaluate --exposures`
 # (estimates.csv in it or in its subfolders), compare-strategies and learning-curves on one with runs.csv,
 # tuning-search on one with tuning.csv (a batch whose config tunes, docs/batch.md "Tuning");
+# fit-report on one with fit-report.csv (`smartstack fit LOG --report DIR`, docs/fit.md);
 # relevance-explorer runs only where it can: on a folder with trace.csv whose source has
 # timelines (manifest.json read as JSON; without DIR: reports/relevance-explorer);
 # context-day only on a folder with explain.csv and world/context.csv (`simulate --explain
@@ -90,6 +91,7 @@ notebooks=()
 [ "$estimates" = 1 ] && notebooks+=(counterfactual-estimates)
 [ -s "$reports/runs.csv" ] && notebooks+=(compare-strategies learning-curves)
 [ -s "$reports/tuning.csv" ] && notebooks+=(tuning-search)
+[ -s "$reports/fit-report.csv" ] && notebooks+=(fit-report)
 explorer_ok=0
 if has_timelines "$explorer"; then
   explorer_ok=1
@@ -138,6 +140,9 @@ else
 fi
 if [ -s "$reports/tuning.csv" ]; then
   run_notebook tuning-search "$reports" "$@"
+fi
+if [ -s "$reports/fit-report.csv" ]; then
+  run_notebook fit-report "$reports" "$@"
 fi
 if [ "$explorer_ok" = 1 ]; then
   run_notebook relevance-explorer "$explorer" "${explorer_args[@]}" "$@"

@@ -13,7 +13,7 @@ struct RootCommand: AsyncParsableCommand {
     subcommands: [
       BatchCommand.self, ReplayCommand.self, SimulateCommand.self, EvaluateCommand.self, ValidateCommand.self,
       RelevanceCommand.self, ImportCommand.self, StrategiesCommand.self, ReportCommand.self,
-      MergeCommand.self, BenchCommand.self,
+      MergeCommand.self, BenchCommand.self, FitCommand.self,
     ]
   )
 

@@ -237,3 +237,23 @@ def test_people_csv_loads_one_row_per_person_and_matches_summary(tmp_path):
 
 def test_people_csv_is_absent_unless_asked_for(swept):
     assert "people" not in swept
+
+
+def test_a_fit_report_loads_typed(tmp_path):
+    """docs/fit.md "The report": fit-report.csv and fit-distributions.csv load, the
+    distances and tolerances as numbers and one row per statistic."""
+    import subprocess
+    binary = smartstack.find_binary()
+    out = tmp_path / "fit"
+    subprocess.run([str(binary), "fit", str(TINY_LOG), "--report", str(out), "--strategy", "mfu,mru", "--quiet"],
+                   check=True)
+    report = smartstack.load(out)
+    rows = report["fit-report"]
+    assert list(rows.columns) == ["statistic", "distance", "log_count", "log_summary", "sim_count", "sim_summary",
+                                  "value", "tolerance", "within"]
+    judged = rows[rows["distance"].astype(str).isin(["KS", "TV"])]
+    assert len(judged) == 6 and judged["value"].dtype == "float64" and (judged["tolerance"] >= 0.05).all()
+    distributions = report["fit-distributions"]
+    assert set(distributions["statistic"].astype(str)) == {
+        "visits_per_day", "donations_by_hour_of_week", "app_shares", "inter_arrival_seconds", "session_seconds",
+        "same_app_as_previous"}

@@ -102,7 +102,8 @@ extension Scenario {
     var wantRandom = random(.wants)
     (person.wantApp, person.wantSource) = WantGenerator.generate(
       visits: person.visitTimes, routines: routines, wantProbability: persona.wantProbability,
-      events: events, zone: zone, startDay: startDay, context: person.context, using: &wantRandom)
+      events: events, zone: zone, startDay: startDay, context: person.context, repeating: persona.repeating,
+      using: &wantRandom)
 
     // 4. Tap, open and swipe draws.
     var choiceRandom = random(.choices)

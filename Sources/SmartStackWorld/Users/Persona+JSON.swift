@@ -28,8 +28,8 @@ extension Persona {
       {
         persona.rhythm = rhythm
         var awakeRate = 0.0
-        for hour in 0..<24 {
-          awakeRate += rhythm[hour] * Double(persona.sleep.awakeMinutes(inHour: hour))
+        for index in rhythm.indices {
+          awakeRate += rhythm[index] * Double(persona.sleep.awakeMinutes(inHour: index % 24))
         }
         if awakeRate <= 0 && persona.visitsPerDay > 0 {
           o.json.report(
@@ -49,6 +49,7 @@ extension Persona {
       persona.routine =
         o.optional("routine") { item, json in Routine.decode(item, &json, appIDs: appIDs) }
         ?? persona.routine
+      persona.repeating = o.optional("repeat", as: WantRepeat.self) ?? persona.repeating
       persona.tap = o.optional("tap", in: 0...1, default: 1)
       persona.open = o.optional("open", in: 0...1, default: 1)
       persona.swipe = o.optional("swipe", in: 0...1, default: 0)
@@ -76,13 +77,16 @@ extension Persona {
     }
   }
 
-  /// Exactly 24 numbers in `range`, one per local hour.
+  /// Exactly 24 numbers in `range`, one per local hour, or 168, one per local hour of
+  /// week (Monday 00h first).
   private static func hourly(
     _ item: JSONItem, _ json: inout JSONDecoding, in range: ClosedRange<Double>
   ) -> [Double]? {
     guard let values = json.requireArray(item) else { return nil }
-    guard values.count == 24 else {
-      json.report("expected 24 numbers, one per local hour 0...23, found \(values.count)", at: item)
+    guard values.count == 24 || values.count == 168 else {
+      json.report(
+        "expected 24 numbers, one per local hour 0...23, or 168, one per local hour of week (Monday 00h first), found \(values.count)",
+        at: item)
       return nil
     }
     var numbers: [Double] = []

@@ -20,12 +20,14 @@ public struct Persona: Sendable, Hashable {
   public var visitsPerDay: Double
   /// When the person sleeps: no visits, no purchases (default 23:00 to 07:00).
   public var sleep: SleepWindow
-  /// Relative visit rate per local hour 0...23 (default `Persona.defaultRhythm`).
+  /// Relative visit rate per local hour 0...23 (default `Persona.defaultRhythm`), or
+  /// per local hour of week 0...167 (168 values, Monday 00h first).
   /// Only the shape matters: the rates are scaled so that a day has `visitsPerDay`
   /// visits on average (see `VisitProcess`).
   public var rhythm: [Double]
-  /// Chance, per local hour 0...23, that a visit comes with a want drawn from the
-  /// routine (default 0.25 in every hour).
+  /// Chance, per local hour 0...23 (24 values) or per local hour of week 0...167 (168
+  /// values, Monday 00h first), that a visit comes with a want drawn from the routine
+  /// (default 0.25 in every hour).
   public var wantProbability: [Double]
   /// What the person wants at which local hours, before any drift.
   public var routine: Routine
@@ -47,6 +49,9 @@ public struct Persona: Sendable, Hashable {
   /// minutes (default 3). Widget reloads of that app in this time are free (reference
   /// rule 25).
   public var foregroundMinutes: Double
+  /// How often a routine want repeats the previous want's app (default none,
+  /// `WantRepeat`).
+  public var repeating: WantRepeat = .none
 
   /// The default daily rhythm: relative visit rates for local hours 0...23, low at night,
   /// rising from 06:00, a morning and a lunch bump, the day's peak in the evening

@@ -50,12 +50,15 @@ public struct RelevantEvent: Sendable, Hashable {
 ///    1). When `u1` falls in an event's slice, the visit wants that event's app. So with
 ///    one event the chance is its `wantProbability`; overlapping events share `[0, 1)`,
 ///    earlier-starting events first.
-/// 2. **Else the routine.** When `u2 < wantProbability[local hour]`, the wanted app is
+/// 2. **Else the routine.** When `u2 < wantProbability[local hour]` (the local hour of
+///    week when the persona gives 168 values), the wanted app is
 ///    drawn from the routine in force that day (after drift) for the local hour of week,
 ///    with `u3` (`RoutineTable.pick`): proportional to the apps' weights, counting the
 ///    blocks without a place and those for the person's place at the visit (their
 ///    context's `place`). An hour without weights gives no want.
 /// 3. Otherwise the visit has no want.
+/// A persona's `repeat` (`WantRepeat`) may replace step 2's pick by the previous want's
+/// app, using `u3` as `WantRepeat` says.
 enum WantGenerator {
   /// Routines by day: `tables[i]` applies from local day `fromDays[i]` (0 = start date)
   /// until the next; `fromDays` is ascending and starts at 0.
@@ -105,8 +108,13 @@ enum WantGenerator {
   /// - Complexity: O(visits × (apps + events in progress) + events + context changes).
   static func generate<G: RandomNumberGenerator>(
     visits: [Int64], routines: Routines, wantProbability: [Double], events: [RelevantEvent],
-    zone: ZoneRules, startDay: Int64, context: [ContextChange] = [], using random: inout G
+    zone: ZoneRules, startDay: Int64, context: [ContextChange] = [], repeating: WantRepeat = .none,
+    using random: inout G
   ) -> (apps: [Int32], sources: [WantSource]) {
+    // The previous want (`WantRepeat`): its app and time.
+    var lastApp: Int32 = -1
+    var lastTime = Int64.min
+    let repeatWindow = Int64(repeating.minutes * 60_000)
     var apps = [Int32](repeating: -1, count: visits.count)
     var sources = [WantSource](repeating: .none, count: visits.count)
     var cursor = zone.cursor()
@@ -144,20 +152,40 @@ enum WantGenerator {
         low = high
         if low >= 1 { break }
       }
-      if sources[v] == .event { continue }
+      if sources[v] == .event {
+        lastApp = apps[v]
+        lastTime = time
+        continue
+      }
       // 2. The routine.
       let local = cursor.localMilliseconds(at: Instant(milliseconds: time))
       let hour = WallClock.hourOfDay(local)
-      guard hour < wantProbability.count, u2 < wantProbability[hour] else { continue }
+      // 24 values are per local hour, 168 per local hour of week (docs/scenario-format.md).
+      let probability =
+        wantProbability.count == 168
+        ? wantProbability[WallClock.hourOfWeek(local)] : hour < wantProbability.count ? wantProbability[hour] : 0
+      guard u2 < probability else { continue }
       let day = Int(clamping: WallClock.dayIndex(local) &- startDay)
       if day != tableDay {
         table = routines.table(onDay: day)
         tableDay = day
       }
-      let app = table.pick(hourOfWeek: WallClock.hourOfWeek(local), u: u3, slot: slot)
+      var u = u3
+      if repeating.probability > 0 && lastApp >= 0 && time &- lastTime < repeatWindow {
+        if u3 < repeating.probability {
+          apps[v] = lastApp
+          sources[v] = .routine
+          lastTime = time
+          continue
+        }
+        u = (u3 - repeating.probability) / (1 - repeating.probability)
+      }
+      let app = table.pick(hourOfWeek: WallClock.hourOfWeek(local), u: u, slot: slot)
       if app >= 0 {
         apps[v] = app
         sources[v] = .routine
+        lastApp = app
+        lastTime = time
       }
     }
     return (apps, sources)

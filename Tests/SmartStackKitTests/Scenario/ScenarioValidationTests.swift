@@ -95,7 +95,7 @@ struct ScenarioValidationTests: ScenarioTesting {
       problems(text) == [
         #"s.json:7:25: people[0].sleep.from: \#(clock), found "25:00""#,
         #"s.json:7:40: people[0].sleep.to: \#(clock), found "7:00""#,
-        "s.json:8:26: people[0].wantProbability: expected 24 numbers, one per local hour 0...23, found 2",
+        "s.json:8:26: people[0].wantProbability: expected 24 numbers, one per local hour 0...23, or 168, one per local hour of week (Monday 00h first), found 2",
         #"s.json:10:58: people[0].drift[0].routine.weekday[0].hours: expected local hours "A-B" (A in 0...23, B in 0...24, A != B) or "A", found "9-9""#,
         "s.json:11:21: people[0].drift[1].fromDay: a drift from day 2 is already given",
         #"s.json:14:14: people[1].name: duplicate persona name "p""#,

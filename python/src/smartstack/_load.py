@@ -172,7 +172,8 @@ def read_csv(path: os.PathLike | str) -> pd.DataFrame:
 
 # The report files a toolkit command writes as one set (OutputClaim.reportNames).
 REPORT_NAMES = ("runs.csv", "daily.csv", "summary.csv", "paired.csv", "trace.csv", "explain.csv",
-                "estimates.csv", "validation.csv", "tuning.csv", "people.csv")
+                "estimates.csv", "validation.csv", "tuning.csv", "people.csv", "fit-report.csv",
+                "fit-distributions.csv")
 # Where a set committed by a run killed while moving it into place waits (OutputSet).
 _COMMITTED = ".reports-committed"
 
