@@ -19,6 +19,8 @@ checked=0
 failed=0
 for scenario in Datasets/scenarios/*.json; do
   name="$(basename "$scenario" .json)"
+  # A watch shows several cards per raise, which an exposure log cannot record.
+  if grep -q '"platform": "watchOS"' "$scenario"; then continue; fi
   # context-mfu where the people carry context (elsewhere evaluate refuses it).
   extra=""
   if grep -q '"context"' "$scenario"; then extra="context-mfu"; fi

@@ -113,7 +113,7 @@ struct ExperimentConfigTests {
         "4:40: sources[0].horizon[0]: expected a number in 0...31622400, found -5",
         "5:54: sources[1].timezone: unknown time zone \"Mars/Base\" (use an IANA name such as \"Europe/Berlin\", or \"UTC\")",
         "5:67: sources[1]: unknown key \"colour\" (expected one of \"name\", \"log\", \"format\", \"visits\", \"horizon\", \"stack\", \"warmupDays\", \"timezone\", \"timelines\", \"scores\", \"context\", \"split\")",
-        "7:25: strategies[1]: unknown strategy 'nope'; known: static, random, round-robin, mru, mfu, hour-of-day, hour-of-week, markov, relevance, bandit, smart-rotate, scores, context-mfu, context-bandit, oracle",
+        "7:25: strategies[1]: unknown strategy 'nope'; known: static, random, round-robin, mru, mfu, hour-of-day, hour-of-week, markov, relevance, bandit, smart-rotate, scores, clues, context-mfu, context-bandit, oracle",
         "7:95: strategies[2].parameters[\"half-life-days\"][1]: strategy 'hour-of-week': half-life-days=-1 is outside 0...3650",
         "7:102: strategies[3]: strategy mfu is listed twice (also strategies[0])",
         "8:36: engine.relevanceThreshold: expected a number in 0...1, found 2",

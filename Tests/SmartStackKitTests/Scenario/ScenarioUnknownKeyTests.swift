@@ -25,7 +25,7 @@ struct ScenarioUnknownKeyTests: ScenarioTesting {
   @Test func topLevelKeysAreListedInTheirDocumentedOrder() {
     #expect(
       message(scenarioText(extra: #", "zzzzzz": 1"#))
-        == #"unknown key "zzzzzz" (expected one of "name", "start", "days", "timezone", "seed", "people", "stack", "apps", "intents")"#
+        == #"unknown key "zzzzzz" (expected one of "name", "start", "days", "timezone", "seed", "people", "stack", "apps", "intents", "platform", "watch")"#
     )
   }
 

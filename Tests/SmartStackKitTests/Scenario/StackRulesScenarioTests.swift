@@ -43,13 +43,18 @@ private struct RotationLog: OutcomeObserver {
 /// limit.
 @Suite("Stack rules in simulation")
 struct StackRulesScenarioTests {
-  /// `Datasets/scenarios/*.json`, sorted by name.
+  /// `Datasets/scenarios/*.json`, sorted by name, but watchOS scenarios: the watch has
+  /// no Smart Rotate switch, rotation limit or swipe (its rules: `WatchSimulationTests`).
   static let scenarioFiles: [URL] = {
     let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("Datasets/scenarios")
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
     return names.filter { $0.hasSuffix(".json") }.sorted().map { folder.appendingPathComponent($0) }
+      .filter { url in
+        let json = (try? JSONSerialization.jsonObject(with: Data(contentsOf: url))) as? [String: Any]
+        return json?["platform"] as? String != "watchOS"
+      }
   }()
 
   enum Variant: CaseIterable, CustomStringConvertible {
