@@ -188,6 +188,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       }
       // Tuned points are chosen first, so the exposure logs and their manifest are those of
       // the chosen configurations, as the reports are.
+      if let emitExposures { try BatchExposureFolder.check(emitExposures, design: design, options: options) }
       let (runDesign, tuningCSV) = try await BatchSession.tune(design, sources: sources, options: options)
       if let emitExposures {
         exposureFolder = try BatchExposureFolder.stage(emitExposures, design: runDesign, sources: sources, options: options)

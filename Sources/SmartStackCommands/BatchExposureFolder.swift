@@ -16,11 +16,10 @@ import SmartStackKit
 /// the batch commits them after its reports are published. `--overwrite` replaces exactly
 /// the files the previous manifest lists.
 enum BatchExposureFolder {
-  /// Checks and claims `folder`, makes the exposure logs and stages them with their
-  /// manifest. The returned folder is locked; commit with `OutputSet.commitStaged`.
-  static func stage(
-    _ folder: String, design: ExperimentDesign, sources: [any ExperimentSource], options: BatchOptions
-  ) throws -> (held: OutputFolder.Held, names: [String]) {
+  /// The checks of `folder` that need no run: not the batch's `--out`, no input inside,
+  /// not a report set's folder, and strategies that can log exposures. `batch` makes them
+  /// before it tunes or runs anything, and `stage` again.
+  static func check(_ folder: String, design: ExperimentDesign, options: BatchOptions) throws {
     let out = options.directory
     if BatchCommand.sameFolder(folder, out) {
       throw ValidationError(
@@ -33,6 +32,14 @@ enum BatchExposureFolder {
     } catch let error as StrategyError {
       throw ValidationError("--emit-exposures: " + error.description)
     }
+  }
+
+  /// Checks and claims `folder`, makes the exposure logs and stages them with their
+  /// manifest. The returned folder is locked; commit with `OutputSet.commitStaged`.
+  static func stage(
+    _ folder: String, design: ExperimentDesign, sources: [any ExperimentSource], options: BatchOptions
+  ) throws -> (held: OutputFolder.Held, names: [String]) {
+    try check(folder, design: design, options: options)
     let outline = ExperimentOutline(design: design, sources: sources)
     let claim = try reportingErrors {
       // The batch's own folder first (its run claims it again under its lock).
