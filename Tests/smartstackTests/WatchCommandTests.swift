@@ -26,6 +26,8 @@ struct WatchCommandTests {
     // Without --strategy every strategy that needs nothing more runs, and on a watch `clues` too.
     #expect(runs.contains(",clues,"))
     #expect(result.stdout.contains("| commuter-watch | clues"))
+    // The printed table adds the share of wants on a card on screen.
+    #expect(result.stdout.contains("| regret | any_card_hit_rate |"))
   }
 
   @Test func batchRunsTheWatchExperiment() throws {

@@ -121,17 +121,20 @@ public enum RunTables {
 extension RunTables {
   /// The main metrics per run as a Markdown table (what `batch`, `replay` and `report`
   /// print): source, strategy, hit rate, MRR, hit@3, coverage, rotations per day,
-  /// relevance honoured, regret. Fixed 3 decimals; `–` for undefined values.
+  /// relevance honoured, regret, and on a watch (`MetricGroup.multiCard` present) the
+  /// share of wants on a card on screen. Fixed 3 decimals; `–` for undefined values.
   public static func markdown(_ records: [RunRecord]) -> String {
+    let cards = records.contains { MetricGroup.multiCard.isPresent($0.metrics.total) }
     let header = ["source", "strategy", "hit_rate", "mrr", "hit_at_3", "coverage", "rotations_per_day", "relevance_honoured", "regret"]
+      + (cards ? ["any_card_hit_rate"] : [])
     var rows: [[String]] = []
     for r in records {
       let regret = self.regret(r, records)
       let t = r.metrics.total
       rows.append(
         [r.source, r.strategy.label]
-          + [t.hitRate, t.mrr, t.hitRateAt3, t.coverage, t.rotationsPerDay, t.relevanceHonouredRate, regret].map(
-            NumberFormat.tableCell))
+          + ([t.hitRate, t.mrr, t.hitRateAt3, t.coverage, t.rotationsPerDay, t.relevanceHonouredRate, regret]
+            + (cards ? [t.anyCardHitRate] : [])).map(NumberFormat.tableCell))
     }
     return ReportCaptions.singleRuns + "\n\n" + markdownTable(header: header, rows: rows)
   }

@@ -56,7 +56,8 @@ public struct CSVTable: Sendable {
 /// registry the runs were made with (a strategy it does not know keeps its full spelling).
 /// 1. From `runs.csv`: per source and strategy (in file order), the mean over replicates
 ///    of hit_rate, mrr, hit_at_3, coverage, rotations_per_day, relevance_honoured and
-///    regret (each over the replicates where it is defined; `–` when none is), 3 decimals.
+///    regret, and any_card_hit_rate where runs.csv has it (a watch), each over the
+///    replicates where it is defined (`–` when none is), 3 decimals.
 /// 2. From `summary.csv`, when given: per source and strategy, the per-unit means of
 ///    hit_rate, mrr and rotations_per_day with their 95% bootstrap CIs, and n.
 /// 3. From `paired.csv`, when given: the difference in per-unit hit_rate and mrr from the
@@ -67,6 +68,11 @@ public enum ReportTables {
     ("hit_rate", "hit_rate"), ("mrr", "mrr"), ("hit_at_3", "hit_at_3"), ("coverage", "coverage"),
     ("rotations_per_day", "rotations_per_day"), ("relevance_honoured", "relevance_honoured"),
     ("regret", "regret"),
+  ]
+  /// Columns table 1 adds when `runs.csv` has them: the watch's share of wants on a card on
+  /// screen (`any_card_hit_rate`, multi-card experiments only).
+  public static let optionalRunColumns: [(column: String, title: String)] = [
+    ("any_card_hit_rate", "any_card_hit_rate")
   ]
 
   /// The tables, each with its caption, separated by blank lines; `registry` labels the
@@ -133,7 +139,8 @@ public enum ReportTables {
 
   /// Table 1.
   public static func runsTable(_ runs: CSVTable, registry: StrategyRegistry) throws -> String {
-    let columns = try runColumns.map { try runs.column($0.column) }
+    let shown = runColumns + optionalRunColumns.filter { runs.header.contains($0.column) }
+    let columns = try shown.map { try runs.column($0.column) }
     var rows: [[String]] = []
     for group in try groups(runs, registry: registry) {
       var cells = group.key
@@ -144,7 +151,7 @@ public enum ReportTables {
       rows.append(cells)
     }
     return RunTables.markdownTable(
-      header: ["source", "strategy"] + runColumns.map(\.title), rows: rows)
+      header: ["source", "strategy"] + shown.map(\.title), rows: rows)
   }
 
   /// `0.412 [0.380, 0.445]`, or `–`.
