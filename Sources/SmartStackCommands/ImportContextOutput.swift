@@ -1,8 +1,8 @@
 import ArgumentParser
 import SmartStackKit
 
-/// `--context-out FILE` of the device formats (`knowledgec`, `powerlog`): the context the
-/// database holds (`ImportResult.context`), written as a context file (`ContextLog`; CSV,
+/// `--context-out FILE` of the device formats (`knowledgec`, `powerlog`, `biome`): the
+/// context the database or Biome folder holds (`ImportResult.context`), written as a context file (`ContextLog`; CSV,
 /// or JSON Lines when FILE ends in `.jsonl`, `.ndjson` or `.json`) in the same set as the
 /// logs (`OutputFiles`: atomic, nothing written unless the whole import succeeds).
 ///
@@ -14,7 +14,7 @@ struct ContextOutOption: ParsableArguments {
   @Option(
     name: .customLong("context-out"),
     help: ArgumentHelp(
-      "Also write the context the database holds (charging, headphones) as a context file for validate/replay --context.",
+      "Also write the context the input holds (knowledgec: charging, headphones; powerlog and biome: charging) as a context file for validate/replay --context.",
       valueName: "FILE"))
   var contextOut: String?
 

@@ -131,14 +131,19 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
       throw ValidationError(
         "strategy '\(clues.type.name)' ranks a watch's cards by their clues; \(path) is not a watchOS scenario (\"platform\": \"watchOS\")")
     }
-    let (claim, manifest) = try OutputFolder.claim(out, run: "simulate", inputs: [path], overwrite: overwrite)
+    // A watch scenario's app files are inputs too: hashed in the manifest, never outputs
+    // (a watch refuses --emit-exposures above, so only the folders are checked again).
+    let inputs = [path] + (scenario.watch?.appFiles ?? [])
+    try OutputFolder.check(out, files: OutputFolder.simulateFiles, inputs: inputs)
+    if let emitLog { try OutputFolder.check(emitLog, files: OutputFolder.emittedFiles, inputs: inputs) }
+    let (claim, manifest) = try OutputFolder.claim(out, run: "simulate", inputs: inputs, overwrite: overwrite)
     // The logs' folder is claimed as --out is, before any work: another run's logs are
     // refused unless --overwrite, a file no manifest lists is never replaced.
     let logClaim = try emitLog.map { folder in
       try reportingErrors {
         try OutputClaim.check(
           folder, identity: OutputClaim.Identity(run: SetKind.logsRun, configHash: manifest.configHash),
-          mode: overwrite ? .overwrite : .fresh, inputs: [path])
+          mode: overwrite ? .overwrite : .fresh, inputs: inputs)
       }
     }
     let held = try OutputFolder.lock(out, files: OutputFolder.simulateFiles)

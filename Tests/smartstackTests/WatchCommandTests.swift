@@ -30,6 +30,29 @@ struct WatchCommandTests {
     #expect(result.stdout.contains("| regret | any_card_hit_rate |"))
   }
 
+  @Test func aWatchAppFileIsAnInputOfTheRunAndNeverAnOutput() throws {
+    let folder = try watchFolder()
+    // A copy of the scenario whose app files sit in the output folder.
+    let out = folder.appendingPathComponent("out")
+    try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+    var scenario = try String(
+      contentsOf: root.appendingPathComponent("Datasets/scenarios/commuter-watch.json"), encoding: .utf8)
+    for app in ["metro", "calendar", "fitness"] {
+      try FileManager.default.copyItem(
+        at: root.appendingPathComponent("Datasets/watch/\(app).json"), to: out.appendingPathComponent("\(app).json"))
+      scenario = scenario.replacingOccurrences(of: "../watch/\(app).json", with: "out/\(app).json")
+    }
+    try scenario.write(to: folder.appendingPathComponent("watch.json"), atomically: true, encoding: .utf8)
+    let refused = try CLI.run(["simulate", "--scenario", "watch.json", "--strategy", "clues", "--days", "1", "--out", "out"], in: folder)
+    #expect(refused.status == 73)
+    #expect(refused.stderr.contains("the input out/metro.json is inside it"), "\(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("runs.csv").path))
+    let ran = try CLI.run(["simulate", "--scenario", "watch.json", "--strategy", "clues", "--days", "1", "--out", "sim"], in: folder)
+    #expect(ran.status == 0, "\(ran.stderr)")
+    let manifest = try String(contentsOf: folder.appendingPathComponent("sim/manifest.json"), encoding: .utf8)
+    #expect(manifest.contains("metro.json") && manifest.contains("fitness.json"))
+  }
+
   @Test func batchRunsTheWatchExperiment() throws {
     let folder = try watchFolder()
     let result = try CLI.run(
