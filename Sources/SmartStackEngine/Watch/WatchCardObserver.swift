@@ -20,8 +20,9 @@ public struct WatchCardObserver<Inner: OutcomeObserver>: OutcomeObserver {
   public let capacity: Int
   /// The pinned cards of the coming raise, top first (set by the driver before it).
   public var pinned: [Int32] = []
-  /// The top card presented at the person's last raise (-1 before the first).
-  @usableFromInline var lastShown: Int32 = -1
+  /// The person's last raise as the inner observer was told it (nil before the first):
+  /// the driver reads it for the person's response instead of presenting the visit again.
+  public var last: VisitOutcome? = nil
 
   @inlinable public init(_ inner: Inner, capacity: Int) {
     precondition(capacity >= 1, "a watch stack shows at least one card")
@@ -63,7 +64,7 @@ public struct WatchCardObserver<Inner: OutcomeObserver>: OutcomeObserver {
   }
 
   @inlinable public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
-    lastShown = -1
+    last = nil
     pinned = []
     inner.beginPerson(person, instances: instances)
   }
@@ -71,11 +72,11 @@ public struct WatchCardObserver<Inner: OutcomeObserver>: OutcomeObserver {
   @inlinable public mutating func observe(
     _ outcome: VisitOutcome, targets: @autoclosure () -> ArraySlice<Int32>, scores: [Double], features: StackFeatures
   ) {
-    var o = pinned.isEmpty ? outcome : Self.presented(outcome, pinned: pinned, capacity: capacity, targets: targets())
-    o.cards = Int32(min(capacity, o.candidateCount))
-    o.previous = lastShown
-    o.rotated = lastShown >= 0 && o.shown != lastShown
-    lastShown = o.shown
+    var o = Self.presented(outcome, pinned: pinned, capacity: capacity, targets: pinned.isEmpty ? [] : targets())
+    let previous = last?.shown ?? -1
+    o.previous = previous
+    o.rotated = previous >= 0 && o.shown != previous
+    last = o
     inner.observe(o, targets: targets(), scores: scores, features: features)
   }
 

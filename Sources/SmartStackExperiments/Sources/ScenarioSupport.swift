@@ -53,15 +53,17 @@ enum ScenarioSupport {
     var options = SimulationOptions()
     options.days = input.days
     options.engine = spec.engine
+    // A watch scenario's app files are inputs too (a file gone since the scenario was read
+    // is an error, not an empty hash).
+    let apps = try (scenario.watch?.appFiles ?? []).map { file in
+      SourceInput(role: "watch app", path: file, hash: FNV1a.hexHash(try FileIO.readBytes(file)))
+    }
     return ScenarioSource(
       name: spec.name, scenario: scenario, options: options,
       statistics: SourceStatistics(
         people: scenario.personCount, events: 0,
         first: scenario.startInstant.milliseconds,
         last: scenario.endInstant(days: input.days).milliseconds, contentHash: hash,
-        inputs: [SourceInput(role: "scenario", path: input.scenario.written, hash: hash)]
-          + (scenario.watch?.appFiles ?? []).map { file in
-            SourceInput(role: "watch app", path: file, hash: (try? FileIO.readBytes(file)).map(FNV1a.hexHash) ?? "")
-          }))
+        inputs: [SourceInput(role: "scenario", path: input.scenario.written, hash: hash)] + apps))
   }
 }

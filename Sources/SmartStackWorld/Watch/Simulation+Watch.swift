@@ -93,8 +93,8 @@ extension Simulation {
       let app = person.wantApp[v]
       let targets = person.wantedInstances(visit: v)
       let decided = session.visit(at: t, hasTarget: app >= 0, targets: targets)
-      let outcome = WatchCardObserver<O>.presented(
-        decided, pinned: raise.pinned, capacity: platform.cards, targets: targets)
+      // What the engine presented (`WatchCardObserver`), as the observer was told it.
+      let outcome = session._observer.last!
       emitter?.visit(person: person.name, at: t)
 
       var tapped = false
