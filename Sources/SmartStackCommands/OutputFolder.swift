@@ -44,12 +44,32 @@ enum OutputFolder {
   static func claim(
     _ path: String, run: String, inputs: [String], overwrite: Bool
   ) throws -> (OutputClaim, CommandManifest) {
-    try reportingErrors {
-      let manifest = try CommandManifest(
+    try claim(path, manifest: try manifest(run: run, inputs: inputs), inputs: inputs, overwrite: overwrite)
+  }
+
+  /// The manifest of a run of this command on `inputs` (each input read once, for its
+  /// size and hash), its times and jobs filled in when it is published.
+  static func manifest(run: String, inputs: [String]) throws -> CommandManifest {
+    try reportingErrors { try manifestResult(run: run, inputs: inputs).get() }
+  }
+
+  /// `manifest(run:inputs:)` with its error not yet reported (for a task whose error is
+  /// reported only if the command gets as far as using the manifest).
+  static func manifestResult(run: String, inputs: [String]) -> Result<CommandManifest, any Error> {
+    Result {
+      try CommandManifest(
         run: run, arguments: arguments, inputs: inputs, jobs: 0, started: Instant.current,
         finished: Instant.current, durationSeconds: 0)
+    }
+  }
+
+  /// `claim(_:run:inputs:overwrite:)` with the manifest already made (`manifest(run:inputs:)`).
+  static func claim(
+    _ path: String, manifest: CommandManifest, inputs: [String], overwrite: Bool
+  ) throws -> (OutputClaim, CommandManifest) {
+    try reportingErrors {
       let claim = try OutputClaim.check(
-        path, identity: OutputClaim.Identity(run: run, configHash: manifest.configHash),
+        path, identity: OutputClaim.Identity(run: manifest.run, configHash: manifest.configHash),
         mode: overwrite ? .overwrite : .fresh, inputs: inputs)
       return (claim, manifest)
     }

@@ -108,10 +108,16 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     if input.scores == nil, choices.contains(where: { $0.type.name == ScoresStrategy.name }) {
       throw ValidationError("strategy '\(ScoresStrategy.name)' ranks by an outside model's scores: give --scores FILE")
     }
-    try OutputFolder.check(out, files: OutputFolder.replayFiles, inputs: input.inputPaths)
+    let inputPaths = input.inputPaths
+    try OutputFolder.check(out, files: OutputFolder.replayFiles, inputs: inputPaths)
+    // The manifest hashes the inputs on another thread while they are read here.
+    let hashing = Task.detached { () -> Result<CommandManifest, any Error> in
+      OutputFolder.manifestResult(run: "replay", inputs: inputPaths)
+    }
     var (log, options) = try input.load()
+    let hashed = await hashing.value
     let (claim, manifest) = try OutputFolder.claim(
-      out, run: "replay", inputs: input.inputPaths, overwrite: overwrite)
+      out, manifest: try reportingErrors { try hashed.get() }, inputs: inputPaths, overwrite: overwrite)
     options.seed = seed
     options.stackRules = try stackRules(over: options.rules)
     let source = URL(fileURLWithPath: input.log).lastPathComponent

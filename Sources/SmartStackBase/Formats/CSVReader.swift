@@ -111,6 +111,18 @@ public struct CSVReader {
     fields.reserveCapacity(16)
   }
 
+  /// Starts reading `bytes`, a part of a file that begins at a record boundary after the
+  /// header (`CSVChunks`), as if its records followed a header of `expectedFieldCount`
+  /// fields. No byte order mark is skipped; lines count from 1 within the part, so the
+  /// positions of problems are not the file's (a chunked reader reads the file again from
+  /// its start to report them).
+  package init(chunk bytes: UnsafeBufferPointer<UInt8>, expectedFieldCount: Int) {
+    self.bytes = bytes
+    offset = 0
+    self.expectedFieldCount = expectedFieldCount
+    fields.reserveCapacity(16)
+  }
+
   /// The number of fields in the current record.
   @inlinable public var fieldCount: Int { fields.count }
 

@@ -88,6 +88,19 @@ public struct LocalTimeReport: Sendable, Hashable {
     }
   }
 
+  /// Adds the report of a later part of the same file, whose lines were counted from 1 at
+  /// line `lineOffset + 1` of the file: the counts add, and a first place is the part's
+  /// (moved down by `lineOffset`) only when this report has none of that kind.
+  package mutating func append(_ part: LocalTimeReport, lineOffset: Int) {
+    func moved(_ place: Place?) -> Place? { place.map { Place(line: $0.line + lineOffset, column: $0.column) } }
+    naive += part.naive
+    gaps += part.gaps
+    folds += part.folds
+    firstNaive = firstNaive ?? moved(part.firstNaive)
+    firstGap = firstGap ?? moved(part.firstGap)
+    firstFold = firstFold ?? moved(part.firstFold)
+  }
+
   /// The messages to print, each with the first place of its kind: one for the times in a
   /// gap, one for the times in a fold, and, when `zoneGiven` is false (UTC, the default
   /// `--timezone`), one for naive times read in UTC. A command prints each as

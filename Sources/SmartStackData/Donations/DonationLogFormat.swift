@@ -61,10 +61,13 @@ extension DonationLog {
     path: String, format: DonationLogFormat? = nil, timeZone: ZoneRules = .utc,
     limit: Int = DiagnosticCollector.defaultLimit, localTimes: inout LocalTimeReport
   ) throws -> DonationLog {
-    let bytes = try FileIO.readBytes(path)
-    return try read(
-      bytes: bytes, file: path, format: format, timeZone: timeZone, limit: limit,
-      localTimes: &localTimes)
+    // Mapped and let go of behind the reader: only the log's columns stay resident.
+    let file = try MappedInputFile(path: path)
+    let builder = try file.withBytes { buffer in
+      try read(buffer, file: path, format: format, timeZone: timeZone, limit: limit, mapped: file)
+    }
+    localTimes = builder.localTimes
+    return builder.build()
   }
 
   /// Reads a donation log from bytes; `file` names it in diagnostics and, when `format` is
@@ -87,16 +90,34 @@ extension DonationLog {
     bytes: [UInt8], file: String, format: DonationLogFormat? = nil, timeZone: ZoneRules = .utc,
     limit: Int = DiagnosticCollector.defaultLimit, localTimes: inout LocalTimeReport
   ) throws -> DonationLog {
-    var builder = DonationLogBuilder()
-    try bytes.withUnsafeBufferPointer { buffer in
-      switch DonationLogFormat.resolve(format, path: file, bytes: bytes) {
-      case .csv:
-        try readCSV(buffer, file: file, timeZone: timeZone, limit: limit, into: &builder)
-      case .jsonl:
-        try readJSONLines(buffer, file: file, timeZone: timeZone, limit: limit, into: &builder)
-      }
+    let builder = try bytes.withUnsafeBufferPointer { buffer in
+      try read(buffer, file: file, format: format, timeZone: timeZone, limit: limit, mapped: nil)
     }
     localTimes = builder.localTimes
     return builder.build()
+  }
+
+  /// The rows of the log in `buffer` (`mapped`'s bytes when it is a mapped file, let go
+  /// of behind the reader): a big log on every core (`chunked`), a small one, and any log
+  /// with a problem, in one pass, which reports every problem.
+  private static func read(
+    _ buffer: UnsafeBufferPointer<UInt8>, file: String, format: DonationLogFormat?, timeZone: ZoneRules,
+    limit: Int, mapped: MappedInputFile?
+  ) throws -> DonationLogBuilder {
+    let format = DonationLogFormat.resolve(format, path: file, bytes: buffer)
+    if buffer.count >= CSVChunks.minimumBytes,
+      let builder = chunked(buffer, file: file, format: format, timeZone: timeZone, mapped: mapped)
+    {
+      return builder
+    }
+    var builder = DonationLogBuilder()
+    let passed = mapped.map { file in { (offset: Int) in file.release(before: offset) } }
+    switch format {
+    case .csv:
+      try readCSV(buffer, file: file, timeZone: timeZone, limit: limit, into: &builder, passed: passed)
+    case .jsonl:
+      try readJSONLines(buffer, file: file, timeZone: timeZone, limit: limit, into: &builder, passed: passed)
+    }
+    return builder
   }
 }

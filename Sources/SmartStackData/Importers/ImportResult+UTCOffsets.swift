@@ -49,7 +49,7 @@ extension ImportResult {
     var csv = CSVWriter(header: ["timestamp", "user", "utc_offset"])
     for i in 0..<visits.count {
       csv.append(DeviceTime.format(milliseconds: visits.times[i], utcOffset: offsets[i]))
-      csv.append(visits.users[i])
+      csv.append(visits.user(i))
       csv.append(Self.offsetText(offsets[i]))
       csv.endRow()
     }

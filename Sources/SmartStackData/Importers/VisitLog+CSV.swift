@@ -11,7 +11,7 @@ extension VisitLog {
     var csv = CSVWriter(header: ["timestamp", "user"])
     for i in 0..<count {
       csv.append(ISO8601.format(Instant(milliseconds: times[i])))
-      csv.append(users[i])
+      csv.append(user(i))
       csv.endRow()
     }
     return csv.text

@@ -29,11 +29,10 @@ public struct CommandManifest: Sendable {
     self.run = run
     var described: [JSONNode] = []
     for path in inputs {
-      let bytes = try FileIO.readBytes(path)
+      let (bytes, hash) = try FNV1a.hashFile(path)
       described.append(
         JSONNode([
-          "path": .string(path), "bytes": .number(Double(bytes.count)),
-          "fnv1a64": .string(FNV1a.hexHash(bytes)),
+          "path": .string(path), "bytes": .number(Double(bytes)), "fnv1a64": .string(FNV1a.hex(hash)),
         ]))
     }
     config = .object([

@@ -114,4 +114,27 @@ public enum FNV1a {
 
   /// `hex(hash(bytes))`.
   public static func hexHash(_ bytes: some Sequence<UInt8>) -> String { hex(hash(bytes)) }
+
+  /// The size and hash of the file at `path`, read mapped with only about
+  /// `MappedInputFile.releaseStep` of it resident at a time.
+  ///
+  /// - Throws: `InputFileError` when the file cannot be read.
+  /// - Complexity: O(n) in the file's size.
+  public static func hashFile(_ path: String) throws -> (bytes: Int, hash: UInt64) {
+    let file = try MappedInputFile(path: path)
+    return file.withBytes { bytes in
+      var hash = offsetBasis
+      var start = 0
+      while start < bytes.count {
+        let end = min(bytes.count, start + MappedInputFile.releaseStep)
+        for byte in UnsafeBufferPointer(rebasing: bytes[start..<end]) {
+          hash ^= UInt64(byte)
+          hash &*= prime
+        }
+        file.release(before: end)
+        start = end
+      }
+      return (bytes.count, hash)
+    }
+  }
 }

@@ -1,0 +1,111 @@
+import SmartStackBase
+
+extension DonationLog {
+  /// Reads a big donation log on every core: windows of parts (`CSVChunks`), each part
+  /// into its own `DonationLogBuilder`, joined in file order (`DonationLogBuilder.append`).
+  /// The result is the one-pass reader's: the builder renumbers every id canonically when
+  /// it builds, and the naive local times' first places are moved to their lines in the
+  /// file. Nil when any part meets a problem (or the header does): the one-pass reader
+  /// then reads the file and reports every problem with its own positions. A CSV window
+  /// holding a quote, and everything after it, is read in one pass from its start.
+  ///
+  /// Memory: the builder's columns, and of a mapped file about one window.
+  static func chunked(
+    _ bytes: UnsafeBufferPointer<UInt8>, file: String, format: DonationLogFormat, timeZone: ZoneRules,
+    mapped: MappedInputFile?, windowBytes: Int = CSVChunks.windowBytes, parts: Int = ParallelMap.partCount
+  ) -> DonationLogBuilder? {
+    // Where the body starts, and how a part is read.
+    var start = 0
+    let readPart: (Range<Int>) -> DonationLogBuilder?
+    switch format {
+    case .csv:
+      var csv = CSVReader(bytes)
+      guard case .record = csv.next(), let columns = try? CSVColumns(csv, file: file, limit: 1),
+        let fieldCount = csv.expectedFieldCount
+      else { return nil }
+      start = csv.offset
+      readPart = { range in
+        var csv = CSVReader(chunk: UnsafeBufferPointer(rebasing: bytes[range]), expectedFieldCount: fieldCount)
+        var reader = CSVRowReader(columns: columns, timeZone: timeZone)
+        var problems = DiagnosticCollector(file: file, limit: 1)
+        var part = DonationLogBuilder()
+        part.reserve(range.count / 64)
+        while problems.isEmpty {
+          switch csv.next() {
+          case .end: return part
+          case .problem: return nil
+          case .record: reader.read(csv, into: &part, problems: &problems)
+          }
+        }
+        return nil
+      }
+    case .jsonl:
+      readPart = { range in
+        var part = DonationLogBuilder()
+        do {
+          try readJSONLines(UnsafeBufferPointer(rebasing: bytes[range]), file: file, timeZone: timeZone, limit: 1, into: &part)
+        } catch {
+          return nil
+        }
+        return part
+      }
+    }
+    var joined = DonationLogBuilder()
+    joined.reserve(bytes.count / (format == .csv ? 64 : 128))
+    // Lines before `counted` (LF bytes in `bytes[..<counted]`), counted only as far as a
+    // part with naive local times needs.
+    var counted = 0
+    var lines = 0
+    func join(_ part: DonationLogBuilder, at offset: Int) {
+      if !part.localTimes.isEmpty {
+        lines += CSVChunks.lineFeeds(in: bytes, counted..<offset)
+        counted = offset
+      }
+      joined.append(part, lineOffset: lines)
+    }
+    while start < bytes.count {
+      guard let window = CSVChunks.window(in: bytes, from: start, size: windowBytes, quoted: format == .csv) else {
+        // Quotes ahead in a CSV file: the rest in one part.
+        guard let part = readPart(start..<bytes.count) else { return nil }
+        join(part, at: start)
+        break
+      }
+      let cuts = CSVChunks.parts(of: window, in: bytes, count: parts)
+      let read = ParallelMap.map(cuts, readPart)
+      for (part, cut) in zip(read, cuts) {
+        guard let part else { return nil }
+        join(part, at: cut.lowerBound)
+      }
+      mapped?.release(before: window.upperBound)
+      start = window.upperBound
+    }
+    return joined
+  }
+}
+
+extension DonationLogBuilder {
+  /// Appends the rows of `part`, read after these rows, its names interned here (ids are
+  /// made canonical by `build()` in any case) and its naive local times' places moved down
+  /// by `lineOffset` lines (`LocalTimeReport.append(_:lineOffset:)`).
+  ///
+  /// - Complexity: O(rows of `part` + its distinct names and parameter sets).
+  mutating func append(_ part: DonationLogBuilder, lineOffset: Int) {
+    let users = part.userNames.names.map { userNames.intern($0) }
+    let kinds = part.kindNames.names.map { kindNames.intern($0) }
+    let intents = part.intentNames.names.map { intentNames.intern($0) }
+    let keys = part.parameterKeys.names.map { parameterKeys.intern($0) }
+    let values = part.parameterValues.names.map { parameterValues.intern($0) }
+    let sets = part.parameterTable.map { pairs in
+      internSet(pairs.map { ParameterID(key: keys[Int($0.key)], value: values[Int($0.value)]) }.sorted())
+    }
+    let hasOffsets = !part.utcOffsets.isEmpty
+    for row in 0..<part.count {
+      let intent = part.intents[row]
+      append(
+        timestamp: part.timestamps[row], user: users[Int(part.users[row])], kind: kinds[Int(part.kinds[row])],
+        intent: intent < 0 ? intent : intents[Int(intent)], parameterSet: sets[Int(part.parameterSets[row])],
+        utcOffset: hasOffsets ? part.utcOffsets[row] : UTCOffset.none)
+    }
+    localTimes.append(part.localTimes, lineOffset: lineOffset)
+  }
+}

@@ -1,0 +1,233 @@
+import SmartStackBase
+
+extension VisitLog {
+  /// Reads a visit log, reporting every problem as `FILE:LINE:COLUMN: message`.
+  ///
+  /// The file is mapped (`MappedInputFile`) and let go of behind the reader, so what is
+  /// resident of it is about one window (`CSVChunks.windowBytes`); a body of at least
+  /// `CSVChunks.minimumBytes` is read on every core (`CSVChunks`), with the same result
+  /// and the same problems as one pass.
+  public static func read(path: String, zone: ZoneRules = .utc, limit: Int = DiagnosticCollector.defaultLimit) throws -> VisitLog {
+    let mapped = try MappedInputFile(path: path)
+    return try mapped.withBytes { try read($0, file: path, zone: zone, limit: limit, mapped: mapped) }
+  }
+
+  /// Reads a visit log from bytes; `file` names it in diagnostics.
+  public static func read(bytes: [UInt8], file: String, zone: ZoneRules = .utc, limit: Int = DiagnosticCollector.defaultLimit) throws -> VisitLog {
+    try bytes.withUnsafeBufferPointer { try read($0, file: file, zone: zone, limit: limit, mapped: nil) }
+  }
+
+  /// The reader: in parts on every core when it can (`chunked`), else, or when a part meets
+  /// a problem, in one pass (`onePass`), which alone reports problems.
+  static func read(
+    _ bytes: UnsafeBufferPointer<UInt8>, file: String, zone: ZoneRules, limit: Int, mapped: MappedInputFile?
+  ) throws -> VisitLog {
+    if bytes.count >= CSVChunks.minimumBytes, let log = chunked(bytes, file: file, zone: zone, mapped: mapped) {
+      return log
+    }
+    var problems = DiagnosticCollector(file: file, limit: limit)
+    var csv = CSVReader(bytes)
+    var columns = VisitColumns()
+    if let rows = VisitRows.header(&csv, zone: zone, problems: &problems) {
+      while !problems.isFull, rows.next(&csv, into: &columns, problems: &problems) {
+        mapped?.release(before: csv.offset)
+      }
+    }
+    try problems.throwIfAny()
+    return columns.log(file: file)
+  }
+
+  /// The log read in windows of parts at the same time (`CSVChunks`), or nil when any part
+  /// (or the header) meets a problem. A window holding a quote and everything after it is
+  /// read in one pass from the window's start.
+  static func chunked(
+    _ bytes: UnsafeBufferPointer<UInt8>, file: String, zone: ZoneRules, mapped: MappedInputFile?,
+    windowBytes: Int = CSVChunks.windowBytes, parts: Int = ParallelMap.partCount
+  ) -> VisitLog? {
+    var problems = DiagnosticCollector(file: file, limit: 1)
+    var csv = CSVReader(bytes)
+    guard let rows = VisitRows.header(&csv, zone: zone, problems: &problems), problems.isEmpty,
+      let fieldCount = csv.expectedFieldCount
+    else { return nil }
+    var joined = VisitColumns()
+    var start = csv.offset
+    while start < bytes.count {
+      guard let window = CSVChunks.window(in: bytes, from: start, size: windowBytes) else {
+        // Quotes ahead: the rest in one pass.
+        var rest = CSVReader(chunk: UnsafeBufferPointer(rebasing: bytes[start...]), expectedFieldCount: fieldCount)
+        var part = VisitColumns()
+        while rows.next(&rest, into: &part, problems: &problems) {
+          guard problems.isEmpty else { return nil }
+          mapped?.release(before: start + rest.offset)
+        }
+        guard problems.isEmpty else { return nil }
+        joined.append(part)
+        break
+      }
+      let columns = ParallelMap.map(CSVChunks.parts(of: window, in: bytes, count: parts)) { range in
+        var problems = DiagnosticCollector(file: file, limit: 1)
+        var csv = CSVReader(chunk: UnsafeBufferPointer(rebasing: bytes[range]), expectedFieldCount: fieldCount)
+        var part = VisitColumns()
+        while problems.isEmpty, rows.next(&csv, into: &part, problems: &problems) {}
+        return problems.isEmpty ? part : nil
+      }
+      for part in columns {
+        guard let part else { return nil }
+        joined.append(part)
+      }
+      mapped?.release(before: window.upperBound)
+      start = window.upperBound
+    }
+    return joined.log(file: file)
+  }
+}
+
+/// Visit rows being read: the columns of `VisitLog`, the names interned as met.
+struct VisitColumns {
+  var names = Interner()
+  var ids: [Int32] = []
+  var times: [Int64] = []
+  /// Empty until the first row with an offset; then one per row.
+  var offsets: [Int32] = []
+
+  mutating func append(user: UnsafeBufferPointer<UInt8>?, time: Int64, offset: Int32) {
+    if let user {
+      ids.append(names.intern(user))
+    } else {
+      ids.append(names.intern("default"))
+    }
+    times.append(time)
+    if !offsets.isEmpty {
+      offsets.append(offset)
+    } else if offset != UTCOffset.none {
+      offsets = Array(repeating: UTCOffset.none, count: times.count - 1) + [offset]
+    }
+  }
+
+  /// Appends the rows of `part` (read after these), its names renumbered.
+  mutating func append(_ part: VisitColumns) {
+    let renumbered = part.names.names.map { names.intern($0) }
+    ids.reserveCapacity(ids.count + part.ids.count)
+    for id in part.ids { ids.append(renumbered[Int(id)]) }
+    let before = times.count
+    times.append(contentsOf: part.times)
+    if !part.offsets.isEmpty {
+      if offsets.isEmpty { offsets = Array(repeating: UTCOffset.none, count: before) }
+      offsets.append(contentsOf: part.offsets)
+    } else if !offsets.isEmpty {
+      offsets.append(contentsOf: repeatElement(UTCOffset.none, count: part.times.count))
+    }
+  }
+
+  func log(file: String) -> VisitLog {
+    VisitLog(file: file, userNames: names.names, userIDs: ids, times: times, utcOffsets: offsets)
+  }
+}
+
+/// The columns a visit log's header names, and the reading of one row by them.
+struct VisitRows: Sendable {
+  var timestampColumn: Int
+  var epoch: EpochUnit?
+  var userColumn: Int
+  var offsetColumn: Int
+  var zone: ZoneRules
+
+  /// Reads the header record (reporting an empty file, a bad header or a missing time
+  /// column); nil when the rows cannot be read.
+  static func header(_ csv: inout CSVReader, zone: ZoneRules, problems: inout DiagnosticCollector) -> VisitRows? {
+    while true {
+      switch csv.next() {
+      case .end:
+        problems.report(line: 1, column: 1, "empty file: expected a header row with a 'timestamp' column")
+        return nil
+      case .problem(let p):
+        problems.report(line: p.line, column: p.column, p.message)
+        return nil
+      case .record:
+        var timestampColumn = -1
+        var epoch: EpochUnit? = nil
+        var userColumn = -1
+        var offsetColumn = -1
+        let header = CSVHeader(csv, problems: &problems) { i, header, problems in
+          let name = header.names[i]
+          // The time: `timestamp` or one epoch column (`EpochUnit`), never two.
+          if name == "timestamp" || EpochUnit(columnName: name) != nil {
+            if timestampColumn < 0 {
+              timestampColumn = i
+              epoch = EpochUnit(columnName: name)
+            } else if header.names[timestampColumn] != name {
+              let position = header.positions[i]
+              problems.report(
+                line: position.line, column: position.column,
+                "both '\(header.names[timestampColumn])' and '\(name)' name the time: keep one column")
+            }
+          }
+          if name == "user" { userColumn = i }
+          if name == UTCOffset.fieldName && offsetColumn < 0 { offsetColumn = i }
+        }
+        let names = header.names
+        if timestampColumn < 0 {
+          problems.report(
+            line: 1, column: 1,
+            header.missingColumns(["'timestamp'"], known: ["timestamp", "user"] + EpochUnit.columnNames)
+              + (CSVHeaderText.namesAny(names, of: ["timestamp", "user"] + EpochUnit.columnNames)
+                ? "; epoch times go in a column named " + EpochUnit.columnNames.map { "'\($0)'" }.joined(separator: ", ")
+                : ""))
+          return nil
+        }
+        return VisitRows(
+          timestampColumn: timestampColumn, epoch: epoch, userColumn: userColumn, offsetColumn: offsetColumn,
+          zone: zone)
+      }
+    }
+  }
+
+  /// Reads the next record into `columns`, reporting its problems; false at the end.
+  func next(_ csv: inout CSVReader, into columns: inout VisitColumns, problems: inout DiagnosticCollector) -> Bool {
+    switch csv.next() {
+    case .end:
+      return false
+    case .problem(let p):
+      problems.report(line: p.line, column: p.column, p.message)
+      return true
+    case .record:
+      break
+    }
+    let field = csv.field(timestampColumn)
+    let parsed: Result<Int64, ISO8601.ParseError> =
+      if let epoch { epoch.parse(field) } else { zone.instant(parsing: field).map(\.milliseconds) }
+    // The row's own offset: `utc_offset` when not empty, else the timestamp's.
+    var utcOffset = UTCOffset.none
+    var offsetProblem: (position: TextPosition, message: String)? = nil
+    if case .success = parsed, epoch == nil { utcOffset = UTCOffset.ofTimestamp(field) }
+    if offsetColumn >= 0, case let cell = csv.field(offsetColumn), !cell.isEmpty {
+      switch UTCOffset.parse(cell) {
+      case .success(let seconds): utcOffset = seconds
+      case .failure(let error):
+        offsetProblem = (
+          csv.position(ofByte: csv.sourceOffset(ofField: offsetColumn, byte: error.offset)),
+          "utc_offset: \(error.message)"
+        )
+      }
+    }
+    defer {
+      if let offsetProblem {
+        problems.report(line: offsetProblem.position.line, column: offsetProblem.position.column, offsetProblem.message)
+      }
+    }
+    switch parsed {
+    case .success(let milliseconds) where offsetProblem == nil:
+      var user: UnsafeBufferPointer<UInt8>? = nil
+      if userColumn >= 0, case let u = csv.field(userColumn), u.count > 0 { user = u }
+      columns.append(user: user, time: milliseconds, offset: utcOffset)
+    case .success:
+      break
+    case .failure(let error):
+      let offset = field.isEmpty ? csv.fieldInfo(timestampColumn).sourceStart : csv.sourceOffset(ofField: timestampColumn, byte: error.offset)
+      let position = csv.position(ofByte: offset)
+      problems.report(
+        line: position.line, column: position.column, field.isEmpty ? "empty timestamp" : "timestamp: \(error.message)")
+    }
+    return true
+  }
+}
