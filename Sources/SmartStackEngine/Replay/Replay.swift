@@ -61,7 +61,8 @@ public enum Replay {
     let strategyStream = StreamSeed.stableHash(descriptor.description)
     let horizon = InputLimits.milliseconds(options.horizonSeconds * 1000)
     let rules = options.rules
-    for (personIndex, person) in plan.people.enumerated() {
+    for (k, person) in plan.people.enumerated() {
+      let personIndex = plan.firstPersonIndex + k
       let seed = StreamSeed.derive(options.seed, options.replicate, strategyStream, UInt64(personIndex))
       var session = StackSession(
         person: Int32(personIndex), instances: person.instances, path: prototype,

@@ -69,6 +69,11 @@ public struct ReplayPlan: Sendable {
   }
 
   public var people: [Person]
+  /// The index of `people[0]` among the people of the whole plan: a block of the plan
+  /// (`block(_:)`) keeps each person's index, which seeds the person's strategy and
+  /// numbers the person for observers, so a block replays its people exactly as the whole
+  /// plan does. 0 for a whole plan.
+  public private(set) var firstPersonIndex = 0
   /// Things the user should know that are not errors (ignored visit rows, timeline ids
   /// that match nothing), in a fixed order.
   public var notes: [String]
@@ -85,7 +90,7 @@ public struct ReplayPlan: Sendable {
   /// - Complexity: O(D + V + E·P + F) for D donations, V visits, E entries of every
   ///   person's timelines, P people and F entries of one person's timelines (`user`), plus
   ///   the matching cost of each distinct (kind, intent, parameters) triple once.
-  @inlinable public init(log: DonationLog, options: ReplayOptions) throws {
+  public init(log: DonationLog, options: ReplayOptions) throws {
     self.options = options
     donations = log.count
     firstInstant = log.count > 0 ? log.timestamps[0] : nil
@@ -163,36 +168,57 @@ public struct ReplayPlan: Sendable {
       scoreRows = try Self.checkedScoreRows(scores, log: log, stack: options.stack)
     }
 
-    // Visit log rows per user.
-    // (Rows in file order; each user's sorted by time below, ties in file order.)
+    // Visit log rows per user, each user's in file order (sorted by time below, ties in
+    // file order). The log's people are matched to the donation log's once per name; the
+    // rows are counted per person first, so each person's arrays are allocated once.
     var visitsPerUser = Array(repeating: [Int64](), count: userCount)
     var visitOffsetsPerUser = Array(repeating: [Int32](), count: userCount)
     if case .log(let visitLog) = options.visits {
+      let logUser = visitLog.userNames.map { log.userNames.id(of: $0) ?? -1 }
+      var rowsOfUser = [Int](repeating: 0, count: userCount)
       var unknown = 0
       var unknownNames: [String] = []
-      for (row, (user, time)) in zip(visitLog.users, visitLog.times).enumerated() {
-        if let u = log.userNames.id(of: user) {
-          visitsPerUser[Int(u)].append(time)
-          visitOffsetsPerUser[Int(u)].append(visitLog.utcOffset(row))
+      for (row, id) in visitLog.userIDs.enumerated() {
+        let u = logUser[Int(id)]
+        if u >= 0 {
+          rowsOfUser[Int(u)] += 1
         } else {
           unknown += 1
+          let user = visitLog.user(row)
           if unknownNames.count < 3 && !unknownNames.contains(user) { unknownNames.append(user) }
         }
+      }
+      let hasOffsets = !visitLog.utcOffsets.isEmpty
+      for u in 0..<userCount {
+        visitsPerUser[u].reserveCapacity(rowsOfUser[u])
+        if hasOffsets { visitOffsetsPerUser[u].reserveCapacity(rowsOfUser[u]) }
+      }
+      for (row, id) in visitLog.userIDs.enumerated() {
+        let u = Int(logUser[Int(id)])
+        guard u >= 0 else { continue }
+        visitsPerUser[u].append(visitLog.times[row])
+        if hasOffsets { visitOffsetsPerUser[u].append(visitLog.utcOffsets[row]) }
       }
       if unknown > 0 {
         notes.append(
           "\(unknown) visit(s) of people with no donation in the log were ignored (e.g. "
             + unknownNames.map { "'\($0)'" }.joined(separator: ", ") + ")")
       }
+      // The plan keeps the visits per person, not the log's rows.
+      self.options.visits = .log(VisitLog(file: visitLog.file, users: [], times: []))
     }
 
     let horizon = InputLimits.milliseconds(options.horizonSeconds * 1000)
     let warmup = InputLimits.milliseconds(options.warmupDays * 86_400_000)
-    var people: [Person] = []
-    people.reserveCapacity(userCount)
-    for u in 0..<userCount {
+    // A person's part of the plan reads only the shared inputs above, never written from
+    // here on: people are built in blocks on every core (`ParallelMap`) and joined in
+    // person order, so the plan, and the first error, are those of one pass.
+    let visitsByUser = visitsPerUser
+    let offsetsByUser = visitOffsetsPerUser
+    (visitsPerUser, visitOffsetsPerUser) = ([], [])
+    let personAt = { (u: Int) throws(ReplayError) -> Person? in
       let rows = log.rows(ofUser: Int32(u))
-      guard let firstRow = rows.first else { continue }
+      guard let firstRow = rows.first else { return nil }
       let first = log.timestamps[Int(firstRow)]
       var p = Person(name: log.userNames[Int32(u)], instances: [], alwaysAvailable: true)
 
@@ -277,13 +303,18 @@ public struct ReplayPlan: Sendable {
           previous = t
         }
       case .log:
-        visits = visitsPerUser[u]
-        if visitOffsetsPerUser[u].contains(where: { $0 != UTCOffset.none }) {
-          // Stable: visits at one instant keep file order, so their offsets do too.
-          let order = visits.indices.sorted { (visits[$0], $0) < (visits[$1], $1) }
-          visits = order.map { visits[$0] }
-          visitOffsets = order.map { visitOffsetsPerUser[u][$0] }
-        } else {
+        visits = visitsByUser[u]
+        let ascending = !zip(visits, visits.dropFirst()).contains(where: { $0 > $1 })
+        if offsetsByUser[u].contains(where: { $0 != UTCOffset.none }) {
+          if ascending {
+            visitOffsets = offsetsByUser[u]
+          } else {
+            // Stable: visits at one instant keep file order, so their offsets do too.
+            let order = visits.indices.sorted { (visits[$0], $0) < (visits[$1], $1) }
+            visits = order.map { visits[$0] }
+            visitOffsets = order.map { offsetsByUser[u][$0] }
+          }
+        } else if !ascending {
           visits.sort()
         }
       }
@@ -346,10 +377,35 @@ public struct ReplayPlan: Sendable {
         Self.addScoreEvents(scores, rows: scoreRows[p.name] ?? [], to: &p)
       }
       if let events = contextEvents[p.name] { p.context = events }
-      people.append(p)
+      return p
     }
+    let blocks = ParallelMap.map(ParallelMap.blocks(count: userCount, parts: 4 * ParallelMap.partCount)) {
+      block -> Result<[Person], ReplayError> in
+      var built: [Person] = []
+      for u in block {
+        do throws(ReplayError) {
+          if let p = try personAt(u) { built.append(p) }
+        } catch {
+          return .failure(error)
+        }
+      }
+      return .success(built)
+    }
+    var people: [Person] = []
+    people.reserveCapacity(userCount)
+    for block in blocks { people += try block.get() }
     self.people = people
     self.notes = notes
+  }
+
+  /// The plan of the people at `range` of `people` (indices into this plan's `people`),
+  /// each keeping its index in the whole plan (`firstPersonIndex`). O(range.count): the
+  /// people's arrays are shared, not copied.
+  public func block(_ range: Range<Int>) -> ReplayPlan {
+    var block = self
+    block.people = Array(people[range])
+    block.firstPersonIndex = firstPersonIndex + range.lowerBound
+    return block
   }
 
   /// Total scored visits over all people.

@@ -25,6 +25,10 @@ public struct StandardMetrics: OutcomeObserver {
   /// `RunMetrics.daily`.
   @inlinable public var days: [Int64: MetricCounts] { _days }
   @usableFromInline package var _days: [Int64: MetricCounts] = [:]
+  /// Each person-day's reciprocal-rank sum as it was added to `days`, in that order (16
+  /// bytes per person-day): what lets `merged(_:)` add the floating-point sums of blocks
+  /// of people in the order one run adds them.
+  @usableFromInline package var _dayReciprocals: [DayReciprocal] = []
 
   @usableFromInline package var current = MetricCounts()
   @usableFromInline package var currentDay = MetricCounts()
@@ -72,7 +76,10 @@ public struct StandardMetrics: OutcomeObserver {
     var day = currentDay
     day.reciprocalRankSum = 0
     current += day
-    if currentDay.visits > 0 { _days[lastDay, default: MetricCounts()] += currentDay }
+    if currentDay.visits > 0 {
+      _days[lastDay, default: MetricCounts()] += currentDay
+      _dayReciprocals.append(DayReciprocal(day: lastDay, sum: currentDay.reciprocalRankSum))
+    }
     currentDay = MetricCounts()
   }
 
@@ -175,6 +182,43 @@ public struct StandardMetrics: OutcomeObserver {
     var counts: [Int] = []
     for i in 0..<exposure.count where everCandidate[i] { counts.append(exposure[i]) }
     _exposureGini.append(Gini.coefficient(counts))
+  }
+}
+
+/// One person-day's reciprocal-rank sum (`StandardMetrics._dayReciprocals`).
+@usableFromInline package struct DayReciprocal: Sendable {
+  @usableFromInline package var day: Int64
+  @usableFromInline package var sum: Double
+  @inlinable package init(day: Int64, sum: Double) {
+    self.day = day
+    self.sum = sum
+  }
+}
+
+extension StandardMetrics {
+  /// The metrics of consecutive blocks of people, each run by itself in order, as one run
+  /// of all of them gives them, bit for bit: per-person values and times to surface
+  /// joined in order; each day's integer counts summed (in any order: integer sums do not
+  /// depend on it); each day's reciprocal-rank sum added again person-day by person-day
+  /// in the blocks' order, the order of one run.
+  ///
+  /// - Complexity: O(people + person-days).
+  package static func merged(_ blocks: [StandardMetrics]) -> StandardMetrics {
+    guard blocks.count > 1 else { return blocks.first ?? StandardMetrics() }
+    var all = StandardMetrics()
+    for block in blocks {
+      all._perPerson += block._perPerson
+      all._exposureGini += block._exposureGini
+      all._timesToSurface += block._timesToSurface
+      all._dayReciprocals += block._dayReciprocals
+      for day in block._days.keys.sorted() {
+        var counts = block._days[day]!
+        counts.reciprocalRankSum = 0
+        all._days[day, default: MetricCounts()] += counts
+      }
+    }
+    for d in all._dayReciprocals { all._days[d.day]!.reciprocalRankSum += d.sum }
+    return all
   }
 }
 

@@ -12,35 +12,53 @@ extension Replay {
     choice.replay(plan).0
   }
 
-  /// Runs every choice over `plan`, at most `jobs` at a time, and returns one record per
-  /// choice in the order of `choices`, whatever the number of jobs. `source` names the
-  /// input in the records. `progress` is called with (runs done, runs) before the first
-  /// run and after each.
+  /// Runs every choice over `plan` and returns one record per choice in the order of
+  /// `choices`. `source` names the input in the records. `progress` is called with (runs
+  /// done, runs) before the first run and after each.
+  ///
+  /// People in parallel: a choice's people are cut into consecutive blocks
+  /// (`blockCount(people:choices:jobs:)`), and the (choice, block) units run at most
+  /// `jobs` at a time. A block replays its people as the whole plan does
+  /// (`ReplayPlan.block(_:)`), and a choice's blocks are joined by
+  /// `StandardMetrics.merged(_:)`, so the records are bit-identical for any `jobs`.
   public static func runAll(
     _ plan: ReplayPlan, choices: [StrategyChoice], source: String, jobs: Int,
     progress: (Int, Int) -> Void = { _, _ in }
   ) async -> [RunRecord] {
     let options = plan.options
     let days = LocalDays(plan: plan)
-    var results = [RunMetrics?](repeating: nil, count: choices.count)
+    let blocks = ParallelMap.blocks(
+      count: plan.people.count, parts: blockCount(people: plan.people.count, choices: choices.count, jobs: jobs))
+    let parts = blocks.isEmpty ? [plan] : blocks.map { plan.block($0) }
+    struct Unit: Sendable {
+      var choice: Int
+      var part: Int
+    }
+    let units = choices.indices.flatMap { c in parts.indices.map { Unit(choice: c, part: $0) } }
+    var metrics = [[StandardMetrics?]](repeating: Array(repeating: nil, count: parts.count), count: choices.count)
+    var left = [Int](repeating: parts.count, count: choices.count)
+    var done = 0
     progress(0, choices.count)
-    await withTaskGroup(of: (Int, RunMetrics).self) { group in
+    await withTaskGroup(of: (Unit, StandardMetrics).self) { group in
       var next = 0
-      var done = 0
-      func launch(_ i: Int) {
-        let choice = choices[i]
-        group.addTask { (i, RunMetrics(Replay.run(plan, choice: choice), days: days)) }
+      func launch(_ unit: Unit) {
+        let choice = choices[unit.choice]
+        let part = parts[unit.part]
+        group.addTask { (unit, Replay.run(part, choice: choice)) }
       }
-      while next < min(max(jobs, 1), choices.count) {
-        launch(next)
+      while next < min(max(jobs, 1), units.count) {
+        launch(units[next])
         next += 1
       }
-      for await (i, metrics) in group {
-        results[i] = metrics
-        done += 1
-        progress(done, choices.count)
-        if next < choices.count {
-          launch(next)
+      for await (unit, result) in group {
+        metrics[unit.choice][unit.part] = result
+        left[unit.choice] -= 1
+        if left[unit.choice] == 0 {
+          done += 1
+          progress(done, choices.count)
+        }
+        if next < units.count {
+          launch(units[next])
           next += 1
         }
       }
@@ -48,7 +66,16 @@ extension Replay {
     return choices.indices.map { i in
       RunRecord(
         source: source, strategy: choices[i].descriptor, replicate: Int(options.replicate),
-        seed: options.seed, metrics: results[i]!, targetAware: choices[i].isTargetAware)
+        seed: options.seed, metrics: RunMetrics(StandardMetrics.merged(metrics[i].map { $0! }), days: days),
+        targetAware: choices[i].isTargetAware)
     }
+  }
+
+  /// Blocks per choice: 1 when the choices alone keep `jobs` workers busy, else enough
+  /// that every worker has about two units (at most one block per person).
+  static func blockCount(people: Int, choices: Int, jobs: Int) -> Int {
+    let jobs = max(jobs, 1)
+    guard choices < jobs, people > 1 else { return 1 }
+    return min(people, 2 * ((jobs + choices - 1) / max(choices, 1)))
   }
 }
