@@ -161,11 +161,11 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
       exposures: emitExposures != nil)
     let progress = ProgressReporter.Counter(
       ProgressReporter(label: "simulate", unit: "runs", quiet: quiet), total: plan.count)
-    let cells = await SimulationRuns.run(
+    var cells = await SimulationRuns.run(
       scenario, choices: choices, jobs: plan, seed: seed, options: options, workers: jobs,
       progress: { done, _ in if done > 0 { progress.tick() } })
     // Replicate 0 of the first strategy: the logs and the exposure log.
-    let first = cells.first
+    let (world, exposureLog) = (cells.first?.emitter, cells.first?.exposures)
     let records = plan.indices.map { k in
       RunRecord(
         source: source, strategy: choices[plan[k].choice].descriptor, replicate: plan[k].replicate,
@@ -174,7 +174,7 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
 
     // The exposure log is made before anything is published, and written first: a
     // failure leaves the report folder as it was.
-    if let emitExposures, let log = first?.exposures, let world = first?.emitter {
+    if let emitExposures, let log = exposureLog, let world {
       let files = ExposureRun.files(
         log: log, sidecar: ExposureSidecar(scenario: scenario, emitter: world),
         logName: (emitExposures as NSString).lastPathComponent)
@@ -193,16 +193,21 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
         OutputSet.File(name: "daily.csv", text: RunTables.daily(records)),
       ]
       if explain {
-        var text = ""
-        for (k, job) in plan.enumerated() where job.recording.explain {
-          text += Self.rows(of: cells[k].explain!.csv.text, header: text.isEmpty)
+        // The runs' rows in strategy order, the header once; each run's rows are dropped
+        // once copied, so the file and the rows are not held twice over.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(cells.reduce(0) { $0 + ($1.explain?.csv.bytes.count ?? 0) })
+        for k in plan.indices {
+          guard let rows = cells[k].explain?.csv.bytes else { continue }
+          cells[k].explain = nil
+          bytes += rows[(bytes.isEmpty ? 0 : rows.firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)...]
         }
-        files.append(OutputSet.File(name: "explain.csv", text: text))
+        files.append(OutputSet.File(name: "explain.csv", bytes: bytes))
       }
       // Both sets are built, and the logs staged, before either is published; the logs
       // are committed after the reports: both or neither.
       var emittedSet: [OutputSet.File] = []
-      if emitLog != nil, let emitter = first?.emitter {
+      if emitLog != nil, let emitter = world {
         let log = emitter.donationLog
         let stack = StackSpec(file: "stack.json", instances: scenario.stackInstances, catalog: scenario.catalog)
         emittedSet = [
@@ -249,12 +254,6 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
       }
       StandardError.write(message)
     }
-  }
-
-  /// `csv` (an explain.csv of one run) without its header row unless `header`.
-  static func rows(of csv: String, header: Bool) -> String {
-    guard !header, let newline = csv.firstIndex(of: "\n") else { return csv }
-    return String(csv[csv.index(after: newline)...])
   }
 
   /// The sidecar and timelines written beside an exposure log (`ExposureRun.files`).
