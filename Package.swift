@@ -12,7 +12,7 @@
 //   SmartStackStrategies   the built-in strategies
 //   SmartStackEngine       strategy protocol, stack session, stack rules, replay driver
 //   SmartStackData         donations, stacks and intents, relevance, visit logs, importers
-//   SmartStackBase         time, random numbers, CSV/JSON, diagnostics, file I/O
+//   SmartStackBase         time, random numbers, CSV/JSON, diagnostics, file I/O, worker pool
 //
 // `SmartStackKit` re-exports the six library layers: users write one import. The library
 // depends on Foundation, the system zlib and SQLite (the design card says "packages: none":

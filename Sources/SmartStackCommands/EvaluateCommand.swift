@@ -239,12 +239,17 @@ struct EvaluateCommand: AsyncParsableCommand, RegistryCommand {
       var checks = [[ExposureCheck]](repeating: [], count: loggers.count)
       let progress = ProgressReporter.Counter(
         ProgressReporter(label: "validate", unit: "replicates", quiet: quiet), total: replicates)
-      let rows = try replayingErrors(path) {
-        try EstimatorValidation.run(
-          scenario, logging: loggers, targets: targets, replicates: replicates, seed: seed ?? scenario.seed,
-          options: options, estimators: estimators ?? OffPolicyEstimator.standard,
-          onLog: { l, log in checks[l] += ExposureCheck.all(log) }, onReplicateDone: progress.tick)
+      let validated: Result<[ValidationRow], any Error>
+      do {
+        validated = .success(
+          try await EstimatorValidation.run(
+            scenario, logging: loggers, targets: targets, replicates: replicates, seed: seed ?? scenario.seed,
+            options: options, estimators: estimators ?? OffPolicyEstimator.standard,
+            onLog: { l, log in checks[l] += ExposureCheck.all(log) }, onReplicateDone: progress.tick))
+      } catch {
+        validated = .failure(error)
       }
+      let rows = try replayingErrors(path) { try validated.get() }
       let label = scenario.name + (noHistoryRules ? ":no-history-rules" : "")
       let checkFile = EstimatorValidation.checksCSV(checks, logging: loggers.map(\.descriptor.label), scenario: label)
       try publish(

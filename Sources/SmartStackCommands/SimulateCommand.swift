@@ -154,49 +154,29 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
     let seed = self.seed ?? scenario.seed
     let source = scenario.name
 
-    // Cells: strategy × replicate, run in parallel, collected in key order.
-    struct Cell: Sendable {
-      var choice: Int
-      var replicate: Int
-    }
-    let runOptions = options
-    let cells = choices.indices.flatMap { c in (0..<replicates).map { Cell(choice: c, replicate: $0) } }
-    var results = [RunMetrics?](repeating: nil, count: cells.count)
+    // Cells: strategy × replicate, each simulated once, in parallel, collected in key
+    // order; replicate 0 carries the explain rows, the logs and the exposure log.
+    let plan = SimulationRuns.jobs(
+      strategies: choices.count, replicates: replicates, explain: explain, logs: emitLog != nil,
+      exposures: emitExposures != nil)
     let progress = ProgressReporter.Counter(
-      ProgressReporter(label: "simulate", unit: "runs", quiet: quiet), total: cells.count)
-    await withTaskGroup(of: (Int, RunMetrics).self) { group in
-      var next = 0
-      func launch(_ k: Int) {
-        let cell = cells[k]
-        let choice = choices[cell.choice]
-        group.addTask {
-          (k, Simulation.run(scenario, choice: choice, replicate: cell.replicate, seed: seed, options: runOptions))
-        }
-      }
-      while next < min(jobs, cells.count) {
-        launch(next)
-        next += 1
-      }
-      for await (k, metrics) in group {
-        results[k] = metrics
-        progress.tick()
-        if next < cells.count {
-          launch(next)
-          next += 1
-        }
-      }
-    }
-    let records = cells.indices.map { k in
+      ProgressReporter(label: "simulate", unit: "runs", quiet: quiet), total: plan.count)
+    var cells = await SimulationRuns.run(
+      scenario, choices: choices, jobs: plan, seed: seed, options: options, workers: jobs,
+      progress: { done, _ in if done > 0 { progress.tick() } })
+    // Replicate 0 of the first strategy: the logs and the exposure log.
+    let (world, exposureLog) = (cells.first?.emitter, cells.first?.exposures)
+    let records = plan.indices.map { k in
       RunRecord(
-        source: source, strategy: choices[cells[k].choice].descriptor, replicate: cells[k].replicate,
-        seed: seed, metrics: results[k]!, targetAware: choices[cells[k].choice].isTargetAware)
+        source: source, strategy: choices[plan[k].choice].descriptor, replicate: plan[k].replicate,
+        seed: seed, metrics: cells[k].metrics, targetAware: choices[plan[k].choice].isTargetAware)
     }
 
     // The exposure log is made before anything is published, and written first: a
     // failure leaves the report folder as it was.
-    if let emitExposures, let first = choices.first {
+    if let emitExposures, let log = exposureLog, let world {
       let files = ExposureRun.files(
-        scenario, choice: first, cell: SimulationCell(replicate: 0, seed: seed, options: options),
+        log: log, sidecar: ExposureSidecar(scenario: scenario, emitter: world),
         logName: (emitExposures as NSString).lastPathComponent)
       let folder = (emitExposures as NSString).deletingLastPathComponent
       // The companions first, the log last: a log is never left without them.
@@ -213,17 +193,21 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
         OutputSet.File(name: "daily.csv", text: RunTables.daily(records)),
       ]
       if explain {
-        var text = ""
-        for choice in choices {
-          text += explanation(scenario, choice: choice, seed: seed, options: options, header: text.isEmpty)
+        // The runs' rows in strategy order, the header once; each run's rows are dropped
+        // once copied, so the file and the rows are not held twice over.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(cells.reduce(0) { $0 + ($1.explain?.csv.bytes.count ?? 0) })
+        for k in plan.indices {
+          guard let rows = cells[k].explain?.csv.bytes else { continue }
+          cells[k].explain = nil
+          bytes += rows[(bytes.isEmpty ? 0 : rows.firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0)...]
         }
-        files.append(OutputSet.File(name: "explain.csv", text: text))
+        files.append(OutputSet.File(name: "explain.csv", bytes: bytes))
       }
       // Both sets are built, and the logs staged, before either is published; the logs
       // are committed after the reports: both or neither.
       var emittedSet: [OutputSet.File] = []
-      if emitLog != nil, let first = choices.first {
-        let emitter = emitted(scenario, choice: first, seed: seed, options: options)
+      if emitLog != nil, let emitter = world {
         let log = emitter.donationLog
         let stack = StackSpec(file: "stack.json", instances: scenario.stackInstances, catalog: scenario.catalog)
         emittedSet = [
@@ -231,7 +215,7 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
             ? OutputSet.File(name: "donations.jsonl", text: log.jsonlText())
             : OutputSet.File(name: "donations.csv", text: log.csvText()),
           OutputSet.File(name: "visits.csv", text: emitter.visitLogCSV),
-          OutputSet.File(name: "timelines.json", text: emitter.timelines.jsonText()),
+          OutputSet.File(name: "timelines.json", text: emitter.stackTimelines.jsonText()),
           OutputSet.File(name: "stack.json", text: stack.jsonText()),
         ]
         if emitter.context.count > 0 {
@@ -270,29 +254,6 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
       }
       StandardError.write(message)
     }
-  }
-
-  /// explain.csv rows of replicate 0 for one strategy.
-  func explanation(_ scenario: Scenario, choice: StrategyChoice, seed: UInt64, options: SimulationOptions, header: Bool) -> String {
-    var emitter: LogEmitter? = nil
-    let observer = ExplainObserver(
-      strategy: choice.descriptor.label, personNames: (0..<scenario.personCount).map(scenario.personName),
-      zone: scenario.zone)
-    let text = Simulation.run(
-      scenario, choice: choice, replicate: 0, seed: seed, options: options, observer: observer,
-      emitter: &emitter
-    ).observer.csv.text
-    guard !header, let newline = text.firstIndex(of: "\n") else { return text }
-    return String(text[text.index(after: newline)...])
-  }
-
-  /// The logs of replicate 0 under one strategy.
-  func emitted(_ scenario: Scenario, choice: StrategyChoice, seed: UInt64, options: SimulationOptions) -> LogEmitter {
-    var emitter: LogEmitter? = LogEmitter()
-    _ = Simulation.run(
-      scenario, choice: choice, replicate: 0, seed: seed, options: options,
-      observer: StandardMetrics(), emitter: &emitter)
-    return emitter!
   }
 
   /// The sidecar and timelines written beside an exposure log (`ExposureRun.files`).

@@ -63,15 +63,17 @@ public struct ValidationRow: Sendable {
 public enum EstimatorValidation {
   /// The rows, in order of logging strategy, target, estimator, metric.
   ///
-  /// `onReplicateDone` is called (from any thread) as each replicate finishes.
+  /// `onReplicateDone` is called (from any thread) as each replicate finishes. At most
+  /// `jobs` replicates run at a time (default: one per core).
   ///
   /// - Throws: `ReplayError` from the targets' runs over a log.
   public static func run(
     _ scenario: Scenario, logging: [StrategyChoice], targets: [StrategyChoice], replicates: Int, seed: UInt64,
     options: SimulationOptions, estimators: [OffPolicyEstimator] = OffPolicyEstimator.standard,
     resamples: Int = Bootstrap.resamples, onLog: ((_ logger: Int, _ log: ExposureLog) -> Void)? = nil,
-    onReplicateDone: @Sendable () -> Void = {}
-  ) throws -> [ValidationRow] {
+    onReplicateDone: @Sendable @escaping () -> Void = {},
+    jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+  ) async throws -> [ValidationRow] {
     var kindsOf: [String: String] = [:]
     for instance in scenario.stackInstances { kindsOf[instance.id] = instance.kind }
     let kinds = kindsOf
@@ -84,8 +86,8 @@ public enum EstimatorValidation {
       repeating: [[[Sample]]](repeating: [[Sample]](repeating: [], count: cellsPerTarget), count: targets.count),
       count: logging.count)
     // One replicate's samples (logger, target, cell, sample) and logs; replicates run
-    // on every core (`DispatchQueue.concurrentPerform`) and are merged in replicate
-    // order, so the rows do not depend on the number of cores.
+    // at most `jobs` at a time (`WorkerPool`) and are merged in replicate order, so the
+    // rows do not depend on the number of jobs.
     typealias Replicate = (samples: [(Int, Int, Int, Sample)], logs: [(Int, ExposureLog)])
     @Sendable func replicate(_ r: Int) throws -> Replicate {
       var out: Replicate = ([], [])
@@ -135,13 +137,13 @@ public enum EstimatorValidation {
       }
       return out
     }
-    let results = ReplicateResults<Replicate>(count: replicates)
-    DispatchQueue.concurrentPerform(iterations: replicates) { r in
-      results.set(r, Result { try replicate(r) })
+    let results = await WorkerPool(jobs: jobs).map(replicates) { r in
+      let result = Result { try replicate(r) }
       onReplicateDone()
+      return result
     }
     for r in 0..<replicates {
-      let done = try results.get(r)
+      let done = try results[r].get()
       for (l, t, k, sample) in done.samples { samples[l][t][k].append(sample) }
       for (l, log) in done.logs { onLog?(l, log) }
     }
@@ -277,23 +279,5 @@ struct TruthObserver: OutcomeObserver {
     let t = choice.open(Visit(scenario: scenario, descriptor: choice.descriptor, cell: cell))
     let n = Double(max(t.visits, 1))
     return [Double(t.taps) / n, Double(t.hits) / n]
-  }
-}
-
-/// One slot per replicate, filled from concurrent workers (`EstimatorValidation.run`).
-/// Each slot is written once, under the lock; read after every worker has finished.
-final class ReplicateResults<T>: @unchecked Sendable {
-  private var slots: [Result<T, any Error>?]
-  private let lock = NSLock()
-  init(count: Int) { slots = Array(repeating: nil, count: count) }
-  func set(_ i: Int, _ value: Result<T, any Error>) {
-    lock.lock()
-    slots[i] = value
-    lock.unlock()
-  }
-  func get(_ i: Int) throws -> T {
-    lock.lock()
-    defer { lock.unlock() }
-    return try slots[i]!.get()
   }
 }

@@ -139,6 +139,14 @@ public enum ExposureRun {
     _ scenario: Scenario, choice: StrategyChoice, cell: SimulationCell, logName: String
   ) -> [(name: String, text: String)] {
     let (log, sidecar) = runWithSidecar(scenario, choice: choice, cell: cell)
+    return files(log: log, sidecar: sidecar, logName: logName)
+  }
+
+  /// The files of an exposure log made already (`SimulationRuns`, whose run records it
+  /// beside the metrics): see `files(_:choice:cell:logName:)`.
+  public static func files(
+    log: ExposureLog, sidecar: ExposureSidecar, logName: String
+  ) -> [(name: String, text: String)] {
     let timelines = ExposureSidecar.timelinesName(besideLog: logName)
     let context = ExposureSidecar.contextName(besideLog: logName)
     let sidecarName = (ExposureSidecar.path(besideLog: logName) as NSString).lastPathComponent

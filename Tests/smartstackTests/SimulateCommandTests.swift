@@ -114,4 +114,37 @@ struct SimulateCommandTests {
     r = try CLI.run(["simulate", "--scenario", "mini.json", "--days", "0"], in: dir)
     #expect(r.status == 64)
   }
+
+  /// Every output of one command with --explain, --emit-log and --emit-exposures (all
+  /// recorded on the single run of replicate 0) has the same bytes for --jobs 1 and 2,
+  /// and the explain rows of the first strategy are those of a run of it alone.
+  @Test func everyOutputIsTheSameForAnyJobs() throws {
+    let dir = try CLI.temporaryFolder()
+    try CLI.write(Self.scenario, to: "mini.json", in: dir)
+    for jobs in ["1", "2"] {
+      try FileManager.default.createDirectory(at: dir.appendingPathComponent("x\(jobs)"), withIntermediateDirectories: true)
+      let r = try CLI.run(
+        [
+          "simulate", "--scenario", "mini.json", "--strategy", "epsilon:rate=0.2:base=mfu,mfu,relevance",
+          "--replicates", "2", "--explain", "--out", "out\(jobs)", "--emit-log", "world\(jobs)",
+          "--emit-exposures", "x\(jobs)/exposures.csv", "--jobs", jobs, "--quiet",
+        ], in: dir)
+      #expect(r.status == 0, "\(r.stderr)")
+    }
+    for (a, b) in [("out1", "out2"), ("world1", "world2"), ("x1", "x2")] {
+      let one = try CLI.files(in: dir.appendingPathComponent(a)).filter { $0.key != "manifest.json" }
+      let two = try CLI.files(in: dir.appendingPathComponent(b)).filter { $0.key != "manifest.json" }
+      #expect(one == two, "\(a) and \(b) differ")
+      #expect(one.count >= 3, "\(a): \(one.keys.sorted())")
+    }
+    let r = try CLI.run(
+      ["simulate", "--scenario", "mini.json", "--strategy", "epsilon:rate=0.2:base=mfu", "--explain", "--out", "alone", "--quiet"],
+      in: dir)
+    #expect(r.status == 0, "\(r.stderr)")
+    let alone = try String(contentsOf: dir.appendingPathComponent("alone/explain.csv"), encoding: .utf8)
+    let all = try String(contentsOf: dir.appendingPathComponent("out1/explain.csv"), encoding: .utf8)
+    #expect(alone.split(separator: "\n").count > 10)
+    #expect(all.hasPrefix(alone))
+    #expect(all.contains("\nmfu,") && all.contains("\nrelevance,"))
+  }
 }

@@ -135,25 +135,9 @@ public enum StatisticsTables {
     let outline = grid.outline
     let metrics = catalog.present(in: grid.metrics.flatMap { $0.flatMap { $0 } }).statistics
     let groups = outline.sources.count * outline.strategies.count
-    var results = [([SummaryRow], [PairedRow])?](repeating: nil, count: groups)
-    await withTaskGroup(of: (Int, ([SummaryRow], [PairedRow])).self) { group in
-      var next = 0
-      func launch() {
-        let g = next
-        next += 1
-        group.addTask {
-          (
-            g,
-            rows(
-              grid, source: g / outline.strategies.count, strategy: g % outline.strategies.count, metrics: metrics)
-          )
-        }
-      }
-      while next < min(max(jobs, 1), groups) { launch() }
-      while let (g, rows) = await group.next() {
-        results[g] = rows
-        if next < groups { launch() }
-      }
+    // Optional for the fold means' look-ups below; every group has its rows.
+    let results: [([SummaryRow], [PairedRow])?] = await WorkerPool(jobs: jobs).map(groups) { g in
+      rows(grid, source: g / outline.strategies.count, strategy: g % outline.strategies.count, metrics: metrics)
     }
     let split = outline.hasSplits
     var summary = CSVWriter(header: ExperimentTables.withSplit(summaryHeader, outline))

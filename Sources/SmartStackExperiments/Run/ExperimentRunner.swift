@@ -4,7 +4,7 @@ import SmartStackEngine
 import SmartStackStrategies
 import SmartStackWorld
 
-/// Runs cells in parallel with Swift concurrency.
+/// Runs cells in parallel on a `WorkerPool`.
 ///
 /// At most `jobs` cells run at a time, each in its own child task; results are handed to
 /// the caller one at a time, in completion order, on the caller's task (so the caller can
@@ -35,35 +35,26 @@ public enum ExperimentRunner {
   ) async throws {
     guard !cells.isEmpty else { return }
     var failures: [(index: Int, runID: String, error: String)] = []
-    try await withThrowingTaskGroup(of: CellOutcome.self) { group in
-      var next = 0
-      func launch() {
-        let cell = cells[next]
-        let source = sources[cell.source]
-        let choice = strategies[cell.strategy]
-        let id = runID(cell)
-        next += 1
-        group.addTask {
-          do {
-            if trace {
-              let (metrics, recorder) = try source.runTraced(
-                choice, replicate: cell.replicate, seed: seed, runID: id)
-              return .finished(CellResult(cell: cell, metrics: metrics), recorder)
-            }
-            let metrics = try source.run(choice, replicate: cell.replicate, seed: seed)
-            return .finished(CellResult(cell: cell, metrics: metrics), nil)
-          } catch {
-            return .failed(index: cell.index, runID: id, error: String(describing: error))
-          }
+    let ids = cells.map(runID)
+    try await WorkerPool(jobs: jobs).forEach(cells.count) { k -> CellOutcome in
+      let cell = cells[k]
+      let source = sources[cell.source]
+      let choice = strategies[cell.strategy]
+      do {
+        if trace {
+          let (metrics, recorder) = try source.runTraced(
+            choice, replicate: cell.replicate, seed: seed, runID: ids[k])
+          return .finished(CellResult(cell: cell, metrics: metrics), recorder)
         }
+        let metrics = try source.run(choice, replicate: cell.replicate, seed: seed)
+        return .finished(CellResult(cell: cell, metrics: metrics), nil)
+      } catch {
+        return .failed(index: cell.index, runID: ids[k], error: String(describing: error))
       }
-      while next < min(max(jobs, 1), cells.count) { launch() }
-      while let outcome = try await group.next() {
-        switch outcome {
-        case .finished(let result, let recorder): try finished(result, recorder)
-        case .failed(let index, let id, let error): failures.append((index, id, error))
-        }
-        if next < cells.count { launch() }
+    } finished: { _, outcome in
+      switch outcome {
+      case .finished(let result, let recorder): try finished(result, recorder)
+      case .failed(let index, let id, let error): failures.append((index, id, error))
       }
     }
     guard !failures.isEmpty else { return }

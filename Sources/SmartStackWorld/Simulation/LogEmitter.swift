@@ -19,6 +19,9 @@ public struct LogEmitter: Sendable {
   /// Per person (in simulation order) and stack instance (in stack order), the entries
   /// its reloads delivered, as one person's timelines (`user` set).
   public private(set) var timelines = TimelineFile(instances: [])
+  /// Per element of `timelines.instances`, true when its instance is in the person's
+  /// stack (always, unless `recordsWorld`).
+  public private(set) var timelineInStack: [Bool] = []
   /// When true (rule replay's sidecar), `timelines` also hold the suggested instances'
   /// entries and `suggestionWindows` each person's windows; `--emit-log` leaves it off.
   public var recordsWorld = false
@@ -40,23 +43,35 @@ public struct LogEmitter: Sendable {
 
   /// Records the timeline entries delivered to `person`'s stack: `entries[k]` belongs to
   /// `instances[entryInstance[k]]`, in processing order (by date, then instance, then
-  /// the order intended). Entries of instances outside `instances` (suggested widgets,
-  /// which are not in the emitted stack) are left out; an instance that received no
-  /// entry gets no timeline.
+  /// the order intended). `instances[0..<stackCount]` are the person's stack; the
+  /// instances after them (suggested widgets, which are not in the emitted stack) are
+  /// recorded only when `recordsWorld`, otherwise their entries are left out. An
+  /// instance that received no entry gets no timeline.
   ///
   /// Replay processes entries by date, ties in file order; within one date this file
   /// lists instance `i`'s entries before instance `j > i`'s, each in delivered order, so
   /// the replayed order is the simulation's.
   public mutating func timelines(
-    person: String, instances: ArraySlice<WidgetInstance>, entryInstance: [Int32], entries: [RelevanceEntry]
+    person: String, instances: ArraySlice<WidgetInstance>, stackCount: Int, entryInstance: [Int32],
+    entries: [RelevanceEntry]
   ) {
-    var perInstance = Array(repeating: [RelevanceEntry](), count: instances.count)
-    for (i, entry) in zip(entryInstance, entries) where Int(i) < instances.count {
+    let recorded = recordsWorld ? instances.count : min(stackCount, instances.count)
+    var perInstance = Array(repeating: [RelevanceEntry](), count: recorded)
+    for (i, entry) in zip(entryInstance, entries) where Int(i) < recorded {
       perInstance[Int(i)].append(entry)
     }
-    for (instance, entries) in zip(instances, perInstance) where !entries.isEmpty {
+    for (k, (instance, entries)) in zip(instances, perInstance).enumerated() where !entries.isEmpty {
       timelines.instances.append(TimelineFile.Instance(id: instance.id, kind: instance.kind, entries: entries, user: person))
+      timelineInStack.append(k < stackCount)
     }
+  }
+
+  /// `timelines` without the suggested widgets' (`recordsWorld`): exactly what an
+  /// emitter with `recordsWorld` off records of the same run, the stack's timelines that
+  /// `--emit-log` writes.
+  public var stackTimelines: TimelineFile {
+    guard recordsWorld else { return timelines }
+    return TimelineFile(instances: zip(timelines.instances, timelineInStack).filter(\.1).map(\.0))
   }
 
   /// Records `person`'s context changes (`SimulatedPerson.context`), with no UTC offsets

@@ -151,10 +151,9 @@ public enum Simulation {
     counts: inout SimulationCounts, emitter: inout LogEmitter?
   ) {
     for i in 0..<person.stackCount { session.makeAvailable(i) }
-    let emitted = emitter?.recordsWorld == true ? person.instances.count : person.stackCount
     emitter?.timelines(
-      person: person.name, instances: person.instances[0..<emitted], entryInstance: person.entryInstance,
-      entries: person.entries)
+      person: person.name, instances: person.instances[...], stackCount: person.stackCount,
+      entryInstance: person.entryInstance, entries: person.entries)
     if widgetSuggestions { emitter?.suggestionWindows(person: person.name, person.suggestionWindows) }
     if !person.context.isEmpty { emitter?.context(person: person.name, person.context) }
     counts.addReloads(of: person)

@@ -30,8 +30,8 @@ extension Simulation {
     counts: inout SimulationCounts, emitter: inout LogEmitter?
   ) {
     emitter?.timelines(
-      person: person.name, instances: person.instances[0..<person.stackCount], entryInstance: person.entryInstance,
-      entries: person.entries)
+      person: person.name, instances: person.instances[0..<person.stackCount], stackCount: person.stackCount,
+      entryInstance: person.entryInstance, entries: person.entries)
     if !person.context.isEmpty { emitter?.context(person: person.name, person.context) }
     counts.addReloads(of: person)
 

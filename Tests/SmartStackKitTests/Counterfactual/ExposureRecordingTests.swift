@@ -113,10 +113,10 @@ struct ExposureRecordingTests {
 @Suite("IPS is unbiased on a simulated world")
 struct IPSUnbiasednessTests {
   @Test(arguments: [11, 12, 13] as [UInt64])
-  func uniformRandomLoggingGivesUnbiasedIPS(seed: UInt64) throws {
+  func uniformRandomLoggingGivesUnbiasedIPS(seed: UInt64) async throws {
     let scenario = try bundledScenario("tiny")
     let r = StrategyRegistry.builtIn
-    let rows = try EstimatorValidation.run(
+    let rows = try await EstimatorValidation.run(
       scenario, logging: [try r.parse("random")], targets: try r.parseList("static,round-robin"), replicates: 12,
       seed: seed, options: SimulationOptions(), resamples: 100)
     let ips = rows.filter { $0.estimator == .ips }
@@ -133,12 +133,12 @@ struct IPSUnbiasednessTests {
   /// where suppression did not decide (a regression: the plain choice probability made
   /// `static`'s IPS 16 % too high). Rules that depend on history are off, as
   /// `evaluate --validate --no-history-rules` does; family-wise over its 2 IPS rows.
-  @Test func suppressedCandidatesAreAccountedForInThePropensity() throws {
+  @Test func suppressedCandidatesAreAccountedForInThePropensity() async throws {
     var scenario = try bundledScenario("shift-worker")
     scenario.stack.developerMode = true
     scenario.stack.swipeCooldownMinutes = 0
     let r = StrategyRegistry.builtIn
-    let rows = try EstimatorValidation.run(
+    let rows = try await EstimatorValidation.run(
       scenario, logging: [try r.parse("random")], targets: [try r.parse("static")], replicates: 4, seed: 2,
       options: SimulationOptions(), resamples: 50)
     for row in rows where row.estimator == .ips {

@@ -81,10 +81,10 @@ struct ValidationIntervalTests {
 
   /// `run` sets each row's family to the rows of its logging strategy and estimator, and
   /// the interval it writes is the Student-t one.
-  @Test func runSetsFamiliesAndStudentIntervals() throws {
+  @Test func runSetsFamiliesAndStudentIntervals() async throws {
     let scenario = try bundledScenario("tiny")
     let r = StrategyRegistry.builtIn
-    let rows = try EstimatorValidation.run(
+    let rows = try await EstimatorValidation.run(
       scenario, logging: [try r.parse("random")], targets: try r.parseList("static,mfu,mru"), replicates: 3,
       seed: 5, options: SimulationOptions(), resamples: 20)
     #expect(!rows.isEmpty)

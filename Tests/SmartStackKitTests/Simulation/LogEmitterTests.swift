@@ -62,12 +62,19 @@ struct LogEmitterTests {
       RelevanceEntry(date: t2, relevance: Relevance(score: 5)),
     ]
     let entryInstance: [Int32] = [1, 0, 0, 1, 2]
+    let instances = (stack + [WidgetInstance(id: "suggested", kind: "S")])[...]
     var emitter = LogEmitter()
     emitter.timelines(
-      person: "ann", instances: (stack + [WidgetInstance(id: "suggested", kind: "S")])[0..<2],
-      entryInstance: entryInstance, entries: entries)
+      person: "ann", instances: instances, stackCount: 2, entryInstance: entryInstance, entries: entries)
     #expect(emitter.timelines.instances.map(\.id) == ["a", "b"])
     #expect(emitter.timelines.instances.allSatisfy { $0.user == "ann" })
+    // A world-recording emitter (an exposure sidecar's) keeps the suggested widget's
+    // entries too; its stack's timelines are the plain emitter's.
+    var world = LogEmitter(recordsWorld: true)
+    world.timelines(
+      person: "ann", instances: instances, stackCount: 2, entryInstance: entryInstance, entries: entries)
+    #expect(world.timelines.instances.map(\.id) == ["a", "b", "suggested"])
+    #expect(world.stackTimelines.jsonText() == emitter.timelines.jsonText())
 
     let log = try DonationLog.read(
       bytes: Array("timestamp,user,kind\n2026-03-02T09:00:00Z,ann,A\n".utf8), file: "d.csv", format: .csv,
