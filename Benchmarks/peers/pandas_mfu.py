@@ -53,26 +53,55 @@ import numpy as np
 import pandas as pd
 
 
-def read_numeric(path: str):
-    df = pd.read_csv(path, dtype={"minute": np.int64, "user": np.int64, "kind": np.int64}, engine="c")
+def read_numeric(path: str, engine: str = "c"):
+    """``minute,user,kind`` integers: (minute, user, kind) arrays."""
+    df = pd.read_csv(path, dtype={"minute": np.int64, "user": np.int64, "kind": np.int64}, engine=engine)
     return df["minute"].to_numpy(), df["user"].to_numpy(), df["kind"].to_numpy()
 
 
-def read_iso(path: str):
+def _byte_order_rank(names) -> np.ndarray:
+    """Each name's rank in byte order (UTF-8 byte order is code point order): kind codes
+    become ids in the toolkit's last tie-break order."""
+    order = np.argsort(np.array([n.encode("utf-8") for n in names], dtype=object))
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[order] = np.arange(len(names))
+    return rank
+
+
+def _arrow_csv(path: str, columns: list[str]):
+    """pyarrow's CSV reader (``--engine pyarrow``): (epoch ms of the ``timestamp`` column,
+    [(codes, names) of each of `columns`]). The times are parsed by Arrow as instants (ISO
+    8601 with an offset or Z; a time without either is refused), to nanoseconds, then
+    truncated to whole milliseconds as the toolkit does; the other columns are read as
+    dictionaries (codes into their distinct values)."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+    types = {"timestamp": pa.timestamp("ns", tz="UTC")}
+    types.update({c: pa.dictionary(pa.int32(), pa.string()) for c in columns})
+    table = pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(
+        column_types=types, include_columns=["timestamp", *columns]))
+    t = table.column("timestamp").cast(pa.int64()).to_numpy() // 1_000_000
+    coded = []
+    for c in columns:
+        d = table.column(c).unify_dictionaries().combine_chunks()
+        coded.append((d.indices.to_numpy(zero_copy_only=False).astype(np.int64), d.dictionary.to_pylist()))
+    return t, coded
+
+
+def read_iso(path: str, engine: str = "c"):
     """The toolkit's CSV: instants as epoch milliseconds (ISO 8601 with offsets or Z, read
     as UTC instants), user ids and kind names as integer codes; kind codes in byte order
     of the names (the toolkit's last tie-break)."""
+    if engine == "pyarrow":
+        t, ((users, _), (codes, names)) = _arrow_csv(path, ["user", "kind"])
+        return t, users, _byte_order_rank(names)[codes]
     df = pd.read_csv(path, usecols=["timestamp", "user", "kind"], dtype=str, keep_default_na=False,
                      engine="c")
     # UTC wall time without a zone, then whole milliseconds (the toolkit truncates fractions).
     t = _iso_ms(df["timestamp"])
     users, _ = pd.factorize(df["user"])
     codes, names = pd.factorize(df["kind"])
-    # Codes in byte order of the names (UTF-8 byte order is code point order).
-    order = np.argsort(np.array([n.encode("utf-8") for n in names], dtype=object))
-    rank = np.empty(len(names), dtype=np.int64)
-    rank[order] = np.arange(len(names))
-    return t, users.astype(np.int64), rank[codes]
+    return t, users.astype(np.int64), _byte_order_rank(names)[codes]
 
 
 def _stable_order(values: np.ndarray) -> np.ndarray:
@@ -150,9 +179,9 @@ def _shown_after_row(kind: np.ndarray, new_user: np.ndarray, first: np.ndarray) 
     return (k_mask - (best & k_mask)).astype(np.min_scalar_type(k_mask))
 
 
-def read_visits_numeric(path: str):
+def read_visits_numeric(path: str, engine: str = "c"):
     """``second,user`` integers: (epoch ms, user) arrays."""
-    df = pd.read_csv(path, dtype={"second": np.int64, "user": np.int64}, engine="c")
+    df = pd.read_csv(path, dtype={"second": np.int64, "user": np.int64}, engine=engine)
     return df["second"].to_numpy() * 1000, df["user"].to_numpy()
 
 
@@ -162,9 +191,17 @@ def _iso_ms(stamps: pd.Series) -> np.ndarray:
     return instants.dt.tz_convert(None).to_numpy().astype("datetime64[ms]").astype(np.int64)
 
 
-def read_iso_visits(log: str, visits: str):
+def read_iso_visits(log: str, visits: str, engine: str = "c"):
     """The toolkit's donation log and visit log: (t, user, kind) as `read_iso` and (vt,
     vuser), user codes shared (a visit's user code is -1 when no donation has it)."""
+    if engine == "pyarrow":
+        with open(visits, encoding="utf-8") as f:
+            has_user = "user" in f.readline().rstrip("\r\n").split(",")
+        t, ((users, uniques), (codes, names)) = _arrow_csv(log, ["user", "kind"])
+        vt, coded = _arrow_csv(visits, ["user"] if has_user else [])
+        v_codes, v_names = coded[0] if has_user else (np.zeros(len(vt), dtype=np.int64), ["default"])
+        vuser = pd.Index(uniques).get_indexer(v_names)[v_codes]   # the toolkit's default user without a column
+        return t, users, _byte_order_rank(names)[codes], vt, vuser.astype(np.int64)
     df = pd.read_csv(log, usecols=["timestamp", "user", "kind"], dtype=str, keep_default_na=False, engine="c")
     vf = pd.read_csv(visits, dtype=str, keep_default_na=False, engine="c")
     if "user" not in vf.columns:
@@ -173,10 +210,7 @@ def read_iso_visits(log: str, visits: str):
     users, uniques = pd.factorize(df["user"])
     vuser = pd.Index(uniques).get_indexer(vf["user"])
     codes, names = pd.factorize(df["kind"])
-    order = np.argsort(np.array([n.encode("utf-8") for n in names], dtype=object))
-    rank = np.empty(len(names), dtype=np.int64)
-    rank[order] = np.arange(len(names))
-    return t, users.astype(np.int64), rank[codes], _iso_ms(vf["timestamp"]), vuser.astype(np.int64)
+    return t, users.astype(np.int64), _byte_order_rank(names)[codes], _iso_ms(vf["timestamp"]), vuser.astype(np.int64)
 
 
 def mfu_hits(t: np.ndarray, user: np.ndarray, kind: np.ndarray):
@@ -239,30 +273,34 @@ def main(argv=None) -> int:
     ap.add_argument("--visits", help="a visit file (numeric: second,user; iso: the toolkit's timestamp,user)")
     ap.add_argument("--horizon", type=float, default=300.0,
                     help="seconds after a visit within which the next donation is its target (with --visits; default 300, the toolkit's)")
+    ap.add_argument("--engine", choices=["c", "pyarrow"], default="c",
+                    help="the CSV reader: pandas' C engine (default; the ISO times parsed by pd.to_datetime) "
+                         "or pyarrow (numeric: pd.read_csv(engine='pyarrow'); ISO: pyarrow.csv with the times "
+                         "parsed as instants and the strings read as dictionaries)")
     ap.add_argument("--timing", action="store_true", help="print each stage's seconds on standard error")
     args = ap.parse_args(argv)
     if args.visits:
         return main_visits(args)
     t0 = time.perf_counter()
-    t, user, kind = (read_numeric if args.mode == "numeric" else read_iso)(args.log)
+    t, user, kind = (read_numeric if args.mode == "numeric" else read_iso)(args.log, args.engine)
     t1 = time.perf_counter()
     visits, hits = mfu_hits(t, user, kind)
     t2 = time.perf_counter()
     rate = hits / visits if visits else float("nan")
     print(f"visits={visits} hits={hits} hit_rate={rate!r}")
     if args.timing:
-        print(f"pandas_mfu {args.mode}: read {t1 - t0:.3f} s, replay {t2 - t1:.3f} s, rows {len(t):,}", file=sys.stderr)
+        print(f"pandas_mfu {args.mode} ({args.engine}): read {t1 - t0:.3f} s, replay {t2 - t1:.3f} s, rows {len(t):,}", file=sys.stderr)
     return 0
 
 
 def main_visits(args) -> int:
     t0 = time.perf_counter()
     if args.mode == "numeric":
-        t, user, kind = read_numeric(args.log)
+        t, user, kind = read_numeric(args.log, args.engine)
         t = t * 60_000                            # minutes -> ms
-        vt, vuser = read_visits_numeric(args.visits)
+        vt, vuser = read_visits_numeric(args.visits, args.engine)
     else:
-        t, user, kind, vt, vuser = read_iso_visits(args.log, args.visits)
+        t, user, kind, vt, vuser = read_iso_visits(args.log, args.visits, args.engine)
     t1 = time.perf_counter()
     # The toolkit's InputLimits.milliseconds: rounded to whole milliseconds.
     horizon_ms = int(round(args.horizon * 1000))
@@ -271,7 +309,7 @@ def main_visits(args) -> int:
     rate = hits / targets if targets else float("nan")
     print(f"visits={visits} target_visits={targets} hits={hits} hit_rate={rate!r}")
     if args.timing:
-        print(f"pandas_mfu {args.mode} --visits: read {t1 - t0:.3f} s, replay {t2 - t1:.3f} s, "
+        print(f"pandas_mfu {args.mode} --visits ({args.engine}): read {t1 - t0:.3f} s, replay {t2 - t1:.3f} s, "
               f"rows {len(t):,} donations, {len(vt):,} visits", file=sys.stderr)
     return 0
 
