@@ -33,8 +33,8 @@
 # default python3): Benchmarks/scaling/.venv is created the first time and the pinned
 # Benchmarks/scaling/requirements.txt (numpy, matplotlib) installed into it on every run.
 # Needs GNU time (/usr/bin/time, Debian package `time`). KEEP=1 keeps the temporary folder.
-# Disk: about 3 GB of CSV at 50M visits. Measure on a quiet machine: the load average is
-# recorded in machine.txt.
+# Disk in $TMPDIR at 50M visits: about 2.7 GB of CSV (docs/performance.md, "Scaling").
+# Measure on a quiet machine: the load average is recorded in machine.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
