@@ -18,7 +18,8 @@
 #      smartstack simulate --scenario SCENARIO --strategy mfu --jobs J
 #    for J = 1 and 2, each writing its reports (runs.csv, daily.csv, manifest.json) into a
 #    temporary folder; the visits each scored are read from its runs.csv.
-# Then it writes into --out (default reports/scaling):
+# Then it writes into --out (default reports/scaling in the repository; a relative DIR is
+# taken from the current folder):
 #   scaling.csv       one row per command, jobs and size: people, days, visits (runs.csv),
 #                     log_bytes (donations.csv + visits.csv; empty for simulate, which reads
 #                     no log), rounds, and the min/median/max of wall seconds and peak RSS MB;
@@ -32,10 +33,12 @@
 # --product smartstack`; this script does not build it). Python 3.11 or later ($PYTHON,
 # default python3): Benchmarks/scaling/.venv is created the first time and the pinned
 # Benchmarks/scaling/requirements.txt (numpy, matplotlib) installed into it on every run.
-# Needs GNU time (/usr/bin/time, Debian package `time`). KEEP=1 keeps the temporary folder.
+# Needs GNU time (/usr/bin/time, Debian package `time`). KEEP=1 keeps the temporary folder
+# and every log in it (otherwise each log is removed once its size is measured).
 # Disk in $TMPDIR at 50M visits: about 2.7 GB of CSV (docs/performance.md, "Scaling").
 # Measure on a quiet machine: the load average is recorded in machine.txt.
 set -euo pipefail
+caller="$PWD"
 cd "$(dirname "$0")/.."
 root="$PWD"
 
@@ -46,13 +49,13 @@ usage() {
 }
 sizes="10k,100k,1M,5M,20M,50M"
 rounds=3
-out="reports/scaling"
+out="$root/reports/scaling"
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) sizes="10k,100k"; shift ;;
     --sizes) [ $# -ge 2 ] || usage; sizes="$2"; shift 2 ;;
     --rounds) [ $# -ge 2 ] || usage; rounds="$2"; shift 2 ;;
-    --out) [ $# -ge 2 ] || usage; out="$2"; shift 2 ;;
+    --out) [ $# -ge 2 ] || usage; out="$2"; [[ "$out" = /* ]] || out="$caller/$out"; shift 2 ;;
     -h|--help) usage ;;
     *) echo "scaling.sh: unknown argument '$1'" >&2; usage ;;
   esac
@@ -143,7 +146,8 @@ print(rows[0]["visits"])' "$reports/runs.csv")
       printf '   round %d  %-8s --jobs %s  %10s visits  %9s s  %8s MB\n' "$r" "$command" "$jobs" "$visits" "${row%,*}" "${row#*,}"
     done
   done
-  rm -rf "$log" "$work/reports"
+  rm -rf "$work/reports"
+  [ "${KEEP:-0}" = 1 ] || rm -rf "$log"          # a 50M-visit log is about 2.7 GB
 done
 echo "load average after: $(load)" >> "$work/machine.txt"
 
