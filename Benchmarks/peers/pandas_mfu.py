@@ -140,7 +140,7 @@ def _sorted_rows(t: np.ndarray, user: np.ndarray, kind: np.ndarray):
 def _shown_after_row(kind: np.ndarray, new_user: np.ndarray, first: np.ndarray) -> np.ndarray:
     """`shown[r]`: the kind `mfu` shows to the person of row r after the person's
     donations up to and including row r (rows sorted by (user, time), flags as
-    `_sorted_rows` gives them), as an int8 kind id. Read only at the last row of a
+    `_sorted_rows` gives them), as a small unsigned kind id. Read only at the last row of a
     (user, instant) group: a visit sees whole instants.
 
     The shown kind is the candidate with the highest key (count, last donation's instant,
