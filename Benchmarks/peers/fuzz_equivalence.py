@@ -16,7 +16,8 @@ times from the same instants (so many visits fall on a donation's instant, and s
 visits share one), with or without milliseconds, in `Z` or as the same instant in
 `+01:00`, and a horizon from 0, 0.5, 1, 30, 60, 300 and 100000 seconds:
 `replay --visits FILE --horizon H` against `pandas_mfu.mfu_hits_visits` (visits,
-target_visits, hits). Exits 1 at any difference, naming the trial and the mode.
+target_visits, hits). Both of the peer's readers (`--engine c` and `--engine pyarrow`)
+read every log. Exits 1 at any difference, naming the trial, the mode and the reader.
 """
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pandas_mfu  # noqa: E402
 
 KINDS = ["Weather", "Music", "News", "Maps", "Zeta", "Ärger", "apple"]
+# The peer's two CSV readers (pandas_mfu.py --engine), each checked on every log.
+ENGINES = ["c", "pyarrow"]
 
 
 def main() -> int:
@@ -54,11 +57,12 @@ def main() -> int:
             subprocess.run([binary, "replay", "--log", log, "--strategy", "mfu", "--horizon", "0",
                             "--out", out, "--quiet", "--overwrite"], check=True)
             row = next(csv.DictReader(open(os.path.join(out, "runs.csv"), encoding="utf-8")))
-            visits, hits = pandas_mfu.mfu_hits(*pandas_mfu.read_iso(log))
-            if (visits, hits) != (int(row["visits"]), int(row["hits"])):
-                bad += 1
-                print(f"trial {trial}: pandas_mfu visits={visits} hits={hits}, "
-                      f"smartstack visits={row['visits']} hits={row['hits']}")
+            for engine in ENGINES:
+                visits, hits = pandas_mfu.mfu_hits(*pandas_mfu.read_iso(log, engine))
+                if (visits, hits) != (int(row["visits"]), int(row["hits"])):
+                    bad += 1
+                    print(f"trial {trial} ({engine}): pandas_mfu visits={visits} hits={hits}, "
+                          f"smartstack visits={row['visits']} hits={row['hits']}")
 
             # The same log with a visit file and a horizon.
             with open(visit_log, "w", encoding="utf-8") as f:
@@ -77,16 +81,17 @@ def main() -> int:
             subprocess.run([binary, "replay", "--log", log, "--visits", visit_log, "--strategy", "mfu",
                             "--horizon", horizon, "--out", out, "--quiet", "--overwrite"], check=True)
             row = next(csv.DictReader(open(os.path.join(out, "runs.csv"), encoding="utf-8")))
-            t, user, kind, vt, vuser = pandas_mfu.read_iso_visits(log, visit_log)
-            got = pandas_mfu.mfu_hits_visits(t, user, kind, vt, vuser, int(round(float(horizon) * 1000)))
             want = (int(row["visits"]), int(row["target_visits"]), int(row["hits"]))
-            visit_rows += got[0]
-            if got != want:
-                bad += 1
-                print(f"trial {trial} (--visits FILE --horizon {horizon}): pandas_mfu visits, target_visits, "
-                      f"hits = {got}, smartstack {want}")
+            for engine in ENGINES:
+                t, user, kind, vt, vuser = pandas_mfu.read_iso_visits(log, visit_log, engine)
+                got = pandas_mfu.mfu_hits_visits(t, user, kind, vt, vuser, int(round(float(horizon) * 1000)))
+                visit_rows += got[0] if engine == "c" else 0
+                if got != want:
+                    bad += 1
+                    print(f"trial {trial} (--visits FILE --horizon {horizon}, {engine}): pandas_mfu visits, "
+                          f"target_visits, hits = {got}, smartstack {want}")
     print(f"fuzz_equivalence: {trials} logs, each with visits from donations and from a visit file "
-          f"({visit_rows} scored visit rows in all), {bad} differences")
+          f"({visit_rows} scored visit rows in all), each read with {' and '.join(ENGINES)}, {bad} differences")
     return 1 if bad else 0
 
 

@@ -14,9 +14,10 @@
 # 2. generates a log of PEOPLE x DAYS (generate_log.py, seed $SEED, default 1) into a
 #    temporary folder: the toolkit's donation and visit logs and their numeric exports;
 # 3. checks that the toolkit's replay and the pandas peer, on the numeric exports and on
-#    the ISO/string logs, count the same visits, target visits (--visits) and hits
-#    (exit 1 otherwise);
-# 4. runs RUNS interleaved rounds of the three sides, end to end, each under
+#    the ISO/string logs, each with pandas' C reader and with pyarrow's (--engine pyarrow),
+#    count the same visits, target visits (--visits) and hits (exit 1 otherwise);
+# 4. runs RUNS interleaved rounds of the five sides (smartstack, pandas-numeric,
+#    pandas-iso, pandas-numeric-arrow, pandas-iso-arrow), end to end, each under
 #    `/usr/bin/time -v` (peak RSS) with its wall time taken around it (nanoseconds), the
 #    order rotating each round; prints min/median/max of wall time and peak RSS per side
 #    and the peers' ratios to smartstack;
@@ -48,16 +49,8 @@ smartstack="${SMARTSTACK:-$root/.build/release/smartstack}"
 [ -x "$smartstack" ] || { echo "run_peers.sh: no smartstack binary at $smartstack (build it: swift build -c release --product smartstack, or set SMARTSTACK=PATH)"; exit 1; }
 [ -x /usr/bin/time ] || { echo "run_peers.sh: needs GNU time at /usr/bin/time (Debian: apt-get install time)"; exit 1; }
 
-python="${PYTHON:-python3}"
-"$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
-  || { echo "run_peers.sh needs Python 3.11 or later; $python is $("$python" --version 2>&1) (set PYTHON=...)"; exit 1; }
-venv=Benchmarks/peers/.venv
-if [ ! -x "$venv/bin/python" ]; then
-  echo "== creating $venv"
-  "$python" -m venv "$venv"
-fi
-"$venv/bin/pip" install --quiet --disable-pip-version-check -r Benchmarks/peers/requirements.txt
-py="$root/$venv/bin/python"
+. Benchmarks/python-env.sh
+python_env run_peers.sh Benchmarks/peers
 peers="$root/Benchmarks/peers"
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/smartstack-peers.XXXXXX")"
@@ -78,20 +71,24 @@ visits_numeric="$work/log/visits-numeric.csv"
 echo "   donations: $(($(wc -l < "$log") - 1)) rows, $(du -h "$log" | cut -f1) (ISO/string), $(du -h "$numeric" | cut -f1) (numeric)"
 echo "   visits:    $(($(wc -l < "$visits") - 1)) rows, $(du -h "$visits" | cut -f1) (ISO/string), $(du -h "$visits_numeric" | cut -f1) (numeric)$([ "$mode" = visits ] || echo ' (not replayed: --donations)')"
 
-# The three sides: side_cmd NAME ROUND sets `cmd`, the side's command line.
-side_names=(smartstack pandas-numeric pandas-iso)
+# The sides: side_cmd NAME ROUND sets `cmd`, the side's command line. The peer runs with
+# each of its CSV readers: pandas' C engine (pd.read_csv, pd.to_datetime for ISO times) and
+# pyarrow (pandas_mfu.py --engine pyarrow).
+side_names=(smartstack pandas-numeric pandas-iso pandas-numeric-arrow pandas-iso-arrow)
 side_cmd() {
+  local engine=c
+  case "$1" in *-arrow) engine=pyarrow ;; esac
   if [ "$mode" = visits ]; then
     case "$1" in
       smartstack) cmd=("$smartstack" replay --log "$log" --visits "$visits" --strategy mfu --out "$work/replay-$2" --quiet --overwrite) ;;
-      pandas-numeric) cmd=("$py" "$peers/pandas_mfu.py" numeric "$numeric" --visits "$visits_numeric") ;;
-      pandas-iso) cmd=("$py" "$peers/pandas_mfu.py" iso "$log" --visits "$visits") ;;
+      pandas-numeric*) cmd=("$py" "$peers/pandas_mfu.py" numeric "$numeric" --visits "$visits_numeric" --engine "$engine") ;;
+      pandas-iso*) cmd=("$py" "$peers/pandas_mfu.py" iso "$log" --visits "$visits" --engine "$engine") ;;
     esac
   else
     case "$1" in
       smartstack) cmd=("$smartstack" replay --log "$log" --strategy mfu --horizon 0 --out "$work/replay-$2" --quiet --overwrite) ;;
-      pandas-numeric) cmd=("$py" "$peers/pandas_mfu.py" numeric "$numeric") ;;
-      pandas-iso) cmd=("$py" "$peers/pandas_mfu.py" iso "$log") ;;
+      pandas-numeric*) cmd=("$py" "$peers/pandas_mfu.py" numeric "$numeric" --engine "$engine") ;;
+      pandas-iso*) cmd=("$py" "$peers/pandas_mfu.py" iso "$log" --engine "$engine") ;;
     esac
   fi
 }
@@ -110,14 +107,15 @@ assert len(rows) == 1 and rows[0]["strategy"] == "mfu", rows
 r = rows[0]
 print("visits=" + r["visits"] + (" target_visits=" + r["target_visits"] if sys.argv[2] == "visits" else "")
       + " hits=" + r["hits"])' "$work/replay-check/runs.csv" "$mode")"
-side_cmd pandas-numeric
-num="$("${cmd[@]}")"
-side_cmd pandas-iso
-iso="$("${cmd[@]}")"
-echo "   smartstack (runs.csv):  $toolkit"
-echo "   pandas, numeric export: ${num% hit_rate=*}"
-echo "   pandas, ISO/string log: ${iso% hit_rate=*}"
-if [ "$toolkit" != "${num% hit_rate=*}" ] || [ "$toolkit" != "${iso% hit_rate=*}" ]; then
+printf '   %-22s %s\n' "smartstack (runs.csv)" "$toolkit"
+differ=0
+for name in "${side_names[@]:1}"; do
+  side_cmd "$name"
+  got="$("${cmd[@]}")"
+  printf '   %-22s %s\n' "$name" "${got% hit_rate=*}"
+  [ "$toolkit" = "${got% hit_rate=*}" ] || differ=1
+done
+if [ "$differ" = 1 ]; then
   echo "run_peers.sh: the hit counts differ: the peer is not the toolkit's mfu replay"
   exit 1
 fi
@@ -127,8 +125,8 @@ echo "== $runs interleaved rounds (wall time, peak RSS)"
 measurements="$work/measurements.tsv"
 printf 'round\tside\twall_s\tpeak_rss_kb\n' > "$measurements"
 for ((r = 1; r <= runs; r++)); do
-  for ((j = 0; j < 3; j++)); do
-    name="${side_names[$(((r - 1 + j) % 3))]}"
+  for ((j = 0; j < ${#side_names[@]}; j++)); do
+    name="${side_names[$(((r - 1 + j) % ${#side_names[@]}))]}"
     side_cmd "$name" "$r"
     start=$(date +%s%N)
     /usr/bin/time -v -o "$work/time.txt" "${cmd[@]}" > "$work/out.txt"
@@ -136,7 +134,7 @@ for ((r = 1; r <= runs; r++)); do
     rss=$(sed -n 's/^[[:space:]]*Maximum resident set size (kbytes): //p' "$work/time.txt")
     wall=$("$py" -c "print(f'{($end - $start) / 1e9:.4f}')")
     printf '%s\t%s\t%s\t%s\n' "$r" "$name" "$wall" "$rss" >> "$measurements"
-    printf '   round %d  %-15s %8.3f s  %8.1f MB\n' "$r" "$name" "$wall" "$("$py" -c "print($rss / 1000)")"
+    printf '   round %d  %-21s %8.3f s  %8.1f MB\n' "$r" "$name" "$wall" "$("$py" -c "print($rss / 1000)")"
   done
   rm -rf "$work/replay-$r"
 done
@@ -150,13 +148,13 @@ echo "== summary ($mode): $people people x $days days, $runs rounds; $(uptime | 
 "$py" - "$measurements" "$work/simpy.json" "$work/bench.json" "$work/bench-relevance.json" <<'EOF'
 import csv, json, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
-sides = ["smartstack", "pandas-numeric", "pandas-iso"]
+sides = ["smartstack", "pandas-numeric", "pandas-iso", "pandas-numeric-arrow", "pandas-iso-arrow"]
 wall = {s: [float(r["wall_s"]) for r in rows if r["side"] == s] for s in sides}
 rss = {s: [int(r["peak_rss_kb"]) / 1000 for r in rows if r["side"] == s] for s in sides}
-print(f"{'side':<16}{'wall min':>10}{'median':>10}{'max':>10}   {'RSS MB min':>10}{'median':>10}{'max':>10}")
+print(f"{'side':<22}{'wall min':>10}{'median':>10}{'max':>10}   {'RSS MB min':>10}{'median':>10}{'max':>10}")
 for s in sides:
     w, m = wall[s], rss[s]
-    print(f"{s:<16}{min(w):>10.3f}{statistics.median(w):>10.3f}{max(w):>10.3f}   "
+    print(f"{s:<22}{min(w):>10.3f}{statistics.median(w):>10.3f}{max(w):>10.3f}   "
           f"{min(m):>10.1f}{statistics.median(m):>10.1f}{max(m):>10.1f}")
 base_w = statistics.median(wall["smartstack"])
 base_m = statistics.median(rss["smartstack"])
