@@ -124,14 +124,20 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     // One source per scored window of --split (`ReplaySplit`), else the whole log.
     let windows = try timeSplit().map { try ReplaySplit.windows($0, log: log, zone: options.zone, source: source) }
     var plans: [(label: String, plan: ReplayPlan)] = []
+    let planned = windows ?? [ReplaySplit.Window(label: source, point: "", scored: nil)]
     do {
-      for window in windows ?? [ReplaySplit.Window(label: source, point: "", scored: nil)] {
+      for (k, window) in planned.enumerated() {
         var windowOptions = options
         windowOptions.scoredWindow = window.scored
-        plans.append((window.label, try reportingErrors { try ReplayPlan(log: log, options: windowOptions) }))
+        // The last plan takes the visit log's rows over, and lets go of them once it has
+        // them per person (`ReplayPlan.init` consumes its options).
+        if k == planned.count - 1 { options.visits = .donations }
+        plans.append((window.label, try ReplayPlan(log: log, options: consume windowOptions)))
       }
     } catch let error as ReplayError {
       throw ValidationError(error.description)
+    } catch {
+      try reportingErrors { () throws -> Void in throw error }
     }
     log = DonationLog([])  // release the columns early; the plans hold what they need
     // Each window's plan says the same of the log: later windows add only new notes.

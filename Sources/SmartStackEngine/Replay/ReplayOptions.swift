@@ -22,6 +22,21 @@ public struct ReplayOptions: Sendable {
       case .log(let log): return "file:\(log.file)"
       }
     }
+
+    /// How visits are made, without a log's rows (a plan keeps the rows per person).
+    package enum Mode {
+      case donations
+      case sessions(gapMinutes: Double)
+      case log
+    }
+
+    package var mode: Mode {
+      switch self {
+      case .donations: return .donations
+      case .sessions(let gapMinutes): return .sessions(gapMinutes: gapMinutes)
+      case .log: return .log
+      }
+    }
   }
 
   /// Which instances make up each person's stack.

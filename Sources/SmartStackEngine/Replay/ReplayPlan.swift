@@ -90,7 +90,7 @@ public struct ReplayPlan: Sendable {
   /// - Complexity: O(D + V + E·P + F) for D donations, V visits, E entries of every
   ///   person's timelines, P people and F entries of one person's timelines (`user`), plus
   ///   the matching cost of each distinct (kind, intent, parameters) triple once.
-  public init(log: DonationLog, options: ReplayOptions) throws {
+  public init(log: DonationLog, options: consuming ReplayOptions) throws {
     self.options = options
     donations = log.count
     firstInstant = log.count > 0 ? log.timestamps[0] : nil
@@ -207,6 +207,10 @@ public struct ReplayPlan: Sendable {
       // The plan keeps the visits per person, not the log's rows.
       self.options.visits = .log(VisitLog(file: visitLog.file, users: [], times: []))
     }
+    // How visits are made, without the log's rows, which are let go of here when the
+    // caller gave them up (`consuming`): only the rows per person stay.
+    let visitMode = options.visits.mode
+    options.visits = .donations
 
     let horizon = InputLimits.milliseconds(options.horizonSeconds * 1000)
     let warmup = InputLimits.milliseconds(options.warmupDays * 86_400_000)
@@ -286,7 +290,7 @@ public struct ReplayPlan: Sendable {
       // Visits.
       var visits: [Int64] = []
       var visitOffsets: [Int32] = []
-      switch options.visits {
+      switch visitMode {
       case .donations:
         for (d, t) in p.donationTimes.enumerated() where visits.last != t {
           visits.append(t)

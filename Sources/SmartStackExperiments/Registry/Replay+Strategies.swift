@@ -17,8 +17,8 @@ extension Replay {
   /// done, runs) before the first run and after each.
   ///
   /// People in parallel: a choice's people are cut into consecutive blocks
-  /// (`blockCount(people:choices:jobs:)`), and the (choice, block) units run at most
-  /// `jobs` at a time. A block replays its people as the whole plan does
+  /// (`blockCount(people:choices:jobs:)`), and the (choice, block) units run on one
+  /// `WorkerPool` of `jobs` workers. A block replays its people as the whole plan does
   /// (`ReplayPlan.block(_:)`), and a choice's blocks are joined by
   /// `StandardMetrics.merged(_:)`, so the records are bit-identical for any `jobs`.
   public static func runAll(
@@ -39,28 +39,15 @@ extension Replay {
     var left = [Int](repeating: parts.count, count: choices.count)
     var done = 0
     progress(0, choices.count)
-    await withTaskGroup(of: (Unit, StandardMetrics).self) { group in
-      var next = 0
-      func launch(_ unit: Unit) {
-        let choice = choices[unit.choice]
-        let part = parts[unit.part]
-        group.addTask { (unit, Replay.run(part, choice: choice)) }
-      }
-      while next < min(max(jobs, 1), units.count) {
-        launch(units[next])
-        next += 1
-      }
-      for await (unit, result) in group {
-        metrics[unit.choice][unit.part] = result
-        left[unit.choice] -= 1
-        if left[unit.choice] == 0 {
-          done += 1
-          progress(done, choices.count)
-        }
-        if next < units.count {
-          launch(units[next])
-          next += 1
-        }
+    await WorkerPool(jobs: jobs).forEach(units.count) { k in
+      Replay.run(parts[units[k].part], choice: choices[units[k].choice])
+    } finished: { k, result in
+      let unit = units[k]
+      metrics[unit.choice][unit.part] = result
+      left[unit.choice] -= 1
+      if left[unit.choice] == 0 {
+        done += 1
+        progress(done, choices.count)
       }
     }
     return choices.indices.map { i in
