@@ -25,6 +25,12 @@ public struct StandardMetrics: OutcomeObserver {
   /// `RunMetrics.daily`.
   @inlinable public var days: [Int64: MetricCounts] { _days }
   @usableFromInline package var _days: [Int64: MetricCounts] = [:]
+  /// When not nil, every person-day as it is added to `days`, in that order (one entry
+  /// per addition, so a day a person comes back to appears twice): a block of people run
+  /// for a people-shard (`LogSource.run(_:replicate:seed:people:)`) journals these, and
+  /// `merge` adds the blocks' entries in person order, the same floating-point additions
+  /// in the same order as one run. Nil (nothing kept) unless set before the run.
+  @usableFromInline package var dayLog: [(day: Int64, counts: MetricCounts)]? = nil
 
   @usableFromInline package var current = MetricCounts()
   @usableFromInline package var currentDay = MetricCounts()
@@ -72,7 +78,10 @@ public struct StandardMetrics: OutcomeObserver {
     var day = currentDay
     day.reciprocalRankSum = 0
     current += day
-    if currentDay.visits > 0 { _days[lastDay, default: MetricCounts()] += currentDay }
+    if currentDay.visits > 0 {
+      _days[lastDay, default: MetricCounts()] += currentDay
+      dayLog?.append((lastDay, currentDay))
+    }
     currentDay = MetricCounts()
   }
 

@@ -33,18 +33,37 @@ public enum ExperimentRunner {
     jobs: Int, trace: Bool, runID: (Cell) -> String,
     finished: (CellResult, TraceRecorder?) throws -> Void
   ) async throws {
+    try await run(
+      cells.map { ($0, nil) }, sources: sources, strategies: strategies, seed: seed, jobs: jobs, trace: trace,
+      runID: runID, finished: finished)
+  }
+
+  /// Runs units of work as `run(_:sources:strategies:seed:jobs:trace:runID:finished:)`
+  /// runs cells: a unit with `people` runs only those people of its cell
+  /// (`ExperimentSource.run(_:replicate:seed:people:)`, untraced; `PeopleBlocks`), and
+  /// its result carries them (`CellResult.people`).
+  public static func run(
+    _ cells: [(cell: Cell, people: Range<Int>?)], sources: [any ExperimentSource], strategies: [StrategyChoice],
+    seed: UInt64, jobs: Int, trace: Bool, runID: (Cell) -> String,
+    finished: (CellResult, TraceRecorder?) throws -> Void
+  ) async throws {
     guard !cells.isEmpty else { return }
     var failures: [(index: Int, runID: String, error: String)] = []
     try await withThrowingTaskGroup(of: CellOutcome.self) { group in
       var next = 0
       func launch() {
-        let cell = cells[next]
+        let (cell, people) = cells[next]
+        let position = next
         let source = sources[cell.source]
         let choice = strategies[cell.strategy]
-        let id = runID(cell)
+        let id = runID(cell) + (people.map { " people \($0.lowerBound)..<\($0.upperBound)" } ?? "")
         next += 1
         group.addTask {
           do {
+            if let people {
+              let metrics = try source.run(choice, replicate: cell.replicate, seed: seed, people: people)
+              return .finished(CellResult(cell: cell, metrics: metrics, people: people), nil)
+            }
             if trace {
               let (metrics, recorder) = try source.runTraced(
                 choice, replicate: cell.replicate, seed: seed, runID: id)
@@ -53,7 +72,7 @@ public enum ExperimentRunner {
             let metrics = try source.run(choice, replicate: cell.replicate, seed: seed)
             return .finished(CellResult(cell: cell, metrics: metrics), nil)
           } catch {
-            return .failed(index: cell.index, runID: id, error: String(describing: error))
+            return .failed(index: position, runID: id, error: String(describing: error))
           }
         }
       }

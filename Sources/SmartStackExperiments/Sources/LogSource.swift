@@ -41,6 +41,38 @@ public struct LogSource: ExperimentSource {
     RunMetrics(Replay.run(plan(replicate: replicate, seed: seed), choice: choice), days: days)
   }
 
+  /// The people `people` of the plan, replayed as in a whole run: the plan keeps every
+  /// person before them, emptied of events (so person indices, and the strategy seeds
+  /// derived from them, are unchanged; an empty person costs a session and no visit),
+  /// and ends with them. The standard metrics are fed a second time beside the run's
+  /// own, keeping the person-days (`StandardMetrics.dayLog`).
+  ///
+  /// - Throws: `PeopleBlockError` when `people` is not within the plan's people.
+  public func run(_ choice: StrategyChoice, replicate: Int, seed: UInt64, people: Range<Int>) throws -> RunMetrics {
+    guard people.lowerBound >= 0, people.upperBound <= plan.people.count else {
+      throw PeopleBlockError(
+        "\(name): people \(people.lowerBound)..<\(people.upperBound) are beyond the log's \(plan.people.count) people")
+    }
+    var block = plan(replicate: replicate, seed: seed)
+    block.people = (0..<people.upperBound).map { i in
+      let person = plan.people[i]
+      return i < people.lowerBound
+        ? ReplayPlan.Person(name: person.name, instances: person.instances, alwaysAvailable: false) : person
+    }
+    var recorder = StandardMetrics()
+    recorder.dayLog = []
+    let (_, extra) = choice.replay(block, extra: DynamicObserver(recorder))
+    guard let metrics = extra?.base as? StandardMetrics, let dayLog = metrics.dayLog,
+      metrics.perPerson.count == people.upperBound
+    else {
+      throw PeopleBlockError("\(name): the replay of people \(people.lowerBound)..<\(people.upperBound) did not report every person")
+    }
+    return RunMetrics(
+      perPerson: Array(metrics.perPerson[people]), perPersonGini: Array(metrics.exposureGini[people]),
+      timesToSurface: metrics.timesToSurface,
+      daily: dayLog.map { ($0.day, $0.counts, days.offsets(of: $0.day)) })
+  }
+
   public func runTraced(
     _ choice: StrategyChoice, replicate: Int, seed: UInt64, runID: String
   ) -> (metrics: RunMetrics, trace: TraceRecorder?) {

@@ -1,0 +1,34 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackWorld
+
+extension RunMetrics {
+  /// The metrics of a whole run rebuilt from the metrics of its blocks of people
+  /// (`LogSource.run(_:replicate:seed:people:)`), given in person order and together
+  /// covering every person once: per-person counts and Gini values concatenated, times
+  /// to surface pooled (sorted by `init(perPerson:perPersonGini:timesToSurface:daily:)`),
+  /// and each day's counts the sum of the blocks' person-days added in the order given,
+  /// starting from zero: the additions `StandardMetrics` makes in one run, in its order,
+  /// so every value, floating-point sums included, is bit-identical to one run's.
+  /// Simulation counts (a scenario's; blocks come from logs) are summed when present.
+  public init(blocks: [RunMetrics]) {
+    var days: [Int64: (counts: MetricCounts, offsets: DayOffsets)] = [:]
+    var simulation: SimulationCounts?
+    for block in blocks {
+      for entry in block.daily {
+        days[entry.day, default: (MetricCounts(), entry.offsets)].counts += entry.counts
+      }
+      if let counts = block.simulation {
+        var sum = simulation ?? SimulationCounts()
+        sum += counts
+        simulation = sum
+      }
+    }
+    self.init(
+      perPerson: blocks.flatMap(\.perPerson), perPersonGini: blocks.flatMap(\.perPersonGini),
+      timesToSurface: blocks.flatMap(\.timesToSurface),
+      daily: days.keys.sorted().map { ($0, days[$0]!.counts, days[$0]!.offsets) })
+    self.simulation = simulation
+  }
+}
