@@ -10,7 +10,7 @@ struct PeopleShardsTests {
 
   /// The commuter log (20 people) and tiny.csv (2 people), three strategies, two
   /// replicates, people.csv on; with `scenario`, also 2 days of the commuter scenario
-  /// (20 people, whose cells stay whole).
+  /// (20 people).
   private func config(in folder: URL, scenario: Bool = false, trace: Bool = false) throws -> String {
     let logs = root.appendingPathComponent("Datasets/logs").path
     let sim =
@@ -27,16 +27,6 @@ struct PeopleShardsTests {
        "strategies": ["mfu", "hour-of-week", "oracle"]}
 
       """, to: "people.json", in: folder)
-  }
-
-  /// The report files of `folder` (not hidden, not `manifest.json`), by name.
-  private func reports(_ folder: URL) throws -> [String: Data] {
-    var found: [String: Data] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
-    where !name.hasPrefix(".") && name != "manifest.json" {
-      found[name] = try Data(contentsOf: folder.appendingPathComponent(name))
-    }
-    return found
   }
 
   /// Runs shards 1/n … n/n of `file` with blocks of `block` people into `prefix`1 …,
@@ -64,9 +54,9 @@ struct PeopleShardsTests {
     #expect(whole.status == 0, "\(whole.stderr)")
     let merge = try shardAndMerge(file, n: shards, block: 3, jobs: jobs, prefix: "s", merged: "merged", in: folder)
     #expect(merge.status == 0, "\(merge.stderr)")
-    let one = try reports(folder.appendingPathComponent("whole"))
+    let one = try CLI.reports(folder.appendingPathComponent("whole"))
     #expect(Set(one.keys) == ["runs.csv", "daily.csv", "summary.csv", "paired.csv", "people.csv"])
-    #expect(try reports(folder.appendingPathComponent("merged")) == one)
+    #expect(try CLI.reports(folder.appendingPathComponent("merged")) == one)
     // The shards really share the commuter log's people: the first two blocks of cell 0
     // are in shards 1 and 2.
     for (k, block) in [(1, "[0,3]"), (2, "[3,6]")] {
@@ -77,21 +67,38 @@ struct PeopleShardsTests {
     }
   }
 
-  @Test("a scenario source beside the logs keeps whole cells, said in a note, and the merge is still one run's bytes")
-  func scenarioCellsStayWhole() throws {
+  @Test(
+    "a scenario's people are cut into blocks too, for 2 shards and 1 and 2 jobs, and the merge is one run's bytes, simulation counts included",
+    arguments: [1, 2])
+  func scenarioPeopleShards(jobs: Int) throws {
     let folder = try CLI.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = try config(in: folder, scenario: true)
     let whole = try CLI.run(["batch", file, "--out", "whole", "--quiet"], in: folder)
     #expect(whole.status == 0, "\(whole.stderr)")
-    let first = try CLI.run(["batch", file, "--shard", "1/2", "--people-block", "4", "--out", "s1"], in: folder)
-    #expect(first.status == 0, "\(first.stderr)")
-    #expect(first.stderr.contains("note: sim: a scenario source's cells run whole"), "\(first.stderr)")
-    let second = try CLI.run(["batch", file, "--shard", "2/2", "--people-block", "4", "--out", "s2", "--quiet"], in: folder)
-    #expect(second.status == 0, "\(second.stderr)")
-    let merge = try CLI.run(["merge", "s1", "s2", "--out", "merged", "--quiet"], in: folder)
+    let merge = try shardAndMerge(file, n: 2, block: 6, jobs: jobs, prefix: "s", merged: "merged", in: folder)
     #expect(merge.status == 0, "\(merge.stderr)")
-    #expect(try reports(folder.appendingPathComponent("merged")) == reports(folder.appendingPathComponent("whole")))
+    #expect(try CLI.reports(folder.appendingPathComponent("merged")) == CLI.reports(folder.appendingPathComponent("whole")))
+    // The scenario's first cell: blocks of 6 of its 20 people, in both shards, with
+    // their simulation counts.
+    let sims = try (1...2).map { k in
+      try String(contentsOf: folder.appendingPathComponent("s\(k)/.journal/shard-\(k)-of-2.jsonl"), encoding: .utf8)
+        .split(separator: "\n").filter { $0.contains("\"run_id\":\"sim|mfu|0\",\"block\":") }
+    }
+    #expect(sims.map(\.count) == [2, 2], "\(sims.map(\.count))")
+    #expect(sims.joined().allSatisfy { $0.contains("\"sim\":[") })
+  }
+
+  @Test("a people block as large as every source's people is a note: the shards take whole cells")
+  func blocksLargerThanEverySource() throws {
+    let folder = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = try config(in: folder)
+    let r = try CLI.run(["batch", file, "--shard", "1/2", "--people-block", "20", "--out", "s1"], in: folder)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(
+      r.stderr.contains("note: no source has more than 20 people (--people-block): the shards take whole cells"),
+      "\(r.stderr)")
   }
 
   @Test("an interrupted people shard resumed with --resume runs only its missing units and merges into one run's bytes")
@@ -113,7 +120,7 @@ struct PeopleShardsTests {
     #expect(resumed.stderr.contains("\(lines.count - 2) units of cells and people blocks: \(lines.count - 5) run, 3 from the journal"), "\(resumed.stderr)")
     let merge = try CLI.run(["merge", "s1", "s2", "--out", "merged", "--overwrite", "--quiet"], in: folder)
     #expect(merge.status == 0, "\(merge.stderr)")
-    #expect(try reports(folder.appendingPathComponent("merged")) == reports(folder.appendingPathComponent("whole")))
+    #expect(try CLI.reports(folder.appendingPathComponent("merged")) == CLI.reports(folder.appendingPathComponent("whole")))
   }
 
   @Test("--people-block below 1, without --shard, or with a trace is a usage error that writes nothing")

@@ -5,13 +5,13 @@ import SmartStackWorld
 
 extension RunMetrics {
   /// The metrics of a whole run rebuilt from the metrics of its blocks of people
-  /// (`LogSource.run(_:replicate:seed:people:)`), given in person order and together
+  /// (`ExperimentSource.run(_:replicate:seed:people:)`), given in person order and together
   /// covering every person once: per-person counts and Gini values concatenated, times
   /// to surface pooled (sorted by `init(perPerson:perPersonGini:timesToSurface:daily:)`),
   /// and each day's counts the sum of the blocks' person-days added in the order given,
   /// starting from zero: the additions `StandardMetrics` makes in one run, in its order,
   /// so every value, floating-point sums included, is bit-identical to one run's.
-  /// Simulation counts (a scenario's; blocks come from logs) are summed when present.
+  /// A scenario's simulation counts (whole numbers) are summed.
   public init(blocks: [RunMetrics]) {
     var days: [Int64: (counts: MetricCounts, offsets: DayOffsets)] = [:]
     var simulation: SimulationCounts?

@@ -275,16 +275,10 @@ public enum BatchSession {
       cellsFromJournal: done.count, cellsInOutputs: wholeCells.count, notes: notes)
   }
 
-  /// What a user of `blocks` should know: the scenario sources that have more people
-  /// than a block but run as whole cells, and when no source is cut at all.
+  /// What a user of `blocks` should know: when no source is cut at all.
   static func peopleBlockNotes(_ blocks: PeopleBlocks, outline: ExperimentOutline) -> [String] {
-    var notes = outline.sources.filter { $0.kind != "log" && $0.statistics.people > blocks.size }.map {
-      "\($0.name): a \($0.kind) source's cells run whole (only a log's people are cut into blocks)"
-    }
-    if !outline.sources.contains(where: blocks.splits) {
-      notes.append("no log source has more than \(blocks) people (--people-block): the shards take whole cells")
-    }
-    return notes
+    guard !outline.sources.contains(where: blocks.splits) else { return [] }
+    return ["no source has more than \(blocks) people (--people-block): the shards take whole cells"]
   }
 
   static func seconds(_ d: Duration) -> Double {

@@ -4,20 +4,23 @@ import SmartStackBase
 /// into units (docs/batch.md, "People shards").
 ///
 /// The units of an experiment, in order: every cell in cell order; a cell whose source
-/// is a log (`ExperimentOutline.Source.kind == "log"`) with more than `size` people gives
-/// one unit per block of `size` consecutive people (in the plan's person order, the last
-/// block shorter), every other cell one unit (the whole cell). Shard `K/N` runs the units
+/// has more than `size` people gives one unit per block of `size` consecutive people (in
+/// the source's person order: a log's plan, a scenario's people; the last block
+/// shorter), every other cell one unit (the whole cell). Shard `K/N` runs the units
 /// whose position in that order is `≡ K − 1 (mod N)`. The layout depends only on the
 /// outline (which a journal holds) and `size`, never on `--jobs` or on timing, so every
 /// shard, `--resume` and `merge` agree on it.
 ///
-/// Why logs only: a log's people are replayed one after the other, each through a fresh
-/// copy of the strategy seeded by (seed, replicate, strategy, person index), so a block
-/// of them runs alone with the same numbers (`LogSource.run(_:replicate:seed:people:)`).
-/// A scenario's cells stay whole: simulating a block of its people needs a person range
-/// in the simulation's loop, which this does not add (their numbers are the same, only
-/// not spread over shards).
+/// Why a block runs alone with the numbers of a whole run: a log's people are replayed,
+/// and a scenario's simulated, one after the other, each through a fresh copy of the
+/// strategy seeded by (seed, replicate, strategy, person index), a scenario's person's
+/// world drawn from (seed, replicate, person index) alone
+/// (`LogSource.run(_:replicate:seed:people:)`, `ScenarioSource.run(_:replicate:seed:people:)`).
+/// A source of another kind keeps whole cells.
 public struct PeopleBlocks: Sendable, Hashable, CustomStringConvertible {
+  /// The source kinds whose cells are cut into blocks.
+  public static let kinds = ["log", "scenario"]
+
   /// People per block (>= 1).
   public var size: Int
 
@@ -30,7 +33,7 @@ public struct PeopleBlocks: Sendable, Hashable, CustomStringConvertible {
 
   /// Whether cells of `source` are cut into blocks.
   public func splits(_ source: ExperimentOutline.Source) -> Bool {
-    source.kind == "log" && source.statistics.people > size
+    Self.kinds.contains(source.kind) && source.statistics.people > size
   }
 
   /// The blocks of people of a cell of `source`: nil when its cells stay whole.
