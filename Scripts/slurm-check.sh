@@ -222,7 +222,7 @@ check_array() {
     [ -f "$out/whole/$(basename "$f")" ] || fail "$name: the merge wrote $(basename "$f"), the unsharded run did not"
   done
   [ "${#compared[@]}" -ge 4 ] || fail "$name: only ${#compared[@]} CSVs to compare: ${compared[*]}"
-  summary="Slurm job $job, $tasks array tasks (--shard env $*) of $(basename "$cfg"), $(($(wc -l <"$out/whole/runs.csv") - 1)) cells: merged ${compared[*]} byte-identical to one run"
+  summary="Slurm job $job, $tasks array tasks (--shard env${*:+ $*}) of $(basename "$cfg"), $(($(wc -l <"$out/whole/runs.csv") - 1)) cells: merged ${compared[*]} byte-identical to one run"
   job=""
 }
 

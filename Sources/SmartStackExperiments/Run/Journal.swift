@@ -125,8 +125,9 @@ public enum Journal {
   /// `Contents.rejected` with its line number and the reason, its cell not used) when its
   /// checksum does not match its bytes, it does not decode, its `experiment` is not the
   /// header's config hash, its cell index is beyond the grid, its run id is not that
-  /// cell's, it is not in the header's shard, or its cell was already read from an
-  /// earlier line. What to do with rejected cells is the caller's: a resume runs them
+  /// cell's, it is not in the header's shard (with the header's `people_block`: it is not
+  /// one of the shard's units, `PeopleBlocks`), or its cell (or block) was already read
+  /// from an earlier line. What to do with rejected cells is the caller's: a resume runs them
   /// again, a merge stops.
   ///
   /// - Throws: `InputFileError` when it cannot be read; `DiagnosticList` when the header
