@@ -120,7 +120,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
   @Option(
     name: .customLong("people-block"),
     help: ArgumentHelp(
-      "With --shard: cut every cell of a log source with more than SIZE people into blocks of SIZE people (in log order), so that the shards share one big log's people, not only whole cells; every shard and resume must give the same SIZE. Merged reports are byte-identical to one run (docs/batch.md, \"People shards\").",
+      "With --shard: cut every cell of a log or scenario source with more than SIZE people into blocks of SIZE consecutive people, so that the shards share one big source's people, not only whole cells; every shard and its --resume must give the same SIZE. Merged reports are byte-identical to one run (docs/batch.md, \"People shards\").",
       valueName: "size"))
   var peopleBlock: Int?
 
