@@ -178,8 +178,10 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       let out = out ?? (quick.isUsed ? "reports/" + quick.name : nil)
       try ExperimentOutputs.checkFolder(out ?? design.outputDirectory ?? "reports")
       if peopleBlock != nil, design.trace {
+        let why =
+          "asks for trace.csv, which is kept per cell, so cells cannot be cut into people blocks (--people-block): run without the trace, or without --people-block"
         throw ExperimentUsageError(
-          "--people-block: \(quick.isUsed ? "--trace" : "\(configPath): outputs.trace (or --trace)") asks for trace.csv, which is kept per cell, so cells cannot be cut into people blocks: run without the trace, or without --people-block")
+          design.traceLocation.map { $0.diagnostic("true \(why)").description } ?? "--trace \(why)")
       }
       let sources = try SourceLoader.load(design)
       if !quiet {

@@ -136,7 +136,14 @@ struct PeopleShardsTests {
     #expect(alone.stderr.contains("give it with --shard"), "\(alone.stderr)")
     let traced = try CLI.run(["batch", file, "--shard", "1/2", "--people-block", "5", "--trace", "--out", "o"], in: folder)
     #expect(traced.status == 64)
-    #expect(traced.stderr.contains("\(file): outputs.trace (or --trace) asks for trace.csv"), "\(traced.stderr)")
+    #expect(traced.stderr.contains("error: --trace asks for trace.csv, which is kept per cell"), "\(traced.stderr)")
+    // Asked for by the config: the error points at outputs.trace.
+    let tracedFile = try config(in: folder, trace: true)
+    let configured = try CLI.run(["batch", tracedFile, "--shard", "1/2", "--people-block", "5", "--out", "o"], in: folder)
+    #expect(configured.status == 64)
+    #expect(
+      configured.stderr.contains("\(tracedFile):2:39: outputs.trace: true asks for trace.csv, which is kept per cell"),
+      "\(configured.stderr)")
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("o").path))
   }
 
