@@ -117,6 +117,13 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       valueName: "K/N|env|env/N"))
   var shard: String?
 
+  @Option(
+    name: .customLong("people-block"),
+    help: ArgumentHelp(
+      "With --shard: cut every cell of a log or scenario source with more than SIZE people into blocks of SIZE consecutive people, so that the shards share one big source's people, not only whole cells; every shard and its --resume must give the same SIZE. Merged reports are byte-identical to one run (docs/batch.md, \"People shards\").",
+      valueName: "size"))
+  var peopleBlock: Int?
+
   func validate() throws {
     guard jobCount >= 1 else { throw ValidationError("--jobs must be at least 1") }
     if let replicates, !(1...ExperimentConfig.maximumReplicates).contains(replicates) {
@@ -127,6 +134,12 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
         "--shard must be K/N with 1 <= K <= N (e.g. 2/8), env (a Slurm job array) or env/N (a Kubernetes Indexed Job of N completions), not '\(shard)'")
     }
     if let out, out.isEmpty { throw ValidationError("--out needs a folder name") }
+    if let peopleBlock {
+      guard peopleBlock >= 1 else { throw ValidationError("--people-block must be at least 1 (people per block), not \(peopleBlock)") }
+      guard shard != nil else {
+        throw ValidationError("--people-block divides cells' people among shards: give it with --shard K/N (or env)")
+      }
+    }
     if resume && overwrite { throw ValidationError("--resume continues the run in --out and --overwrite replaces it: give one of them") }
   }
 
@@ -164,6 +177,12 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
         : try ExperimentConfig.read(path: configPath, overrides: overrides, registry: registry)
       let out = out ?? (quick.isUsed ? "reports/" + quick.name : nil)
       try ExperimentOutputs.checkFolder(out ?? design.outputDirectory ?? "reports")
+      if peopleBlock != nil, design.trace {
+        let why =
+          "asks for trace.csv, which is kept per cell, so cells cannot be cut into people blocks (--people-block): run without the trace, or without --people-block"
+        throw ExperimentUsageError(
+          design.traceLocation.map { $0.diagnostic("true \(why)").description } ?? "--trace \(why)")
+      }
       let sources = try SourceLoader.load(design)
       if !quiet {
         for source in sources {
@@ -176,7 +195,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       InterruptNote.install()
       let options = BatchOptions(
         directory: out ?? design.outputDirectory ?? "reports", jobs: jobCount, resume: resume,
-        shard: shard, overwrite: overwrite)
+        shard: shard, overwrite: overwrite, peopleBlocks: peopleBlock.flatMap { PeopleBlocks(size: $0) })
       // The exposure folder is claimed, its logs made and staged before the batch runs,
       // and committed after it succeeds (`BatchExposureFolder`): a failure of either
       // before that writes nothing there.
@@ -214,7 +233,9 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     }
     try Self.printTables(directory: report.directory, registry: registry, verbose: verbose)
     let cells =
-      report.cellsFromJournal > 0
+      peopleBlock != nil
+      ? "\(report.cellsRun + report.cellsFromJournal) units of cells and people blocks: \(report.cellsRun) run, \(report.cellsFromJournal) from the journal"
+      : report.cellsFromJournal > 0
       ? "\(report.cellsInOutputs) cells: \(report.cellsRun) run, \(report.cellsFromJournal) from the journal"
       : "\(report.cellsInOutputs) cells"
     let what = shard.map { "shard \($0) of " } ?? ""

@@ -50,7 +50,7 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
   @Option(help: "Output folder (created if needed).")
   var out: String = "reports/replay"
 
-  @Option(parsing: .unconditional, help: "Strategies run in parallel (default: the number of cores).")
+  @Option(parsing: .unconditional, help: "Workers (default: the number of cores): strategies run in parallel, and a strategy's people are cut into blocks when there are fewer strategies than workers; the outputs are the same bytes for any number.")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
   @Flag(help: "Print nothing but errors.")

@@ -89,6 +89,17 @@ struct CLI {
     return files
   }
 
+  /// The report files of `folder` (not hidden, not `manifest.json`), by name: what a
+  /// merge must write byte for byte as one run does.
+  static func reports(_ folder: URL) throws -> [String: Data] {
+    var found: [String: Data] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    where !name.hasPrefix(".") && name != "manifest.json" {
+      found[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+    }
+    return found
+  }
+
   /// Writes `text` to `name` inside `folder` and returns its path.
   @discardableResult
   static func write(_ text: String, to name: String, in folder: URL) throws -> String {

@@ -39,16 +39,6 @@ struct TunedShardsTests {
     return (folder, before, after)
   }
 
-  /// The report files of `folder` (not hidden, not `manifest.json`), by name.
-  private func reports(_ folder: URL) throws -> [String: Data] {
-    var found: [String: Data] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: folder.path)
-    where !name.hasPrefix(".") && name != "manifest.json" {
-      found[name] = try Data(contentsOf: folder.appendingPathComponent(name))
-    }
-    return found
-  }
-
   @Test("merged shards of a tuned experiment hold one run's files byte for byte, tuning.csv too")
   func mergedShardsEqualOneRun() throws {
     let folder = try CLI.temporaryFolder()
@@ -62,9 +52,9 @@ struct TunedShardsTests {
     }
     let merge = try CLI.run(["merge", "s1", "s2", "--out", "merged", "--quiet"], in: folder)
     #expect(merge.status == 0, "\(merge.stderr)")
-    let one = try reports(folder.appendingPathComponent("whole"))
+    let one = try CLI.reports(folder.appendingPathComponent("whole"))
     #expect(one["tuning.csv"] != nil)
-    #expect(try reports(folder.appendingPathComponent("merged")) == one)
+    #expect(try CLI.reports(folder.appendingPathComponent("merged")) == one)
     let manifest = try String(contentsOf: folder.appendingPathComponent("merged/manifest.json"), encoding: .utf8)
     #expect(manifest.contains("\"tuning.csv\""), "the merged manifest lists tuning.csv")
   }

@@ -74,6 +74,9 @@ public struct ReplayPlan: Sendable {
   /// numbers the person for observers, so a block replays its people exactly as the whole
   /// plan does. 0 for a whole plan.
   public private(set) var firstPersonIndex = 0
+  /// True for a block of a plan (`block(_:)`): its metrics are joined with the other
+  /// blocks' afterwards, so a run of it keeps each person-day as it is counted.
+  public private(set) var isBlock = false
   /// Things the user should know that are not errors (ignored visit rows, timeline ids
   /// that match nothing), in a fixed order.
   public var notes: [String]
@@ -409,6 +412,7 @@ public struct ReplayPlan: Sendable {
     var block = self
     block.people = Array(people[range])
     block.firstPersonIndex = firstPersonIndex + range.lowerBound
+    block.isBlock = true
     return block
   }
 

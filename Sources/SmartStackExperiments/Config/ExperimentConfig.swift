@@ -188,6 +188,7 @@ struct ConfigReader {
     }
     let outputs = o.optional("outputs") { item, json in readOutputs(item, &json) }
     var trace = outputs?.trace ?? false
+    var traceLocation = outputs?.traceLocation
     var people = outputs?.people ?? false
     let outputDirectory = outputs?.directory
 
@@ -251,7 +252,10 @@ struct ConfigReader {
       }
       replicates = value
     }
-    if let value = overrides.trace { trace = value }
+    if let value = overrides.trace {
+      trace = value
+      traceLocation = nil
+    }
     if let value = overrides.people { people = value }
 
     // `scores` ranks by a score file: every source must give one.
@@ -262,16 +266,19 @@ struct ConfigReader {
         "strategy '\(ScoresStrategy.name)' ranks by an outside model's scores, but source '\(source.name)' has none: give the source \"scores\": FILE (or --scores FILE with --log)")
     }
     guard let strategies, o.json.problems.isEmpty, baseline >= 0 else { return nil }
-    return ExperimentDesign(
+    var design = ExperimentDesign(
       name: name, description: description, configFile: file, seed: seed, replicates: replicates,
       sources: sources, strategies: strategies, baseline: baseline, trace: trace, people: people,
       outputDirectory: outputDirectory, tuning: tuning)
+    design.traceLocation = trace ? traceLocation : nil
+    return design
   }
 
   /// `outputs`: `{"dir": FOLDER, "trace": BOOL, "people": BOOL}`, the folder resolved
-  /// against the config's; nil when it is not an object.
+  /// against the config's, and where `trace` is when it is true; nil when it is not an
+  /// object.
   private func readOutputs(_ item: JSONItem, _ json: inout JSONDecoding)
-    -> (directory: String?, trace: Bool, people: Bool)?
+    -> (directory: String?, trace: Bool, traceLocation: ConfigLocation?, people: Bool)?
   {
     json.decodeObject(item) { o in
       var directory: String? = nil
@@ -282,7 +289,13 @@ struct ConfigReader {
           directory = ExperimentConfig.resolve(dir, in: folder)
         }
       }
-      return (directory, o.optional("trace", default: false), o.optional("people", default: false))
+      var trace = false
+      var traceLocation: ConfigLocation? = nil
+      if let item = o.optional("trace"), let value = Bool(json: item, in: &o.json) {
+        trace = value
+        traceLocation = value ? location(item) : nil
+      }
+      return (directory, trace, traceLocation, o.optional("people", default: false))
     }
   }
 

@@ -32,6 +32,9 @@ public struct ExperimentDesign: Sendable {
   public var baseline: Int
   /// Whether `trace.csv` is written.
   public var trace: Bool
+  /// Where the config's `outputs.trace` is true, when that (not `--trace`) asks for the
+  /// trace: a refusal of the trace (`batch --people-block`) points there.
+  public var traceLocation: ConfigLocation? = nil
   /// Whether `people.csv` is written (`outputs.people`, `--people`).
   public var people: Bool
   /// The output folder from the config (`outputs.dir`, resolved against the config's

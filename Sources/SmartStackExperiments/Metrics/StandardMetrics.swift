@@ -25,10 +25,12 @@ public struct StandardMetrics: OutcomeObserver {
   /// `RunMetrics.daily`.
   @inlinable public var days: [Int64: MetricCounts] { _days }
   @usableFromInline package var _days: [Int64: MetricCounts] = [:]
-  /// Each person-day's reciprocal-rank sum as it was added to `days`, in that order (16
-  /// bytes per person-day): what lets `merged(_:)` add the floating-point sums of blocks
-  /// of people in the order one run adds them.
-  @usableFromInline package var _dayReciprocals: [DayReciprocal] = []
+  /// When not nil, every person-day as it is added to `days`, in that order (one entry
+  /// per addition, so a day a person comes back to appears twice): a block of people run
+  /// for a people-shard (`LogSource.run(_:replicate:seed:people:)`) journals these, and
+  /// `merge` adds the blocks' entries in person order, the same floating-point additions
+  /// in the same order as one run. Nil (nothing kept) unless set before the run.
+  @usableFromInline package var dayLog: [(day: Int64, counts: MetricCounts)]? = nil
 
   @usableFromInline package var current = MetricCounts()
   @usableFromInline package var currentDay = MetricCounts()
@@ -54,6 +56,12 @@ public struct StandardMetrics: OutcomeObserver {
 
   @inlinable public init() {}
 
+  /// The metrics for a run of `plan`: a block of a plan (`ReplayPlan.isBlock`) keeps its
+  /// person-days (`dayLog`), which `RunMetrics(block:days:)` and `RunMetrics(blocks:)` join.
+  @inlinable package init(for plan: ReplayPlan) {
+    if plan.isBlock { dayLog = [] }
+  }
+
   @inlinable public mutating func beginPerson(_ person: Int32, instances: [WidgetInstance]) {
     current = MetricCounts()
     exposure = Array(repeating: 0, count: instances.count)
@@ -78,7 +86,7 @@ public struct StandardMetrics: OutcomeObserver {
     current += day
     if currentDay.visits > 0 {
       _days[lastDay, default: MetricCounts()] += currentDay
-      _dayReciprocals.append(DayReciprocal(day: lastDay, sum: currentDay.reciprocalRankSum))
+      dayLog?.append((lastDay, currentDay))
     }
     currentDay = MetricCounts()
   }
@@ -182,43 +190,6 @@ public struct StandardMetrics: OutcomeObserver {
     var counts: [Int] = []
     for i in 0..<exposure.count where everCandidate[i] { counts.append(exposure[i]) }
     _exposureGini.append(Gini.coefficient(counts))
-  }
-}
-
-/// One person-day's reciprocal-rank sum (`StandardMetrics._dayReciprocals`).
-@usableFromInline package struct DayReciprocal: Sendable {
-  @usableFromInline package var day: Int64
-  @usableFromInline package var sum: Double
-  @inlinable package init(day: Int64, sum: Double) {
-    self.day = day
-    self.sum = sum
-  }
-}
-
-extension StandardMetrics {
-  /// The metrics of consecutive blocks of people, each run by itself in order, as one run
-  /// of all of them gives them, bit for bit: per-person values and times to surface
-  /// joined in order; each day's integer counts summed (in any order: integer sums do not
-  /// depend on it); each day's reciprocal-rank sum added again person-day by person-day
-  /// in the blocks' order, the order of one run.
-  ///
-  /// - Complexity: O(people + person-days).
-  package static func merged(_ blocks: [StandardMetrics]) -> StandardMetrics {
-    guard blocks.count > 1 else { return blocks.first ?? StandardMetrics() }
-    var all = StandardMetrics()
-    for block in blocks {
-      all._perPerson += block._perPerson
-      all._exposureGini += block._exposureGini
-      all._timesToSurface += block._timesToSurface
-      all._dayReciprocals += block._dayReciprocals
-      for day in block._days.keys.sorted() {
-        var counts = block._days[day]!
-        counts.reciprocalRankSum = 0
-        all._days[day, default: MetricCounts()] += counts
-      }
-    }
-    for d in all._dayReciprocals { all._days[d.day]!.reciprocalRankSum += d.sum }
-    return all
   }
 }
 

@@ -20,7 +20,7 @@ extension Replay {
   /// (`blockCount(people:choices:jobs:)`), and the (choice, block) units run on one
   /// `WorkerPool` of `jobs` workers. A block replays its people as the whole plan does
   /// (`ReplayPlan.block(_:)`), and a choice's blocks are joined by
-  /// `StandardMetrics.merged(_:)`, so the records are bit-identical for any `jobs`.
+  /// `RunMetrics(blocks:)`, so the records are bit-identical for any `jobs`.
   public static func runAll(
     _ plan: ReplayPlan, choices: [StrategyChoice], source: String, jobs: Int,
     progress: (Int, Int) -> Void = { _, _ in }
@@ -53,7 +53,10 @@ extension Replay {
     return choices.indices.map { i in
       RunRecord(
         source: source, strategy: choices[i].descriptor, replicate: Int(options.replicate),
-        seed: options.seed, metrics: RunMetrics(StandardMetrics.merged(metrics[i].map { $0! }), days: days),
+        seed: options.seed,
+        metrics: parts.count == 1
+          ? RunMetrics(metrics[i][0]!, days: days)
+          : RunMetrics(blocks: metrics[i].map { RunMetrics(block: $0!, days: days) }),
         targetAware: choices[i].isTargetAware)
     }
   }

@@ -92,10 +92,11 @@ public struct StrategyRunner: Sendable {
   @inlinable package static func replay<P: EnginePath>(
     _ plan: ReplayPlan, _ path: P, _ descriptor: StrategyDescriptor, _ extra: DynamicObserver?
   ) -> (StandardMetrics, DynamicObserver?) {
+    let metrics = StandardMetrics(for: plan)
     guard let extra else {
-      return (Replay.run(plan, path: path, descriptor: descriptor, observer: StandardMetrics()), nil)
+      return (Replay.run(plan, path: path, descriptor: descriptor, observer: metrics), nil)
     }
-    let pair = Replay.run(plan, path: path, descriptor: descriptor, observer: ObserverPair(StandardMetrics(), extra))
+    let pair = Replay.run(plan, path: path, descriptor: descriptor, observer: ObserverPair(metrics, extra))
     return (pair.first, pair.second)
   }
 

@@ -9,7 +9,7 @@ import SmartStackWorld
 public enum BatchMerge {
   /// Reads every journal (`.journal/*.jsonl`) in `directories`, checks that they come
   /// from one experiment (equal config hashes) and together hold every cell exactly
-  /// once, and writes the complete outputs into `output`, with the shards' `tuning.csv`
+  /// once (whole, or as blocks of its people that cover them once: `gather`), and writes the complete outputs into `output`, with the shards' `tuning.csv`
   /// when the experiment tunes (`tuningFile(of:outline:)`).
   ///
   /// - Throws: `InputFileError` for a folder that does not exist; `BatchError` when
@@ -69,42 +69,8 @@ public enum BatchMerge {
           + lines.joined(separator: "\n"))
     }
 
-    // Every cell exactly once.
-    var owner = [Int](repeating: -1, count: outline.cellCount)
-    var results: [CellResult] = []
-    var duplicates: [String] = []
-    for (j, journal) in journals.enumerated() {
-      for r in journal.contents.cells {
-        if owner[r.cell.index] >= 0 {
-          duplicates.append(
-            "\(outline.runID(r.cell)) (in \(journals[owner[r.cell.index]].contents.file) and \(journal.contents.file))"
-          )
-        } else {
-          owner[r.cell.index] = j
-          results.append(r)
-        }
-      }
-    }
-    if !duplicates.isEmpty {
-      throw BatchError(
-        "\(duplicates.count) cell(s) appear in more than one journal, e.g. "
-          + duplicates.prefix(5).joined(separator: "; ") + "; merge each shard's folder once")
-    }
-    let missing = owner.indices.filter { owner[$0] < 0 }
-    if !missing.isEmpty {
-      let names = missing.prefix(10).map { outline.runID(outline.cell($0)) }
-      let shards = Set(journals.compactMap { $0.contents.shard?.count })
-      var hint = ""
-      if let n = shards.first, shards.count == 1 {
-        let present = Set(journals.compactMap { $0.contents.shard?.index })
-        let absent = (1...n).filter { !present.contains($0) }.map { "\($0)/\(n)" }
-        if !absent.isEmpty { hint = " (shards not given: " + absent.joined(separator: ", ") + ")" }
-      }
-      throw BatchError(
-        "\(missing.count) of \(outline.cellCount) cells are in no journal\(hint), e.g. "
-          + names.joined(separator: ", ")
-          + ": run the missing shards (or resume the unfinished ones) first")
-    }
+    // Every cell exactly once: whole, or from its blocks of people.
+    let (results, owner) = try gather(journals, outline: outline)
 
     let traceRows =
       outline.trace

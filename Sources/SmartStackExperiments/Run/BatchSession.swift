@@ -17,13 +17,20 @@ public struct BatchOptions: Sendable {
   public var shard: Shard?
   /// Replace the report set of another run in the folder (`OutputClaim`).
   public var overwrite: Bool
+  /// With `shard`: the shard's units are cells and blocks of cells' people
+  /// (`PeopleBlocks`), not whole cells.
+  public var peopleBlocks: PeopleBlocks?
 
-  public init(directory: String, jobs: Int, resume: Bool = false, shard: Shard? = nil, overwrite: Bool = false) {
+  public init(
+    directory: String, jobs: Int, resume: Bool = false, shard: Shard? = nil, overwrite: Bool = false,
+    peopleBlocks: PeopleBlocks? = nil
+  ) {
     self.directory = directory
     self.jobs = jobs
     self.resume = resume
     self.shard = shard
     self.overwrite = overwrite
+    self.peopleBlocks = peopleBlocks
   }
 }
 
@@ -126,11 +133,20 @@ public enum BatchSession {
     let startedClock = clock.now
     let outline = ExperimentOutline(design: design, sources: sources)
     let directory = options.directory
+    if options.peopleBlocks != nil {
+      guard options.shard != nil else { throw BatchError("people blocks divide cells among shards: give a shard") }
+      guard !design.trace else {
+        throw BatchError("people blocks cannot be traced: trace.csv is kept per cell; run without the trace or without people blocks")
+      }
+    }
     try ExperimentOutputs.checkFolder(directory)
     try ExperimentOutputs.createFolder(directory)
     let lock = try FolderLock(folder: directory)
     defer { lock.release() }
     var notes = try ExperimentOutputs.recover(directory)
+    if let blocks = options.peopleBlocks {
+      notes += Self.peopleBlockNotes(blocks, outline: outline)
+    }
 
     // The journal: continue it (resume) or start over.
     let journalPath = Journal.path(directory: directory, shard: options.shard)
@@ -150,6 +166,12 @@ public enum BatchSession {
           "\(journalPath) belongs to \(contents.shard.map { "shard \($0)" } ?? "a whole run"), not \(options.shard.map { "shard \($0)" } ?? "a whole run")"
         )
       }
+      guard contents.peopleBlocks == options.peopleBlocks else {
+        func what(_ blocks: PeopleBlocks?) -> String { blocks.map { "people blocks of \($0)" } ?? "whole cells" }
+        throw BatchError(
+          "\(journalPath) was written with \(what(contents.peopleBlocks)), not \(what(options.peopleBlocks)): resume with the same --people-block, or run without --resume to start over"
+        )
+      }
       if contents.incompleteTail {
         notes.append(
           "\(journalPath): ignored an incomplete last line (the previous run was interrupted while writing it)"
@@ -162,19 +184,28 @@ public enum BatchSession {
         // Rejected lines are dropped from the journal and their cells run again.
         notes += contents.rejected.map { "\($0); it runs again" }
         writer = try JournalWriter(
-          creating: journalPath, outline: outline, shard: options.shard, cells: done)
+          creating: journalPath, outline: outline, shard: options.shard, peopleBlocks: options.peopleBlocks,
+          cells: done)
       }
     } else {
       if options.resume {
         notes.append("no journal at \(journalPath): running every cell")
       }
-      writer = try JournalWriter(creating: journalPath, outline: outline, shard: options.shard)
+      writer = try JournalWriter(
+        creating: journalPath, outline: outline, shard: options.shard, peopleBlocks: options.peopleBlocks)
     }
     defer { writer.close() }
 
     let mine = (0..<outline.cellCount).filter { options.shard?.contains($0) ?? true }
-    let finished = Set(done.map(\.cell.index))
-    let todo = mine.filter { !finished.contains($0) }.map { outline.cell($0) }
+    // The units this run owns: its cells, or with people blocks its cells and blocks.
+    let units =
+      if let blocks = options.peopleBlocks, let shard = options.shard {
+        blocks.units(outline, shard: shard)
+      } else {
+        mine.map { WorkUnit(cell: $0, people: nil) }
+      }
+    let finished = Set(done.map(\.unit))
+    let todo = units.filter { !finished.contains($0) }.map { (cell: outline.cell($0.cell), people: $0.people) }
     let traceStore = JournalTrace(directory: directory, configHash: outline.configHash)
     if design.trace {
       try ExperimentOutputs.createFolder(traceStore.folder)
@@ -186,7 +217,7 @@ public enum BatchSession {
       }
     }
 
-    progress(done.count, mine.count)
+    progress(done.count, units.count)
     var results = done
     let runID = { (cell: Cell) in outline.runID(cell) }
     try await ExperimentRunner.run(
@@ -201,10 +232,12 @@ public enum BatchSession {
       try writer.append(result, runID: outline.runID(result.cell), configHash: outline.configHash)
       FaultInjection.reached("cell")
       results.append(result)
-      progress(results.count, mine.count)
+      progress(results.count, units.count)
     }
     writer.close()
 
+    // A people-shard's reports hold its whole cells; merge adds up the blocks.
+    let wholeCells = results.filter { $0.people == nil }
     let traceRows =
       design.trace ? try JournalTrace.rows(of: mine.map { JournalTrace.Part(store: traceStore, cell: $0) }) : []
     var files: [OutputSet.File]
@@ -212,12 +245,12 @@ public enum BatchSession {
       files = await ExperimentOutputs.completeSet(
         outline, results: results, traceRows: traceRows, jobs: options.jobs)
     } else {
-      files = ExperimentOutputs.shardSet(outline, results: results, traceRows: traceRows)
+      files = ExperimentOutputs.shardSet(outline, results: wholeCells, traceRows: traceRows)
     }
     if let tuningCSV { files.append(OutputSet.File(name: ExperimentOutputs.tuningFile, bytes: tuningCSV)) }
     let manifest = ExperimentManifest(
       kind: options.shard == nil ? .batch : .shard, configFile: design.configFile,
-      shard: options.shard, cellsInOutputs: results.count, cellsRun: todo.count,
+      shard: options.shard, cellsInOutputs: wholeCells.count, cellsRun: todo.count,
       cellsFromJournal: done.count, jobs: options.jobs, started: started, finished: Instant.now,
       durationSeconds: seconds(clock.now - startedClock), files: files)
     files.append(OutputSet.File(name: "manifest.json", bytes: Array(manifest.json(outline).utf8)))
@@ -239,7 +272,13 @@ public enum BatchSession {
     }
     return BatchReport(
       outline: outline, directory: directory, files: files.map(\.name), cellsRun: todo.count,
-      cellsFromJournal: done.count, cellsInOutputs: results.count, notes: notes)
+      cellsFromJournal: done.count, cellsInOutputs: wholeCells.count, notes: notes)
+  }
+
+  /// What a user of `blocks` should know: when no source is cut at all.
+  static func peopleBlockNotes(_ blocks: PeopleBlocks, outline: ExperimentOutline) -> [String] {
+    guard !outline.sources.contains(where: blocks.splits) else { return [] }
+    return ["no source has more than \(blocks) people (--people-block): the shards take whole cells"]
   }
 
   static func seconds(_ d: Duration) -> Double {

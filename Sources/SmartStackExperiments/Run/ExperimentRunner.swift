@@ -33,14 +33,32 @@ public enum ExperimentRunner {
     jobs: Int, trace: Bool, runID: (Cell) -> String,
     finished: (CellResult, TraceRecorder?) throws -> Void
   ) async throws {
+    try await run(
+      cells.map { ($0, nil) }, sources: sources, strategies: strategies, seed: seed, jobs: jobs, trace: trace,
+      runID: runID, finished: finished)
+  }
+
+  /// Runs units of work as `run(_:sources:strategies:seed:jobs:trace:runID:finished:)`
+  /// runs cells: a unit with `people` runs only those people of its cell
+  /// (`ExperimentSource.run(_:replicate:seed:people:)`, untraced; `PeopleBlocks`), and
+  /// its result carries them (`CellResult.people`).
+  public static func run(
+    _ cells: [(cell: Cell, people: Range<Int>?)], sources: [any ExperimentSource], strategies: [StrategyChoice],
+    seed: UInt64, jobs: Int, trace: Bool, runID: (Cell) -> String,
+    finished: (CellResult, TraceRecorder?) throws -> Void
+  ) async throws {
     guard !cells.isEmpty else { return }
     var failures: [(index: Int, runID: String, error: String)] = []
-    let ids = cells.map(runID)
+    let ids = cells.map { runID($0.cell) + ($0.people.map { " people \($0.lowerBound)..<\($0.upperBound)" } ?? "") }
     try await WorkerPool(jobs: jobs).forEach(cells.count) { k -> CellOutcome in
-      let cell = cells[k]
+      let (cell, people) = cells[k]
       let source = sources[cell.source]
       let choice = strategies[cell.strategy]
       do {
+        if let people {
+          let metrics = try source.run(choice, replicate: cell.replicate, seed: seed, people: people)
+          return .finished(CellResult(cell: cell, metrics: metrics, people: people), nil)
+        }
         if trace {
           let (metrics, recorder) = try source.runTraced(
             choice, replicate: cell.replicate, seed: seed, runID: ids[k])
@@ -49,7 +67,7 @@ public enum ExperimentRunner {
         let metrics = try source.run(choice, replicate: cell.replicate, seed: seed)
         return .finished(CellResult(cell: cell, metrics: metrics), nil)
       } catch {
-        return .failed(index: cell.index, runID: ids[k], error: String(describing: error))
+        return .failed(index: k, runID: ids[k], error: String(describing: error))
       }
     } finished: { _, outcome in
       switch outcome {

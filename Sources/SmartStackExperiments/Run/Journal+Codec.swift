@@ -15,10 +15,14 @@ import SmartStackWorld
 // The outline's strategy points carry "target_aware" (version 3): which one is the
 // oracle `regret` is measured against, which `merge` cannot ask a registry; and "label"
 // (issue 29; optional, `descriptor` when absent), the label of summary.csv and paired.csv.
+// A people-shard's header also has "people_block":SIZE after "shard" (`PeopleBlocks`).
 // Cell (one line per finished cell):
 //   {"experiment":"…","cell":12,"run_id":"sample|mfu|0","people":[[13 counts],…],
 //    "gini":[x or null,…],"tts":[ms,…],"daily":[[day,13 counts,offset,offset_end],…],
 //    "checksum":"…"}
+// A block of a cell's people (a people-shard's unit) has "block":[FIRST,END] after
+// "run_id"; its arrays are the block's, and "daily" lists its person-days in the order a
+// run adds them (`CellResult.people`).
 // `experiment` is the experiment's identity: its config hash, the FNV-1a 64 of the
 // compact JSON of the resolved config, which holds the seed, the replicates, every source
 // point with its options and input files' hashes, the strategy points and the baseline.
@@ -119,13 +123,14 @@ enum JournalCodec {
   static func cellLine(_ result: CellResult, runID: String, configHash: String) -> String {
     sealed(
       JournalCell(
-        experiment: configHash, index: result.cell.index, runID: runID, metrics: result.metrics
+        experiment: configHash, index: result.cell.index, runID: runID, metrics: result.metrics,
+        people: result.people
       ).jsonValue)
   }
 
   /// The header line (without the newline).
-  static func headerLine(_ outline: ExperimentOutline, shard: Shard?) -> String {
-    sealed(JournalHeader(outline: outline, shard: shard).jsonValue)
+  static func headerLine(_ outline: ExperimentOutline, shard: Shard?, peopleBlocks: PeopleBlocks? = nil) -> String {
+    sealed(JournalHeader(outline: outline, shard: shard, peopleBlocks: peopleBlocks).jsonValue)
   }
 }
 
@@ -133,21 +138,29 @@ enum JournalCodec {
 struct JournalHeader: JSONObjectDecodable {
   var outline: ExperimentOutline
   var shard: Shard?
+  /// The people blocks of a people-shard (`"people_block": SIZE`, only then present).
+  var peopleBlocks: PeopleBlocks?
 
-  init(outline: ExperimentOutline, shard: Shard?) {
+  init(outline: ExperimentOutline, shard: Shard?, peopleBlocks: PeopleBlocks? = nil) {
     self.outline = outline
     self.shard = shard
+    self.peopleBlocks = peopleBlocks
   }
 
   var jsonValue: JSONValue {
-    [
-      "journal": .string(JournalCodec.format),
-      "version": .number(Double(JournalCodec.version)),
-      "config_hash": .string(outline.configHash),
-      "shard": shard.map { .string($0.description) } ?? .null,
-      "cells": .number(Double(outline.cellCount)),
-      "outline": outline.journalValue,
+    var members: [JSONMember] = [
+      JSONMember("journal", .string(JournalCodec.format)),
+      JSONMember("version", .number(Double(JournalCodec.version))),
+      JSONMember("config_hash", .string(outline.configHash)),
+      JSONMember("shard", shard.map { .string($0.description) } ?? .null),
     ]
+    // Only for a people-shard: other journals keep their bytes.
+    if let peopleBlocks { members.append(JSONMember("people_block", .number(Double(peopleBlocks.size)))) }
+    members += [
+      JSONMember("cells", .number(Double(outline.cellCount))),
+      JSONMember("outline", outline.journalValue),
+    ]
+    return .object(members)
   }
 
   /// Refuses another format or version before reading further; reports a config hash or
@@ -174,6 +187,7 @@ struct JournalHeader: JSONObjectDecodable {
         "expected K/N, found \(JSONEscaping.quoted($0))"
       }.flatMap(Shard.init(parsing:))
     }
+    let block = o.optional("people_block", in: 1...Int.max)
     let cells = o.require("cells", in: 0...Int.max)
     let outline = o.require("outline", as: ExperimentOutline.self)
     _ = o.member("checksum")  // verified on the bytes before decoding
@@ -191,7 +205,7 @@ struct JournalHeader: JSONObjectDecodable {
         "a strategy point of the outline has no \"target_aware\" (required since journal version 3)", at: o.item)
       return nil
     }
-    return JournalHeader(outline: outline, shard: shard)
+    return JournalHeader(outline: outline, shard: shard, peopleBlocks: block.flatMap { PeopleBlocks(size: $0) })
   }
 }
 
@@ -202,12 +216,16 @@ struct JournalCell: JSONObjectDecodable {
   var index: Int
   var runID: String
   var metrics: RunMetrics
+  /// The block of people of a people-shard's unit (`"block": [FIRST, END]` after
+  /// `run_id`, only then present); its `daily` lists person-days (`CellResult.people`).
+  var people: Range<Int>?
 
-  init(experiment: String, index: Int, runID: String, metrics: RunMetrics) {
+  init(experiment: String, index: Int, runID: String, metrics: RunMetrics, people: Range<Int>? = nil) {
     self.experiment = experiment
     self.index = index
     self.runID = runID
     self.metrics = metrics
+    self.people = people
   }
 
   var jsonValue: JSONValue {
@@ -217,6 +235,13 @@ struct JournalCell: JSONObjectDecodable {
       JSONMember("experiment", .string(experiment)),
       JSONMember("cell", .number(Double(index))),
       JSONMember("run_id", .string(runID)),
+    ]
+    if let people {
+      members.append(
+        JSONMember(
+          "block", .array([JSONNode(.number(Double(people.lowerBound))), JSONNode(.number(Double(people.upperBound)))])))
+    }
+    members += [
       JSONMember(
         "people", .array(m.perPerson.map { JSONNode(JournalCodec.numbers($0.journalValues(extended: extended))) })),
       JSONMember("gini", JournalCodec.numbers(m.perPersonGini)),
@@ -242,6 +267,11 @@ struct JournalCell: JSONObjectDecodable {
     let experiment = o.require("experiment", as: String.self)
     let index = o.require("cell", in: 0...Int.max)
     let runID = o.require("run_id", as: String.self)
+    let block = o.optional("block") { item, json in
+      json.check(json.decodeArray(item) { element, json in Int(json: element, in: &json) }, at: item, {
+        $0.count == 2 && 0 <= $0[0] && $0[0] < $0[1]
+      }) { _ in "expected [first, end] with 0 <= first < end" }
+    }
     let people = o.requireArray("people") { item, json in
       JournalCodec.numbers(item, &json).flatMap { JournalCodec.counts($0[...], at: item, &json) }
     }
@@ -267,7 +297,12 @@ struct JournalCell: JSONObjectDecodable {
     var metrics = RunMetrics(
       perPerson: people, perPersonGini: gini, timesToSurface: tts, daily: daily)
     metrics.simulation = simulation
-    return JournalCell(experiment: experiment, index: index, runID: runID, metrics: metrics)
+    let range = block.map { $0[0]..<$0[1] }
+    if let range, people.count != range.count {
+      o.json.report("expected \(range.count) people (the block), found \(people.count)", at: o.item)
+      return nil
+    }
+    return JournalCell(experiment: experiment, index: index, runID: runID, metrics: metrics, people: range)
   }
 
   /// `[day, counts (JournalCodec.countLengths), offset, offset_end]`.

@@ -32,14 +32,24 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
   public var description: String { "\(index)/\(count)" }
 }
 
-/// One finished cell: its position and its metrics.
+/// One finished cell, or one block of a cell's people (`PeopleBlocks`): its position
+/// and its metrics.
 public struct CellResult: Sendable {
   public var cell: Cell
+  /// Nil for a whole cell; else the block of people (indices in the source's person
+  /// order) the metrics cover. A block's `metrics.daily` is not pooled by day: it lists
+  /// the block's person-days in the order a run adds them (`StandardMetrics.dayLog`),
+  /// which `RunMetrics(blocks:)` adds up as one run does.
+  public var people: Range<Int>?
   public var metrics: RunMetrics
-  public init(cell: Cell, metrics: RunMetrics) {
+  public init(cell: Cell, metrics: RunMetrics, people: Range<Int>? = nil) {
     self.cell = cell
+    self.people = people
     self.metrics = metrics
   }
+
+  /// The unit this result is of.
+  public var unit: WorkUnit { WorkUnit(cell: cell.index, people: people) }
 }
 
 /// The batch journal: `DIR/.journal/cells.jsonl` (or `shard-K-of-N.jsonl`), JSON Lines.
@@ -95,7 +105,9 @@ public enum Journal {
     public var file: String
     public var outline: ExperimentOutline
     public var shard: Shard?
-    /// Finished cells that verify and belong, in file order.
+    /// The people blocks of a people-shard's journal, else nil.
+    public var peopleBlocks: PeopleBlocks?
+    /// Finished cells (and blocks of cells' people) that verify and belong, in file order.
     public var cells: [CellResult]
     /// Lines whose cells are not used, in file order (see `read`).
     public var rejected: [Rejection]
@@ -113,8 +125,9 @@ public enum Journal {
   /// `Contents.rejected` with its line number and the reason, its cell not used) when its
   /// checksum does not match its bytes, it does not decode, its `experiment` is not the
   /// header's config hash, its cell index is beyond the grid, its run id is not that
-  /// cell's, it is not in the header's shard, or its cell was already read from an
-  /// earlier line. What to do with rejected cells is the caller's: a resume runs them
+  /// cell's, it is not in the header's shard (with the header's `people_block`: it is not
+  /// one of the shard's units, `PeopleBlocks`), or its cell (or block) was already read
+  /// from an earlier line. What to do with rejected cells is the caller's: a resume runs them
   /// again, a merge stops.
   ///
   /// - Throws: `InputFileError` when it cannot be read; `DiagnosticList` when the header
@@ -146,9 +159,14 @@ public enum Journal {
       ])
     }
     let shard = header?.shard
+    let peopleBlocks = header?.peopleBlocks
+    // A people-shard's units (membership only, never iterated).
+    let units = peopleBlocks.map { blocks in
+      Set(shard.map { blocks.units(outline, shard: $0) } ?? blocks.units(outline))
+    }
     var cells: [CellResult] = []
     var rejected: [Rejection] = []
-    var seen = Set<Int>()
+    var seen = Set<WorkUnit>()
     for l in 1..<(lineStarts.count - 1) {
       let range = lineStarts[l]..<(lineStarts[l + 1] - 1)
       if range.isEmpty { continue }
@@ -164,6 +182,7 @@ public enum Journal {
         continue
       }
       let (index, runID) = (line.index, line.runID)
+      let unit = WorkUnit(cell: index, people: line.people)
       if line.experiment != outline.configHash {
         reject(
           "the cell belongs to another experiment (identity \(line.experiment), this journal's \(outline.configHash)); it is not used")
@@ -172,16 +191,20 @@ public enum Journal {
       } else if runID != outline.runID(outline.cell(index)) {
         reject(
           "cell \(index) is \(JSONEscaping.quoted(outline.runID(outline.cell(index)))) in this experiment, not \(JSONEscaping.quoted(runID)); it is not used")
-      } else if let shard, !shard.contains(index) {
+      } else if let units, let peopleBlocks, !units.contains(unit) {
+        reject("\(unit) is not a unit of \(shard.map { "shard \($0)" } ?? "this run") with people blocks of \(peopleBlocks); it is not used")
+      } else if units == nil, line.people != nil {
+        reject("\(unit) is a block of people, but the journal's header has no people_block; it is not used")
+      } else if units == nil, let shard, !shard.contains(index) {
         reject("cell \(index) does not belong to shard \(shard); it is not used")
-      } else if !seen.insert(index).inserted {
-        reject("cell \(index) (\(runID)) is journaled again; this copy is not used")
+      } else if !seen.insert(unit).inserted {
+        reject("\(unit) (\(runID)) is journaled again; this copy is not used")
       } else {
-        cells.append(CellResult(cell: outline.cell(index), metrics: line.metrics))
+        cells.append(CellResult(cell: outline.cell(index), metrics: line.metrics, people: line.people))
       }
     }
     return Contents(
-      file: path, outline: outline, shard: shard, cells: cells, rejected: rejected,
+      file: path, outline: outline, shard: shard, peopleBlocks: peopleBlocks, cells: cells, rejected: rejected,
       completeLength: completeLength, incompleteTail: incompleteTail)
   }
 }
@@ -196,11 +219,12 @@ public final class JournalWriter {
   /// header of `outline`, followed by the lines of `cells` (a resume that dropped
   /// rejected lines keeps the good ones this way).
   public init(
-    creating path: String, outline: ExperimentOutline, shard: Shard?, cells: [CellResult] = []
+    creating path: String, outline: ExperimentOutline, shard: Shard?, peopleBlocks: PeopleBlocks? = nil,
+    cells: [CellResult] = []
   ) throws {
     self.path = path
     try OutputPath.createFolder((path as NSString).deletingLastPathComponent)
-    var text = JournalCodec.headerLine(outline, shard: shard) + "\n"
+    var text = JournalCodec.headerLine(outline, shard: shard, peopleBlocks: peopleBlocks) + "\n"
     for cell in cells {
       text += JournalCodec.cellLine(
         cell, runID: outline.runID(cell.cell), configHash: outline.configHash) + "\n"

@@ -33,6 +33,19 @@ public protocol ExperimentSource: Sendable {
   func runTraced(
     _ choice: StrategyChoice, replicate: Int, seed: UInt64, runID: String
   ) throws -> (metrics: RunMetrics, trace: TraceRecorder?)
+
+  /// Runs as `run` does over only the people `people` (indices in the source's person
+  /// order), each with the randomness it has in a whole run, for a people-shard
+  /// (`PeopleBlocks`): per-person counts, Gini values and times to surface of those people,
+  /// and `daily` as the list of their person-days in the order a run adds them
+  /// (`CellResult.people`). Sources whose people cannot run apart throw.
+  func run(_ choice: StrategyChoice, replicate: Int, seed: UInt64, people: Range<Int>) throws -> RunMetrics
+}
+
+/// A source asked for a block of its people that it cannot run apart from the others.
+public struct PeopleBlockError: Error, Sendable, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
 }
 
 extension ExperimentSource {
@@ -40,6 +53,10 @@ extension ExperimentSource {
     _ choice: StrategyChoice, replicate: Int, seed: UInt64, runID: String
   ) throws -> (metrics: RunMetrics, trace: TraceRecorder?) {
     (try run(choice, replicate: replicate, seed: seed), nil)
+  }
+
+  public func run(_ choice: StrategyChoice, replicate: Int, seed: UInt64, people: Range<Int>) throws -> RunMetrics {
+    throw PeopleBlockError("\(name): a \(kind) source runs its people together: its cells cannot be cut into people blocks")
   }
 }
 

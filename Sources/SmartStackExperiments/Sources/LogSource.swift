@@ -41,6 +41,19 @@ public struct LogSource: ExperimentSource {
     RunMetrics(Replay.run(plan(replicate: replicate, seed: seed), choice: choice), days: days)
   }
 
+  /// The people `people` of the plan, replayed as in a whole run (`ReplayPlan.block(_:)`:
+  /// each keeps its index, so its strategy's seed), with their person-days in the order
+  /// they were counted (`RunMetrics(block:days:)`), for `RunMetrics(blocks:)`.
+  ///
+  /// - Throws: `PeopleBlockError` when `people` is not within the plan's people.
+  public func run(_ choice: StrategyChoice, replicate: Int, seed: UInt64, people: Range<Int>) throws -> RunMetrics {
+    guard people.lowerBound >= 0, people.upperBound <= plan.people.count else {
+      throw PeopleBlockError(
+        "\(name): people \(people.lowerBound)..<\(people.upperBound) are beyond the log's \(plan.people.count) people")
+    }
+    return RunMetrics(block: Replay.run(plan(replicate: replicate, seed: seed).block(people), choice: choice), days: days)
+  }
+
   public func runTraced(
     _ choice: StrategyChoice, replicate: Int, seed: UInt64, runID: String
   ) -> (metrics: RunMetrics, trace: TraceRecorder?) {

@@ -7,6 +7,11 @@ public struct SimulationOptions: Sendable {
   /// Overrides the scenario's number of days.
   public var days: Int? = nil
   public var engine = EngineOptions()
+  /// Simulates only these people (indices in the scenario's person order, within
+  /// `0..<Scenario.personCount`); nil: every person. A person's world and strategy seed
+  /// depend on (seed, replicate, person index) alone, so each of these people has the
+  /// results it has in a run of everyone (a people-shard's block, `PeopleBlocks`).
+  public var people: Range<Int>? = nil
   @inlinable public init() {}
 }
 
@@ -107,7 +112,7 @@ public enum Simulation {
     var observer = observer
     var counts = SimulationCounts()
     let strategyStream = StreamSeed.stableHash(descriptor.description)
-    for p in 0..<scenario.personCount {
+    for p in options.people ?? 0..<scenario.personCount {
       let person = scenario.person(p, replicate: replicate, seed: seed, days: options.days)
       let strategySeed = StreamSeed.derive(seed, UInt64(replicate), strategyStream, UInt64(p))
       if let watch = scenario.watch {
