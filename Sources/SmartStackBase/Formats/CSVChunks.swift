@@ -5,13 +5,14 @@ import Foundation
 /// time (`ParallelMap`) and their results joined in file order.
 ///
 /// A part must begin at a record boundary, and a line end is one only outside quotes. So a
-/// window is cut only when it holds no `"` byte at all (`window(in:from:)` gives nil
-/// otherwise, and the reader reads the rest of the file in one pass), and only after a
-/// line end that ends a non-empty line (`safeLineEnd`), so no part begins or ends inside a
-/// run of blank lines, which a reader reports as `empty line` in the middle of a file but
-/// not at its end. A reader that meets any problem in a part reads the whole file again in
-/// one pass to report it, so problems and their positions are exactly the one-pass
-/// reader's.
+/// window is cut only after a line end with an even number of `"` before it since the last
+/// cut (`recordEnd`), and only after a line end that ends a non-empty line
+/// (`safeLineEnd`), so no part begins or ends inside a run of blank lines, which a reader
+/// reports as `empty line` in the middle of a file but not at its end. A reader that meets
+/// any problem in a part reads the whole file again in one pass to report it, so problems
+/// and their positions are exactly the one-pass reader's. A stray quote (in an unquoted
+/// field) can put later cuts inside a record, but the part that holds it begins at a true
+/// boundary and reports it, so such a file is always read again in one pass.
 ///
 /// - Complexity: O(n) in the window's length for finding the cuts (`memchr`).
 package enum CSVChunks {
@@ -20,49 +21,59 @@ package enum CSVChunks {
   /// Files whose body is smaller than this are read in one pass: 4 MiB.
   package static let minimumBytes = 1 << 22
 
-  /// The next window from `start` (a record boundary): `start..<end`, `end` a safe line end
-  /// (just after it) at or after `start + size`, or the end of `bytes`. Nil when the
-  /// window holds a `"`, which may hide line ends inside quotes.
+  /// The next window from `start` (a record boundary): `start..<end`, `end` a record end
+  /// (`recordEnd`) at or after `start + size`, or the end of `bytes`.
   ///
   /// `quoted: false` is for JSON Lines, where a line end is always a record's (a JSON
-  /// string holds no raw line end), so quotes do not matter.
+  /// string holds no raw line end), so quotes are not counted.
   package static func window(
     in bytes: UnsafeBufferPointer<UInt8>, from start: Int, size: Int = windowBytes, quoted: Bool = true
-  ) -> Range<Int>? {
+  ) -> Range<Int> {
     let n = bytes.count
-    var end = n
-    if n - start > size, let cut = safeLineEnd(in: bytes, from: start + size) { end = cut }
-    guard !quoted || !contains(UInt8(ascii: "\""), in: bytes, start..<end) else { return nil }
-    return start..<end
-  }
-
-  /// The number of LF bytes in `bytes[range]`. O(n).
-  package static func lineFeeds(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
-    guard let base = bytes.baseAddress else { return 0 }
-    var count = 0
-    var i = range.lowerBound
-    while i < range.upperBound,
-      let hit = memchr(base + i, Int32(UInt8(ascii: "\n")), range.upperBound - i)
-    {
-      count += 1
-      i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+    guard n - start > size, let cut = recordEnd(in: bytes, base: start, from: start + size, quoted: quoted) else {
+      return start..<n
     }
-    return count
+    return start..<cut
   }
 
-  /// `window` cut into at most `count` parts of about equal size at safe line ends, in order.
-  package static func parts(of window: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, count: Int) -> [Range<Int>] {
+  /// `window` cut into at most `count` parts of about equal size at record ends, in order.
+  package static func parts(
+    of window: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, count: Int, quoted: Bool = true
+  ) -> [Range<Int>] {
     var parts: [Range<Int>] = []
     var start = window.lowerBound
     let size = window.count / max(1, count)
     for k in 1..<max(1, count) {
       let target = window.lowerBound + k * size
-      guard target > start, let cut = safeLineEnd(in: bytes, from: target), cut < window.upperBound else { break }
+      guard target > start, let cut = recordEnd(in: bytes, base: start, from: target, quoted: quoted),
+        cut < window.upperBound
+      else { break }
       parts.append(start..<cut)
       start = cut
     }
     parts.append(start..<window.upperBound)
     return parts
+  }
+
+  /// The offset just after the first safe line end (`safeLineEnd`) at or after `from` that
+  /// lies outside quotes: with `quoted`, after an even number of `"` bytes counted from
+  /// `base`, a record boundary (a `""` inside a quoted field counts twice, so the parity
+  /// says whether a byte is inside a quoted field). Nil when there is none.
+  static func recordEnd(in bytes: UnsafeBufferPointer<UInt8>, base: Int, from: Int, quoted: Bool) -> Int? {
+    guard quoted else { return safeLineEnd(in: bytes, from: from) }
+    var quotes = count(UInt8(ascii: "\""), in: bytes, base..<from)
+    var i = from
+    while let cut = safeLineEnd(in: bytes, from: i) {
+      quotes += count(UInt8(ascii: "\""), in: bytes, i..<cut)
+      if quotes % 2 == 0 { return cut }
+      i = cut
+    }
+    return nil
+  }
+
+  /// The number of LF bytes in `bytes[range]`. O(n).
+  package static func lineFeeds(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+    count(UInt8(ascii: "\n"), in: bytes, range)
   }
 
   /// The offset just after the first LF at or after `from` that ends a non-empty line
@@ -81,10 +92,16 @@ package enum CSVChunks {
     return nil
   }
 
-  /// True when `byte` occurs in `bytes[range]`.
-  static func contains(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-    guard let base = bytes.baseAddress, !range.isEmpty else { return false }
-    return memchr(base + range.lowerBound, Int32(byte), range.count) != nil
+  /// The number of `byte`s in `bytes[range]` (`memchr` from one to the next). O(n).
+  static func count(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
+    var found = 0
+    var i = range.lowerBound
+    while i < range.upperBound, let hit = memchr(base + i, Int32(byte), range.upperBound - i) {
+      found += 1
+      i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+    }
+    return found
   }
 }
 

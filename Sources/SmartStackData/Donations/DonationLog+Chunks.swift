@@ -6,8 +6,7 @@ extension DonationLog {
   /// The result is the one-pass reader's: the builder renumbers every id canonically when
   /// it builds, and the naive local times' first places are moved to their lines in the
   /// file. Nil when any part meets a problem (or the header does): the one-pass reader
-  /// then reads the file and reports every problem with its own positions. A CSV window
-  /// holding a quote, and everything after it, is read in one pass from its start.
+  /// then reads the file and reports every problem with its own positions.
   ///
   /// Memory: the builder's columns, and of a mapped file about one window.
   static func chunked(
@@ -64,13 +63,8 @@ extension DonationLog {
       joined.append(part, lineOffset: lines)
     }
     while start < bytes.count {
-      guard let window = CSVChunks.window(in: bytes, from: start, size: windowBytes, quoted: format == .csv) else {
-        // Quotes ahead in a CSV file: the rest in one part.
-        guard let part = readPart(start..<bytes.count) else { return nil }
-        join(part, at: start)
-        break
-      }
-      let cuts = CSVChunks.parts(of: window, in: bytes, count: parts)
+      let window = CSVChunks.window(in: bytes, from: start, size: windowBytes, quoted: format == .csv)
+      let cuts = CSVChunks.parts(of: window, in: bytes, count: parts, quoted: format == .csv)
       let read = ParallelMap.map(cuts, readPart)
       for (part, cut) in zip(read, cuts) {
         guard let part else { return nil }

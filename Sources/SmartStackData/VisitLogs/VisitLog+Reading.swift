@@ -38,8 +38,7 @@ extension VisitLog {
   }
 
   /// The log read in windows of parts at the same time (`CSVChunks`), or nil when any part
-  /// (or the header) meets a problem. A window holding a quote and everything after it is
-  /// read in one pass from the window's start.
+  /// (or the header) meets a problem.
   static func chunked(
     _ bytes: UnsafeBufferPointer<UInt8>, file: String, zone: ZoneRules, mapped: MappedInputFile?,
     windowBytes: Int = CSVChunks.windowBytes, parts: Int = ParallelMap.partCount
@@ -52,18 +51,7 @@ extension VisitLog {
     var joined = VisitColumns()
     var start = csv.offset
     while start < bytes.count {
-      guard let window = CSVChunks.window(in: bytes, from: start, size: windowBytes) else {
-        // Quotes ahead: the rest in one pass.
-        var rest = CSVReader(chunk: UnsafeBufferPointer(rebasing: bytes[start...]), expectedFieldCount: fieldCount)
-        var part = VisitColumns()
-        while rows.next(&rest, into: &part, problems: &problems) {
-          guard problems.isEmpty else { return nil }
-          mapped?.release(before: start + rest.offset)
-        }
-        guard problems.isEmpty else { return nil }
-        joined.append(part)
-        break
-      }
+      let window = CSVChunks.window(in: bytes, from: start, size: windowBytes)
       let columns = ParallelMap.map(CSVChunks.parts(of: window, in: bytes, count: parts)) { range in
         var problems = DiagnosticCollector(file: file, limit: 1)
         var csv = CSVReader(chunk: UnsafeBufferPointer(rebasing: bytes[range]), expectedFieldCount: fieldCount)

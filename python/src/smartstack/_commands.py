@@ -163,6 +163,11 @@ OPTIONS = {
    "shard",
    "option",
    False
+  ],
+  [
+   "people-block",
+   "option",
+   False
   ]
  ],
  "replay": [
@@ -486,7 +491,7 @@ OPTIONS = {
 }
 
 
-def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, replicates: int | None = None, out: str | os.PathLike | None = None, strategy: str | Sequence[str] | None = None, baseline: str | Sequence[str] | None = None, jobs: int | None = None, trace: bool = False, no_trace: bool = False, people: bool = False, no_people: bool = False, emit_exposures: str | os.PathLike | None = None, quiet: bool = False, verbose: bool = False, resume: bool = False, log: str | os.PathLike | pd.DataFrame | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, stack: str | os.PathLike | None = None, horizon: float | None = None, timezone: str | None = None, warmup_days: float | None = None, split: str | None = None, timelines: str | os.PathLike | None = None, scores: str | os.PathLike | pd.DataFrame | None = None, context: str | os.PathLike | None = None, scenario: str | os.PathLike | None = None, days: int | None = None, init: bool = False, overwrite: bool = False, shard: str | None = None, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.BatchResult:
+def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, replicates: int | None = None, out: str | os.PathLike | None = None, strategy: str | Sequence[str] | None = None, baseline: str | Sequence[str] | None = None, jobs: int | None = None, trace: bool = False, no_trace: bool = False, people: bool = False, no_people: bool = False, emit_exposures: str | os.PathLike | None = None, quiet: bool = False, verbose: bool = False, resume: bool = False, log: str | os.PathLike | pd.DataFrame | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, stack: str | os.PathLike | None = None, horizon: float | None = None, timezone: str | None = None, warmup_days: float | None = None, split: str | None = None, timelines: str | os.PathLike | None = None, scores: str | os.PathLike | pd.DataFrame | None = None, context: str | os.PathLike | None = None, scenario: str | os.PathLike | None = None, days: int | None = None, init: bool = False, overwrite: bool = False, shard: str | None = None, people_block: str | None = None, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.BatchResult:
     """`smartstack batch`: Runs an experiment: every source x strategy point x replicate, with CIs and paired tests.
 
     The tool: Run an experiment (sources × strategies × replicates) and write CSV reports.
@@ -552,6 +557,11 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
             combine with 'smartstack merge'. 'env' takes K/N from a Slurm job array
             (SLURM_ARRAY_TASK_ID, _MIN, _MAX, _COUNT); 'env/N' from a Kubernetes Indexed Job
             (JOB_COMPLETION_INDEX) of N completions (docs/batch.md).
+        people_block (--people-block): With --shard: cut every cell of a log or scenario
+            source with more than SIZE people into blocks of SIZE consecutive people, so
+            that the shards share one big source's people, not only whole cells; every shard
+            and its --resume must give the same SIZE. Merged reports are byte-identical to
+            one run (docs/batch.md, "People shards").
         binary: the smartstack executable (default: find_binary()).
         cwd: the folder the tool runs in (relative paths are relative to it).
         progress: show the tool's standard error (progress, warnings) as it comes;
@@ -561,7 +571,7 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
     DataFrames given as log=, visits= or exposures= are written to a temporary CSV file.
     Raises SmartStackError with the tool's message when it fails.
     """
-    given = {'seed': seed, 'replicates': replicates, 'out': out, 'strategy': strategy, 'baseline': baseline, 'jobs': jobs, 'trace': trace, 'no_trace': no_trace, 'people': people, 'no_people': no_people, 'emit_exposures': emit_exposures, 'quiet': quiet, 'verbose': verbose, 'resume': resume, 'log': log, 'visits': visits, 'stack': stack, 'horizon': horizon, 'timezone': timezone, 'warmup_days': warmup_days, 'split': split, 'timelines': timelines, 'scores': scores, 'context': context, 'scenario': scenario, 'days': days, 'init': init, 'overwrite': overwrite, 'shard': shard}
+    given = {'seed': seed, 'replicates': replicates, 'out': out, 'strategy': strategy, 'baseline': baseline, 'jobs': jobs, 'trace': trace, 'no_trace': no_trace, 'people': people, 'no_people': no_people, 'emit_exposures': emit_exposures, 'quiet': quiet, 'verbose': verbose, 'resume': resume, 'log': log, 'visits': visits, 'stack': stack, 'horizon': horizon, 'timezone': timezone, 'warmup_days': warmup_days, 'split': split, 'timelines': timelines, 'scores': scores, 'context': context, 'scenario': scenario, 'days': days, 'init': init, 'overwrite': overwrite, 'shard': shard, 'people_block': people_block}
     run = _api.execute('batch', [config], given, binary=binary, cwd=cwd, progress=progress)
     return _api.BatchResult(run, _api.folder_of(run, cwd, None))
 
@@ -627,8 +637,9 @@ def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, 
             (docs/batch.md, "Time splits").
         seed (--seed): Master seed for the strategies' own randomness. (default: 1)
         out (--out): Output folder (created if needed). (default: reports/replay)
-        jobs (--jobs): Strategies run in parallel (default: the number of cores). (default:
-            2)
+        jobs (--jobs): Workers (default: the number of cores): strategies run in parallel,
+            and a strategy's people are cut into blocks when there are fewer strategies than
+            workers; the outputs are the same bytes for any number. (default: 2)
         quiet (--quiet): Print nothing but errors.
         overwrite (--overwrite): Replace the reports of another run in --out (only the files
             its manifest.json lists are removed). Without it such a folder is refused; the
