@@ -92,13 +92,19 @@ extension DonationLogBuilder {
     let sets = part.parameterTable.map { pairs in
       internSet(pairs.map { ParameterID(key: keys[Int($0.key)], value: values[Int($0.value)]) }.sorted())
     }
-    let hasOffsets = !part.utcOffsets.isEmpty
-    for row in 0..<part.count {
-      let intent = part.intents[row]
-      append(
-        timestamp: part.timestamps[row], user: users[Int(part.users[row])], kind: kinds[Int(part.kinds[row])],
-        intent: intent < 0 ? intent : intents[Int(intent)], parameterSet: sets[Int(part.parameterSets[row])],
-        utcOffset: hasOffsets ? part.utcOffsets[row] : UTCOffset.none)
+    // Column by column (what `append(timestamp:…)` does row by row, as the one-pass reader
+    // does): offsets appear with the first row that has one, `none` before it.
+    let before = count
+    timestamps.append(contentsOf: part.timestamps)
+    self.users.append(contentsOf: part.users.lazy.map { users[Int($0)] })
+    self.kinds.append(contentsOf: part.kinds.lazy.map { kinds[Int($0)] })
+    self.intents.append(contentsOf: part.intents.lazy.map { $0 < 0 ? $0 : intents[Int($0)] })
+    parameterSets.append(contentsOf: part.parameterSets.lazy.map { sets[Int($0)] })
+    if !part.utcOffsets.isEmpty {
+      if utcOffsets.isEmpty { utcOffsets = Array(repeating: UTCOffset.none, count: before) }
+      utcOffsets.append(contentsOf: part.utcOffsets)
+    } else if !utcOffsets.isEmpty {
+      utcOffsets.append(contentsOf: repeatElement(UTCOffset.none, count: part.count))
     }
     localTimes.append(part.localTimes, lineOffset: lineOffset)
   }
