@@ -55,6 +55,34 @@ package enum CSVChunks {
     return parts
   }
 
+  /// Reads `bytes[start...]` window by window: each window (`window`) is cut into at most
+  /// `parts` parts (`parts(of:in:count:quoted:)`), the parts are read at the same time
+  /// (`ParallelMap`) by `readPart`, and handed to `join` in file order with their ranges;
+  /// then the window's pages of `mapped` are let go of (`MappedInputFile.release`).
+  ///
+  /// - Returns: false as soon as `readPart` returns nil for a part of a window (that
+  ///   window's parts are not joined, later windows are not read); true when every part
+  ///   was read and joined.
+  /// - Complexity: O(n) in the bytes from `start`, plus the parts' reading and joining;
+  ///   memory: one window's parts at a time.
+  package static func read<Part>(
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, quoted: Bool = true, mapped: MappedInputFile?,
+    windowBytes: Int = CSVChunks.windowBytes, parts: Int = ParallelMap.partCount,
+    readPart: (Range<Int>) -> Part?, join: (Part, Range<Int>) -> Void
+  ) -> Bool {
+    var start = start
+    while start < bytes.count {
+      let window = Self.window(in: bytes, from: start, size: windowBytes, quoted: quoted)
+      let cuts = Self.parts(of: window, in: bytes, count: parts, quoted: quoted)
+      let read = ParallelMap.map(cuts, readPart)
+      guard !read.contains(where: { $0 == nil }) else { return false }
+      for (part, cut) in zip(read, cuts) { join(part!, cut) }
+      mapped?.release(before: window.upperBound)
+      start = window.upperBound
+    }
+    return true
+  }
+
   /// The offset just after the first safe line end (`safeLineEnd`) at or after `from` that
   /// lies outside quotes: with `quoted`, after an even number of `"` bytes counted from
   /// `base`, a record boundary (a `""` inside a quoted field counts twice, so the parity

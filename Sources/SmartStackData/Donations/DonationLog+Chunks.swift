@@ -55,24 +55,17 @@ extension DonationLog {
     // part with naive local times needs.
     var counted = 0
     var lines = 0
-    func join(_ part: DonationLogBuilder, at offset: Int) {
-      if !part.localTimes.isEmpty {
-        lines += CSVChunks.lineFeeds(in: bytes, counted..<offset)
-        counted = offset
-      }
-      joined.append(part, lineOffset: lines)
-    }
-    while start < bytes.count {
-      let window = CSVChunks.window(in: bytes, from: start, size: windowBytes, quoted: format == .csv)
-      let cuts = CSVChunks.parts(of: window, in: bytes, count: parts, quoted: format == .csv)
-      let read = ParallelMap.map(cuts, readPart)
-      for (part, cut) in zip(read, cuts) {
-        guard let part else { return nil }
-        join(part, at: cut.lowerBound)
-      }
-      mapped?.release(before: window.upperBound)
-      start = window.upperBound
-    }
+    let read = CSVChunks.read(
+      bytes, from: start, quoted: format == .csv, mapped: mapped, windowBytes: windowBytes, parts: parts,
+      readPart: readPart,
+      join: { part, cut in
+        if !part.localTimes.isEmpty {
+          lines += CSVChunks.lineFeeds(in: bytes, counted..<cut.lowerBound)
+          counted = cut.lowerBound
+        }
+        joined.append(part, lineOffset: lines)
+      })
+    guard read else { return nil }
     return joined
   }
 }

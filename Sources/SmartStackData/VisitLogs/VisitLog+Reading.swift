@@ -49,23 +49,17 @@ extension VisitLog {
       let fieldCount = csv.expectedFieldCount
     else { return nil }
     var joined = VisitColumns()
-    var start = csv.offset
-    while start < bytes.count {
-      let window = CSVChunks.window(in: bytes, from: start, size: windowBytes)
-      let columns = ParallelMap.map(CSVChunks.parts(of: window, in: bytes, count: parts)) { range in
+    let read = CSVChunks.read(
+      bytes, from: csv.offset, mapped: mapped, windowBytes: windowBytes, parts: parts,
+      readPart: { range -> VisitColumns? in
         var problems = DiagnosticCollector(file: file, limit: 1)
         var csv = CSVReader(chunk: UnsafeBufferPointer(rebasing: bytes[range]), expectedFieldCount: fieldCount)
         var part = VisitColumns()
         while problems.isEmpty, rows.next(&csv, into: &part, problems: &problems) {}
         return problems.isEmpty ? part : nil
-      }
-      for part in columns {
-        guard let part else { return nil }
-        joined.append(part)
-      }
-      mapped?.release(before: window.upperBound)
-      start = window.upperBound
-    }
+      },
+      join: { part, _ in joined.append(part) })
+    guard read else { return nil }
     return joined.log(file: file)
   }
 }
