@@ -83,6 +83,18 @@ package enum CSVChunks {
     return true
   }
 
+  /// The rows to reserve for the whole of `remaining` bytes when a first part of
+  /// `sampleBytes` bytes held `sampleRows` rows: the part's density, plus 1/16 and 64 rows.
+  /// A reader's columns reserved so grow without copying unless the rest of the file is
+  /// denser; capacity never written costs address space, not resident memory.
+  ///
+  /// - Complexity: O(1).
+  package static func estimatedRows(_ sampleRows: Int, in sampleBytes: Int, remaining: Int) -> Int {
+    guard sampleBytes > 0, sampleRows > 0 else { return 0 }
+    let rows = Double(sampleRows) * Double(remaining) / Double(sampleBytes)
+    return Int(min(rows * 17 / 16, Double(Int32.max))) + 64
+  }
+
   /// The offset just after the first safe line end (`safeLineEnd`) at or after `from` that
   /// lies outside quotes: with `quoted`, after an even number of `"` bytes counted from
   /// `base`, a record boundary (a `""` inside a quoted field counts twice, so the parity

@@ -50,7 +50,6 @@ extension DonationLog {
       }
     }
     var joined = DonationLogBuilder()
-    joined.reserve(bytes.count / (format == .csv ? 64 : 128))
     // Lines before `counted` (LF bytes in `bytes[..<counted]`), counted only as far as a
     // part with naive local times needs.
     var counted = 0
@@ -59,6 +58,9 @@ extension DonationLog {
       bytes, from: start, quoted: format == .csv, mapped: mapped, windowBytes: windowBytes, parts: parts,
       readPart: readPart,
       join: { part, cut in
+        if joined.count == 0 {
+          joined.reserve(CSVChunks.estimatedRows(part.count, in: cut.count, remaining: bytes.count - cut.lowerBound))
+        }
         if !part.localTimes.isEmpty {
           lines += CSVChunks.lineFeeds(in: bytes, counted..<cut.lowerBound)
           counted = cut.lowerBound
@@ -94,7 +96,10 @@ extension DonationLogBuilder {
     self.intents.append(contentsOf: part.intents.lazy.map { $0 < 0 ? $0 : intents[Int($0)] })
     parameterSets.append(contentsOf: part.parameterSets.lazy.map { sets[Int($0)] })
     if !part.utcOffsets.isEmpty {
-      if utcOffsets.isEmpty { utcOffsets = Array(repeating: UTCOffset.none, count: before) }
+      if utcOffsets.isEmpty {
+        utcOffsets.reserveCapacity(max(timestamps.capacity, count))
+        utcOffsets.append(contentsOf: repeatElement(UTCOffset.none, count: before))
+      }
       utcOffsets.append(contentsOf: part.utcOffsets)
     } else if !utcOffsets.isEmpty {
       utcOffsets.append(contentsOf: repeatElement(UTCOffset.none, count: part.count))

@@ -58,7 +58,12 @@ extension VisitLog {
         while problems.isEmpty, rows.next(&csv, into: &part, problems: &problems) {}
         return problems.isEmpty ? part : nil
       },
-      join: { part, _ in joined.append(part) })
+      join: { part, cut in
+        if joined.times.isEmpty {
+          joined.reserve(CSVChunks.estimatedRows(part.times.count, in: cut.count, remaining: bytes.count - cut.lowerBound))
+        }
+        joined.append(part)
+      })
     guard read else { return nil }
     return joined.log(file: file)
   }
@@ -86,6 +91,18 @@ struct VisitColumns {
     }
   }
 
+  /// Reserves room for `rows` rows in every column (the offsets when there are any).
+  mutating func reserve(_ rows: Int) {
+    ids.reserveCapacity(rows)
+    times.reserveCapacity(rows)
+    if !offsets.isEmpty { offsets.reserveCapacity(rows) }
+    reservedRows = max(reservedRows, rows)
+  }
+
+  /// The rows `reserve` asked room for: the offsets column, made with the first row that
+  /// has one, is given the same room.
+  var reservedRows = 0
+
   /// Appends the rows of `part` (read after these), its names renumbered.
   mutating func append(_ part: VisitColumns) {
     let renumbered = part.names.names.map { names.intern($0) }
@@ -94,7 +111,10 @@ struct VisitColumns {
     let before = times.count
     times.append(contentsOf: part.times)
     if !part.offsets.isEmpty {
-      if offsets.isEmpty { offsets = Array(repeating: UTCOffset.none, count: before) }
+      if offsets.isEmpty {
+        offsets.reserveCapacity(max(reservedRows, before + part.offsets.count))
+        offsets.append(contentsOf: repeatElement(UTCOffset.none, count: before))
+      }
       offsets.append(contentsOf: part.offsets)
     } else if !offsets.isEmpty {
       offsets.append(contentsOf: repeatElement(UTCOffset.none, count: part.times.count))
