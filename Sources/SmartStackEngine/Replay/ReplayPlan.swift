@@ -176,7 +176,15 @@ public struct ReplayPlan: Sendable {
     // rows are counted per person first, so each person's arrays are allocated once.
     var visitsPerUser = Array(repeating: [Int64](), count: userCount)
     var visitOffsetsPerUser = Array(repeating: [Int32](), count: userCount)
-    if case .log(let visitLog) = options.visits {
+    // How visits are made, without the log's rows.
+    let visitMode = options.visits.mode
+    if case .log(var visitLog) = options.visits {
+      // The plan keeps the visits per person, not the log's rows. Its own options and the
+      // caller's (given up: `consuming`) let go of the log here, so when the caller held no
+      // other copy each column is freed as soon as it is spread over the people, and the
+      // log's rows and the people's visits are never all held at once.
+      self.options.visits = .log(VisitLog(file: visitLog.file, users: [], times: []))
+      options.visits = .donations
       let logUser = visitLog.userNames.map { log.userNames.id(of: $0) ?? -1 }
       var rowsOfUser = [Int](repeating: 0, count: userCount)
       var unknown = 0
@@ -191,28 +199,28 @@ public struct ReplayPlan: Sendable {
           if unknownNames.count < 3 && !unknownNames.contains(user) { unknownNames.append(user) }
         }
       }
-      let hasOffsets = !visitLog.utcOffsets.isEmpty
-      for u in 0..<userCount {
-        visitsPerUser[u].reserveCapacity(rowsOfUser[u])
-        if hasOffsets { visitOffsetsPerUser[u].reserveCapacity(rowsOfUser[u]) }
-      }
-      for (row, id) in visitLog.userIDs.enumerated() {
+      var (ids, times, offsets) = visitLog.takeColumns()
+      for u in 0..<userCount { visitsPerUser[u].reserveCapacity(rowsOfUser[u]) }
+      for (row, id) in ids.enumerated() {
         let u = Int(logUser[Int(id)])
-        guard u >= 0 else { continue }
-        visitsPerUser[u].append(visitLog.times[row])
-        if hasOffsets { visitOffsetsPerUser[u].append(visitLog.utcOffsets[row]) }
+        if u >= 0 { visitsPerUser[u].append(times[row]) }
       }
+      times = []
+      if !offsets.isEmpty {
+        for u in 0..<userCount { visitOffsetsPerUser[u].reserveCapacity(rowsOfUser[u]) }
+        for (row, id) in ids.enumerated() {
+          let u = Int(logUser[Int(id)])
+          if u >= 0 { visitOffsetsPerUser[u].append(offsets[row]) }
+        }
+        offsets = []
+      }
+      ids = []
       if unknown > 0 {
         notes.append(
           "\(unknown) visit(s) of people with no donation in the log were ignored (e.g. "
             + unknownNames.map { "'\($0)'" }.joined(separator: ", ") + ")")
       }
-      // The plan keeps the visits per person, not the log's rows.
-      self.options.visits = .log(VisitLog(file: visitLog.file, users: [], times: []))
     }
-    // How visits are made, without the log's rows, which are let go of here when the
-    // caller gave them up (`consuming`): only the rows per person stay.
-    let visitMode = options.visits.mode
     options.visits = .donations
 
     let horizon = InputLimits.milliseconds(options.horizonSeconds * 1000)
