@@ -84,7 +84,7 @@ public struct BanditStrategy: OutcomeLearningStrategy {
   @usableFromInline var arms: [Arm] = []
   @usableFromInline var rng = Xoshiro256StarStar(seed: 0)
 
-  @inlinable public init(parameters: StrategyParameters) throws {
+  public init(parameters: StrategyParameters) throws {
     buckets = Int(parameters["buckets"])
     guard 24 % buckets == 0 else {
       throw StrategyError("strategy 'bandit': buckets=\(buckets) does not divide 24 (use 1, 2, 3, 4, 6, 8, 12 or 24)")
@@ -96,7 +96,7 @@ public struct BanditStrategy: OutcomeLearningStrategy {
     unboosted = alpha >= 1 && beta >= 1
   }
 
-  @inlinable public mutating func begin(_ setup: StrategySetup) {
+  public mutating func begin(_ setup: StrategySetup) {
     arms = Array(repeating: Arm(successes: successes, failures: failures), count: setup.instanceCount * buckets)
     rng = Xoshiro256StarStar(seed: setup.seed)
   }

@@ -25,7 +25,7 @@ public struct CluesStrategy: InstanceScoringStrategy {
     summary: "watchOS: the system's clue priority (date kind, relevance() before intents, clue order), then the tie-break",
     needs: .watch)
 
-  @inlinable public init(parameters: StrategyParameters) {}
+  public init(parameters: StrategyParameters) {}
 
   @inlinable public var reads: VisitInputs { .outsideScores }
 

@@ -31,11 +31,11 @@ public struct ContextMostFrequentlyUsedStrategy: RankingStrategy {
   /// `matched[place]`: donations matched to some instance at `place`.
   @usableFromInline var matched: [Int32] = []
 
-  @inlinable public init(parameters: StrategyParameters) {
+  public init(parameters: StrategyParameters) {
     minDonations = Int32(parameters["min-donations"])
   }
 
-  @inlinable public mutating func begin(_ setup: StrategySetup) {
+  public mutating func begin(_ setup: StrategySetup) {
     instanceCount = setup.instanceCount
     counts = []
     matched = []

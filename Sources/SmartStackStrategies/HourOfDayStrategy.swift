@@ -9,7 +9,7 @@ import SmartStackEngine
 public struct HourOfDayStrategy: InstanceScoringStrategy {
   public static let info = StrategyInfo(
     name: "hour-of-day", summary: "the candidate with the most earlier donations in the visit's local hour")
-  @inlinable public init(parameters: StrategyParameters) {}
+  public init(parameters: StrategyParameters) {}
   /// Donation counts of the visit's local hour.
   @inlinable public var reads: VisitInputs { [.donations, .hourOfDay] }
   @inline(__always)

@@ -41,7 +41,7 @@ public struct HourOfWeekStrategy: InstanceScoringStrategy {
   /// the strategy around each event (`InstanceScoringStrategy`), from another module.
   @inlinable public static func == (a: Self, b: Self) -> Bool { a.halfLife == b.halfLife && a.decay == b.decay }
 
-  @inlinable public init(parameters: StrategyParameters) {
+  public init(parameters: StrategyParameters) {
     halfLife = parameters["half-life-days"] * 86_400_000
   }
 
@@ -49,7 +49,7 @@ public struct HourOfWeekStrategy: InstanceScoringStrategy {
   /// strategy's own weights, which change with `now`, so at every visit.
   @inlinable public var reads: VisitInputs { halfLife > 0 ? [.hourOfWeek, .now] : [.donations, .hourOfWeek] }
 
-  @inlinable public mutating func begin(_ setup: StrategySetup) {
+  public mutating func begin(_ setup: StrategySetup) {
     guard halfLife > 0 else { return }
     decay = Decay(
       weight: Array(repeating: 0, count: setup.instanceCount * 168),

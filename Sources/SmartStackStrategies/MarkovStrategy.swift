@@ -25,7 +25,7 @@ public struct MarkovStrategy: PureRankingStrategy {
   @usableFromInline var transitions: [Int32] = []
   @usableFromInline var last: Int32 = -1
 
-  @inlinable public init(parameters: StrategyParameters) {
+  public init(parameters: StrategyParameters) {
     countSelf = parameters["self-transitions"] == 1
   }
 
@@ -40,7 +40,7 @@ public struct MarkovStrategy: PureRankingStrategy {
   /// at each donation before the engine would compare the transition tables (`==`).
   @inlinable public var reads: VisitInputs { .donations }
 
-  @inlinable public mutating func begin(_ setup: StrategySetup) {
+  public mutating func begin(_ setup: StrategySetup) {
     n = setup.instanceCount
     transitions = Array(repeating: 0, count: n * n)
     last = -1

@@ -8,7 +8,7 @@ import SmartStackEngine
 /// the visit (all history, no decay).
 public struct MostFrequentlyUsedStrategy: InstanceScoringStrategy {
   public static let info = StrategyInfo(name: "mfu", summary: "the candidate with the most earlier donations")
-  @inlinable public init(parameters: StrategyParameters) {}
+  public init(parameters: StrategyParameters) {}
   /// Donation counts only: a donation rescores the instance it matched.
   @inlinable public var reads: VisitInputs { .donations }
   @inline(__always)

@@ -9,7 +9,7 @@ import SmartStackEngine
 /// rule (more recent, more donations, kind name).
 public struct MostRecentlyUsedStrategy: InstanceScoringStrategy {
   public static let info = StrategyInfo(name: "mru", summary: "the candidate donated most recently")
-  @inlinable public init(parameters: StrategyParameters) {}
+  public init(parameters: StrategyParameters) {}
   /// Last donations only: a donation rescores the instance it matched.
   @inlinable public var reads: VisitInputs { .donations }
   @inline(__always)

@@ -12,7 +12,7 @@ import SmartStackEngine
 public struct OracleStrategy: TargetAwareStrategy {
   public static let info = StrategyInfo(
     name: "oracle", summary: "shows the target whenever it is in the stack (upper bound; sees the future)")
-  @inlinable public init(parameters: StrategyParameters) {}
+  public init(parameters: StrategyParameters) {}
   @inline(__always)
   @inlinable public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     ranking.setCandidateScores(context) { i in Double(context.features.donationCount[i]) }

@@ -10,8 +10,8 @@ import SmartStackEngine
 public struct RandomStrategy: StochasticRankingStrategy {
   public static let info = StrategyInfo(name: "random", summary: "a uniformly random candidate at every visit (seeded)")
   @usableFromInline var rng = Xoshiro256StarStar(seed: 0)
-  @inlinable public init(parameters: StrategyParameters) {}
-  @inlinable public mutating func begin(_ setup: StrategySetup) { rng = Xoshiro256StarStar(seed: setup.seed) }
+  public init(parameters: StrategyParameters) {}
+  public mutating func begin(_ setup: StrategySetup) { rng = Xoshiro256StarStar(seed: setup.seed) }
   @inline(__always)
   @inlinable public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     ranking.setCandidateScores(context) { _ in rng.nextUnit() }

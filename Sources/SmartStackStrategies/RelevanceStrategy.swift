@@ -18,7 +18,7 @@ public struct RelevanceStrategy: InstanceScoringStrategy {
   public static let info = StrategyInfo(
     name: "relevance",
     summary: "the active window with the highest normalised relevance; never rotates to suppressed")
-  @inlinable public init(parameters: StrategyParameters) {}
+  public init(parameters: StrategyParameters) {}
   /// Relevance states and percentiles, and whether the instance is the one shown.
   @inlinable public var reads: VisitInputs { [.relevance, .shown] }
 

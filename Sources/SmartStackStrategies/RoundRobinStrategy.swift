@@ -10,7 +10,7 @@ import SmartStackEngine
 public struct RoundRobinStrategy: RankingStrategy {
   public static let info = StrategyInfo(
     name: "round-robin", summary: "the next candidate after the current top in stack order, every visit")
-  @inlinable public init(parameters: StrategyParameters) {}
+  public init(parameters: StrategyParameters) {}
   @inline(__always)
   @inlinable public mutating func rank(_ context: StackContext, into ranking: inout Ranking) {
     let n = context.instanceCount

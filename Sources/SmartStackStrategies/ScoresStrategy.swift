@@ -25,7 +25,7 @@ public struct ScoresStrategy: InstanceScoringStrategy {
     name: "scores", summary: "the latest score from an outside model (--scores FILE); unscored candidates last",
     needs: .scores)
 
-  @inlinable public init(parameters: StrategyParameters) {}
+  public init(parameters: StrategyParameters) {}
 
   @inlinable public var reads: VisitInputs { .outsideScores }
 

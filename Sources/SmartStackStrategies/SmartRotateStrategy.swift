@@ -63,7 +63,7 @@ public struct SmartRotateStrategy: RankingStrategy {
   @usableFromInline var rng = Xoshiro256StarStar(seed: 0)
   @usableFromInline var utility: [Double] = []
 
-  @inlinable public init(parameters p: StrategyParameters) {
+  public init(parameters p: StrategyParameters) {
     wBehaviour = p["w-behaviour"]
     wRelevance = p["w-relevance"]
     dayWeight = p["day-weight"]
@@ -76,7 +76,7 @@ public struct SmartRotateStrategy: RankingStrategy {
     developerMode = p["developer-mode"] == 1
   }
 
-  @inlinable public mutating func begin(_ setup: StrategySetup) {
+  public mutating func begin(_ setup: StrategySetup) {
     rng = Xoshiro256StarStar(seed: setup.seed)
     utility = Array(repeating: 0, count: setup.instanceCount)
   }

@@ -11,7 +11,7 @@ import SmartStackEngine
 public struct StaticStrategy: InstanceScoringStrategy {
   public static let info = StrategyInfo(
     name: "static", summary: "the manual stack order: the first candidate is always shown (no rotation)")
-  @inlinable public init(parameters: StrategyParameters) {}
+  public init(parameters: StrategyParameters) {}
   /// The manual order only: a decision stands until the candidates change.
   @inlinable public var reads: VisitInputs { [] }
   @inline(__always)

@@ -20,7 +20,7 @@ public struct GammaShapeTable: Sendable {
   ///
   /// - Precondition: `base > 0` and finite, `count >= 0`.
   /// - Complexity: O(count) time and memory (32 bytes per entry).
-  @inlinable public init(base: Double, count: Int) {
+  public init(base: Double, count: Int) {
     precondition(count >= 0, "GammaShapeTable needs a count >= 0, got \(count)")
     self.base = base
     shapes = (0..<count).map { GammaShape(base + Double($0)) }

@@ -27,12 +27,12 @@ public enum StreamSeed {
   ///   (`derive(m, 0) != derive(m)`).
   ///
   /// - Complexity: O(k) for k components.
-  @inlinable public static func derive(_ master: UInt64, _ components: UInt64...) -> UInt64 {
+  public static func derive(_ master: UInt64, _ components: UInt64...) -> UInt64 {
     derive(master, components: components)
   }
 
   /// `derive(_:_:...)` with the components as an array.
-  @inlinable public static func derive(_ master: UInt64, components: [UInt64]) -> UInt64 {
+  public static func derive(_ master: UInt64, components: [UInt64]) -> UInt64 {
     var h = master
     for component in components {
       h = SplitMix64.mix((h ^ (component &* golden)) &+ golden)
@@ -41,12 +41,12 @@ public enum StreamSeed {
   }
 
   /// A xoshiro256** generator seeded with `derive(master, components...)`.
-  @inlinable public static func generator(_ master: UInt64, _ components: UInt64...) -> Xoshiro256StarStar {
+  public static func generator(_ master: UInt64, _ components: UInt64...) -> Xoshiro256StarStar {
     Xoshiro256StarStar(seed: derive(master, components: components))
   }
 
   /// A xoshiro256** generator seeded with `derive(master, components: components)`.
-  @inlinable public static func generator(_ master: UInt64, components: [UInt64]) -> Xoshiro256StarStar {
+  public static func generator(_ master: UInt64, components: [UInt64]) -> Xoshiro256StarStar {
     Xoshiro256StarStar(seed: derive(master, components: components))
   }
 
@@ -57,7 +57,7 @@ public enum StreamSeed {
   /// `stableHash("") == 0xcbf29ce484222325`, `stableHash("a") == 0xaf63dc4c8601ec8c`.
   ///
   /// - Complexity: O(n) in the UTF-8 length.
-  @inlinable public static func stableHash(_ text: String) -> UInt64 {
+  public static func stableHash(_ text: String) -> UInt64 {
     var hash: UInt64 = 0xCBF2_9CE4_8422_2325
     for byte in text.utf8 {
       hash ^= UInt64(byte)

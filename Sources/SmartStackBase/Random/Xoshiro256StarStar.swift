@@ -59,27 +59,27 @@ public struct Xoshiro256StarStar: RandomNumberGenerator, Sendable, Hashable {
   /// yields up to 2^128 non-overlapping subsequences of length 2^128.
   ///
   /// - Complexity: O(256) `next()` steps.
-  @inlinable public mutating func jump() {
+  public mutating func jump() {
     apply(jumpPolynomial: Xoshiro256StarStar.jumpPolynomial)
   }
 
   /// Advances the state as if by 2^192 calls to `next()` (the reference `long_jump`).
   ///
   /// - Complexity: O(256) `next()` steps.
-  @inlinable public mutating func longJump() {
+  public mutating func longJump() {
     apply(jumpPolynomial: Xoshiro256StarStar.longJumpPolynomial)
   }
 
-  @usableFromInline static package let jumpPolynomial: [UInt64] = [
+  static package let jumpPolynomial: [UInt64] = [
     0x180E_C6D3_3CFD_0ABA, 0xD5A6_1266_F0C9_392C, 0xA958_2618_E03F_C9AA, 0x39AB_DC45_29B1_661C,
   ]
-  @usableFromInline static package let longJumpPolynomial: [UInt64] = [
+  static package let longJumpPolynomial: [UInt64] = [
     0x76E1_5D3E_FEFD_CBBF, 0xC500_4E44_1C52_2FB3, 0x7771_0069_854E_E241, 0x3910_9BB0_2ACB_E635,
   ]
 
   /// The reference jump: XOR together the states at the set bits of the polynomial,
   /// advancing once per bit.
-  @inlinable mutating package func apply(jumpPolynomial: [UInt64]) {
+  mutating package func apply(jumpPolynomial: [UInt64]) {
     var t0: UInt64 = 0
     var t1: UInt64 = 0
     var t2: UInt64 = 0

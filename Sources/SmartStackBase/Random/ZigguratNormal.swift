@@ -57,7 +57,7 @@ public struct ZigguratNormal: Sendable {
   /// Builds the tables: 255 square roots, logs and exps, once.
   ///
   /// - Complexity: O(256).
-  @inlinable public init() {
+  public init() {
     (x, f) = ZigguratNormal.tables(layers: ZigguratNormal.layers, tailStart: ZigguratNormal.tailStart)
     precondition(x.count == ZigguratNormal.layers + 1 && f.count == ZigguratNormal.layers + 1)
   }
@@ -65,7 +65,7 @@ public struct ZigguratNormal: Sendable {
   /// The layer area `v`, the boundaries and the density values for `layers` layers whose
   /// tail starts at `tailStart`; pure. The top layer closes at 0 only for the matching
   /// `tailStart` (3.6541528853610088 for 256 layers); `closingError` measures the gap.
-  @inlinable static func tables(layers n: Int, tailStart r: Double) -> (x: [Double], f: [Double]) {
+  static func tables(layers n: Int, tailStart r: Double) -> (x: [Double], f: [Double]) {
     let fr = exp(-0.5 * r * r)
     let v = layerArea(tailStart: r)
     var x = [Double](repeating: 0, count: n + 1)
@@ -83,13 +83,13 @@ public struct ZigguratNormal: Sendable {
   }
 
   /// `v = r f(r) + ∫_r^∞ exp(-t²/2) dt`, the area of each layer.
-  @inlinable static func layerArea(tailStart r: Double) -> Double {
+  static func layerArea(tailStart r: Double) -> Double {
     r * exp(-0.5 * r * r) + (Double.pi / 2).squareRoot() * erfc(r / 2.0.squareRoot())
   }
 
   /// How far the top layer's rectangle `[0, x[255]] × [f(x[255]), 1]` is from area `v`,
   /// relative to `v`: the only approximation in the tables (1e-13 with this libm).
-  @inlinable var closingError: Double {
+  var closingError: Double {
     let n = ZigguratNormal.layers
     let v = ZigguratNormal.layerArea(tailStart: ZigguratNormal.tailStart)
     return abs(x[n - 1] * (1 - f[n - 1]) - v) / v

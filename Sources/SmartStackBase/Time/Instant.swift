@@ -71,7 +71,7 @@ public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
   }
 
   /// `ISO8601.format(self)`, e.g. `2026-03-02T08:01:05Z` or `2026-03-02T08:01:05.250Z`.
-  @inlinable public var description: String { ISO8601.format(self) }
+  public var description: String { ISO8601.format(self) }
 }
 
 // MARK: - Constants

@@ -42,7 +42,7 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
   ///
   /// - Complexity: O(t) `TimeZone` calls, t = the number of transitions (about 260 for a
   ///   zone with yearly daylight saving time); well under a millisecond in a release build.
-  @inlinable public init?(identifier: String) {
+  public init?(identifier: String) {
     if identifier == "UTC" {
       self = .utc
       return
@@ -55,7 +55,7 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
 
   /// True for `GMT`, `UTC` or `UT` followed by `+` or `-` (any case): Foundation's
   /// spelling of a fixed UTC offset, not an IANA zone name.
-  @usableFromInline static func isUTCOffsetSpelling(_ identifier: String) -> Bool {
+  static func isUTCOffsetSpelling(_ identifier: String) -> Bool {
     let upper = identifier.uppercased()
     for prefix in ["GMT", "UTC", "UT"] where upper.hasPrefix(prefix) {
       let next = upper.dropFirst(prefix.count).first
@@ -65,7 +65,7 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The rules of a Foundation time zone, named `identifier` (default: the zone's own).
-  @inlinable public init(timeZone zone: TimeZone, identifier: String? = nil) {
+  public init(timeZone zone: TimeZone, identifier: String? = nil) {
     let firstSecond: Int64 = 0
     let endSecond = Instant.endOfSupportedRange.milliseconds / Instant.millisecondsPerSecond
     var starts: [Int64] = [.min]
@@ -99,7 +99,7 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
   ///   - starts: the first UTC millisecond of each interval; `starts[0]` must be
   ///     `Int64.min`, the rest strictly increasing.
   ///   - offsets: the UTC offset of each interval, in milliseconds.
-  @inlinable package init(identifier: String, starts: [Int64], offsets: [Int64]) {
+  package init(identifier: String, starts: [Int64], offsets: [Int64]) {
     self.identifier = identifier
     self.starts = starts
     self.offsets = offsets
@@ -115,14 +115,14 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The identifier.
-  @inlinable public var description: String { identifier }
+  public var description: String { identifier }
 
   /// Equal when the identifiers and every interval are equal.
-  @inlinable public static func == (a: ZoneRules, b: ZoneRules) -> Bool {
+  public static func == (a: ZoneRules, b: ZoneRules) -> Bool {
     a.identifier == b.identifier && a.starts == b.starts && a.offsets == b.offsets
   }
 
-  @inlinable public func hash(into hasher: inout Hasher) {
+  public func hash(into hasher: inout Hasher) {
     hasher.combine(identifier)
     hasher.combine(starts.count)
   }

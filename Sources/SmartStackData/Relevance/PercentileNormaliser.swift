@@ -62,7 +62,7 @@ public struct PercentileNormaliser: Sendable {
   /// Every key's records and population; written only after `makeUnique()`.
   @usableFromInline package var storage = Storage()
 
-  @inlinable public init(scope: Scope = .instance, window: Window = .all) {
+  public init(scope: Scope = .instance, window: Window = .all) {
     self.scope = scope
     self.window = window
     switch window {

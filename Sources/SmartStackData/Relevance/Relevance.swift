@@ -71,7 +71,7 @@ public enum RelevanceState: Hashable, Sendable {
   }
 
   /// `none`, `active`, `suppressed` or `expired`: the name written into outputs.
-  @inlinable public var name: String {
+  public var name: String {
     switch self {
     case .none: "none"
     case .active: "active"

@@ -32,12 +32,12 @@ public struct StackRuleSettings: Sendable, Hashable {
   public static let unconstrained = StackRuleSettings(developerMode: true)
 
   /// True when the rotation limit can bind: not Developer Mode and some limit is set.
-  @inlinable public var limitsRotations: Bool {
+  public var limitsRotations: Bool {
     !developerMode && (rotationLimit.perHour > 0 || rotationLimit.perDay > 0)
   }
 
   /// The swipe pin's length in milliseconds.
-  @inlinable public var swipeCooldownMilliseconds: Int64 {
+  public var swipeCooldownMilliseconds: Int64 {
     InputLimits.milliseconds(swipeCooldownMinutes * 60_000)
   }
 }

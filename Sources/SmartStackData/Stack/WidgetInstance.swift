@@ -11,18 +11,18 @@ public struct WidgetInstance: Hashable, Sendable {
   /// The widget kind (or app identifier) that donations name.
   public var kind: String
   /// The configured intent parameters, sorted by key, keys unique.
-  @inlinable public var configuration: [Parameter] { _configuration }
-  @usableFromInline package var _configuration: [Parameter]
+  public var configuration: [Parameter] { _configuration }
+  package var _configuration: [Parameter]
 
   /// - Precondition: configuration keys are unique.
-  @inlinable public init(id: String, kind: String, configuration: [Parameter] = []) {
+  public init(id: String, kind: String, configuration: [Parameter] = []) {
     self.id = id
     self.kind = kind
     self._configuration = configuration.sorted { $0.key < $1.key }
   }
 
   /// The configured value of `key`, or nil. O(log n).
-  @inlinable public func value(of key: String) -> String? {
+  public func value(of key: String) -> String? {
     var low = 0
     var high = configuration.count
     while low < high {
@@ -38,11 +38,11 @@ public struct WidgetInstance: Hashable, Sendable {
 public struct Parameter: Hashable, Sendable, Comparable {
   public var key: String
   public var value: String
-  @inlinable public init(_ key: String, _ value: String) {
+  public init(_ key: String, _ value: String) {
     self.key = key
     self.value = value
   }
-  @inlinable public static func < (a: Parameter, b: Parameter) -> Bool {
+  public static func < (a: Parameter, b: Parameter) -> Bool {
     a.key != b.key ? a.key < b.key : a.value < b.value
   }
 }

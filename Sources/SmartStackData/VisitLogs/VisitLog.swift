@@ -56,7 +56,7 @@ public struct VisitLog: Sendable, Hashable {
   }
 
   /// Row `i`'s person. O(1).
-  @inlinable public func user(_ i: Int) -> String { userNames[Int(userIDs[i])] }
+  public func user(_ i: Int) -> String { userNames[Int(userIDs[i])] }
 
   /// Every row's person, in file order. O(n): for whole-log uses, not per row.
   public var users: [String] { userIDs.map { userNames[Int($0)] } }

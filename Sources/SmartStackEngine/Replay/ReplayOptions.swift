@@ -121,7 +121,7 @@ public enum ScoredWindow: Sendable, Hashable {
   case personFraction(from: Double, to: Double)
 
   /// The window `[start, end)` of a person whose donations span `first...last`.
-  @inlinable public func bounds(first: Int64, last: Int64) -> (start: Int64, end: Int64) {
+  public func bounds(first: Int64, last: Int64) -> (start: Int64, end: Int64) {
     switch self {
     case .instants(let start, let end): return (start, end)
     case .personFraction(let from, let to):

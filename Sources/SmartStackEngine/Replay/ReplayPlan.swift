@@ -425,11 +425,11 @@ public struct ReplayPlan: Sendable {
   }
 
   /// Total scored visits over all people.
-  @inlinable public var visitCount: Int { people.reduce(0) { $0 + $1.visitTimes.count } }
+  public var visitCount: Int { people.reduce(0) { $0 + $1.visitTimes.count } }
 }
 
 /// Replay options that contradict the input.
 public struct ReplayError: Error, Sendable, CustomStringConvertible {
   public var description: String
-  @inlinable public init(_ description: String) { self.description = description }
+  public init(_ description: String) { self.description = description }
 }

@@ -103,7 +103,7 @@ public struct StackFeatures: Sendable {
   /// Tie-break key: rank of the instance's kind name in byte order among the stack's
   /// kinds, then the instance index (smaller wins).
   public let kindOrder: [Int32]
-  @inlinable public init(instances: [WidgetInstance]) {
+  public init(instances: [WidgetInstance]) {
     let n = instances.count
     instanceCount = n
     _available = Array(repeating: false, count: n)

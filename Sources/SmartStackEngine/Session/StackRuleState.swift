@@ -25,7 +25,7 @@ public struct StackRuleState: Sendable {
   @usableFromInline package var pinned: Int32 = -1
   @usableFromInline package var pinnedUntil = Int64.min
 
-  @inlinable public init(_ settings: StackRuleSettings) {
+  public init(_ settings: StackRuleSettings) {
     self.settings = settings
     cooldown = settings.swipeCooldownMilliseconds
     limits = settings.limitsRotations

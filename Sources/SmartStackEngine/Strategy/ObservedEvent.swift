@@ -9,7 +9,7 @@ public struct StrategySetup: Sendable {
   /// strategy name, person): the same for every run with the same inputs.
   public var seed: UInt64
   @inlinable public var instanceCount: Int { instances.count }
-  @inlinable public init(instances: [WidgetInstance], seed: UInt64) {
+  public init(instances: [WidgetInstance], seed: UInt64) {
     self.instances = instances
     self.seed = seed
   }

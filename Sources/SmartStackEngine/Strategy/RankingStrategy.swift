@@ -89,7 +89,7 @@ public struct StrategyInfo: Sendable {
   /// where a command checks).
   public var needs: StrategyNeeds
 
-  @inlinable public init(
+  public init(
     name: String, summary: String, parameters: [StrategyParameterSpec] = [], needs: StrategyNeeds = []
   ) {
     self.name = name
@@ -103,7 +103,7 @@ public struct StrategyInfo: Sendable {
 /// (`StrategyInfo.needs`).
 public struct StrategyNeeds: OptionSet, Sendable, Hashable {
   public let rawValue: UInt8
-  @inlinable public init(rawValue: UInt8) { self.rawValue = rawValue }
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
   /// An outside model's scores (`--scores`).
   public static let scores = StrategyNeeds(rawValue: 1 << 0)
   /// Context changes (`--context`, or a scenario's context).
@@ -126,13 +126,13 @@ public enum StrategyPath: Sendable, Hashable {
 
 extension RankingStrategy {
   /// `info.name`.
-  @inlinable public static var name: String { info.name }
+  public static var name: String { info.name }
   /// `info.summary`.
-  @inlinable public static var summary: String { info.summary }
+  public static var summary: String { info.summary }
   /// `info.parameters`.
-  @inlinable public static var parameterSpecs: [StrategyParameterSpec] { info.parameters }
+  public static var parameterSpecs: [StrategyParameterSpec] { info.parameters }
 
-  @inlinable public mutating func begin(_ setup: StrategySetup) {}
+  public mutating func begin(_ setup: StrategySetup) {}
   @inlinable public mutating func observe(_ event: ObservedEvent, context: StackContext) {}
 }
 

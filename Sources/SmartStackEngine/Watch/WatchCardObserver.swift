@@ -24,7 +24,7 @@ public struct WatchCardObserver<Inner: OutcomeObserver>: OutcomeObserver {
   /// the driver reads it for the person's response instead of presenting the visit again.
   public var last: VisitOutcome? = nil
 
-  @inlinable public init(_ inner: Inner, capacity: Int) {
+  public init(_ inner: Inner, capacity: Int) {
     precondition(capacity >= 1, "a watch stack shows at least one card")
     self.inner = inner
     self.capacity = capacity

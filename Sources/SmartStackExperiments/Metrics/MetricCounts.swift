@@ -65,27 +65,27 @@ public struct MetricCounts: Sendable, Hashable {
   }
 
   /// hits / target visits (NaN without target visits).
-  @inlinable public var hitRate: Double { ratio(hits, targetVisits) }
+  public var hitRate: Double { ratio(hits, targetVisits) }
   /// hits@3 / target visits.
-  @inlinable public var hitRateAt3: Double { ratio(hitsAt3, targetVisits) }
+  public var hitRateAt3: Double { ratio(hitsAt3, targetVisits) }
   /// Mean reciprocal rank over target visits.
-  @inlinable public var mrr: Double { targetVisits == 0 ? .nan : reciprocalRankSum / Double(targetVisits) }
+  public var mrr: Double { targetVisits == 0 ? .nan : reciprocalRankSum / Double(targetVisits) }
   /// Target visits whose target was a candidate / target visits.
-  @inlinable public var coverage: Double { ratio(targetsInStack, targetVisits) }
+  public var coverage: Double { ratio(targetsInStack, targetVisits) }
   /// Rotations per active person-day.
-  @inlinable public var rotationsPerDay: Double { ratio(rotations, activeDays) }
+  public var rotationsPerDay: Double { ratio(rotations, activeDays) }
   /// Relevance-critical visits that showed a top-percentile candidate / such visits.
-  @inlinable public var relevanceHonouredRate: Double { ratio(relevanceHonoured, relevanceVisits) }
+  public var relevanceHonouredRate: Double { ratio(relevanceHonoured, relevanceVisits) }
   /// Surfaced windows / windows with visits.
-  @inlinable public var windowsSurfacedRate: Double { ratio(windowsSurfaced, windows) }
+  public var windowsSurfacedRate: Double { ratio(windowsSurfaced, windows) }
   /// Cards on screen per visit (NaN without visits).
-  @inlinable public var cardsPerVisit: Double { ratio(cardsShown, visits) }
+  public var cardsPerVisit: Double { ratio(cardsShown, visits) }
   /// Target visits with a target on screen / target visits.
-  @inlinable public var anyCardHitRate: Double { ratio(anyCardHits, targetVisits) }
+  public var anyCardHitRate: Double { ratio(anyCardHits, targetVisits) }
   /// The mean place of the target among the cards on screen, over those visits.
-  @inlinable public var meanHitPosition: Double { ratio(hitPositionSum, anyCardHits) }
+  public var meanHitPosition: Double { ratio(hitPositionSum, anyCardHits) }
 
-  @inlinable @inline(__always) package func ratio(_ a: Int, _ b: Int) -> Double { b == 0 ? .nan : Double(a) / Double(b) }
+  @inline(__always) package func ratio(_ a: Int, _ b: Int) -> Double { b == 0 ? .nan : Double(a) / Double(b) }
 
   /// Every count, in declaration order (the stored properties' order).
   public static let fields: [CountField] = [

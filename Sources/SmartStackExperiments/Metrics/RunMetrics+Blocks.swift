@@ -7,7 +7,7 @@ extension RunMetrics {
   /// The metrics of a block of people as `init(blocks:)` joins them: `m`'s per-person
   /// values and times to surface, and as `daily` its person-days in the order they were
   /// counted (`StandardMetrics.dayLog`, which a run of a block keeps).
-  @inlinable public init(block m: StandardMetrics, days: LocalDays) {
+  public init(block m: StandardMetrics, days: LocalDays) {
     self.init(
       perPerson: m.perPerson, perPersonGini: m.exposureGini, timesToSurface: m.timesToSurface,
       daily: (m.dayLog ?? []).map { ($0.day, $0.counts, days.offsets(of: $0.day)) })

@@ -12,7 +12,7 @@ public struct RunMetrics: Sendable {
   public var total: MetricCounts
   /// Per-person counts, in person order.
   public var perPerson: [MetricCounts]
-  @inlinable public var people: Int { perPerson.count }
+  public var people: Int { perPerson.count }
   public var medianTimeToSurfaceSeconds: Double
   public var exposureGini: Double
   /// Per-person Gini coefficient of exposure (see `StandardMetrics.exposureGini`), in
@@ -29,7 +29,7 @@ public struct RunMetrics: Sendable {
 
   /// The metrics of a finished run whose local days lie in UTC as `days` says (the
   /// run's source: `LocalDays(plan:)` for a replay, `LocalDays(zone:)` for a simulation).
-  @inlinable public init(_ m: StandardMetrics, days: LocalDays) {
+  public init(_ m: StandardMetrics, days: LocalDays) {
     self.init(
       perPerson: m.perPerson, perPersonGini: m.exposureGini,
       timesToSurface: m.timesToSurface,
@@ -45,7 +45,7 @@ public struct RunMetrics: Sendable {
   ///   - perPersonGini: one value per person (NaN for none).
   ///   - timesToSurface: milliseconds, in any order (sorted here).
   ///   - daily: counts per local day index, ascending by day, with the day's offsets.
-  @inlinable public init(
+  public init(
     perPerson: [MetricCounts], perPersonGini: [Double], timesToSurface: [Int64],
     daily: [(day: Int64, counts: MetricCounts, offsets: DayOffsets)]
   ) {
@@ -71,7 +71,7 @@ public struct RunMetrics: Sendable {
   }
 
   /// Mean over people with target visits of a per-person rate.
-  @inlinable package func macro(_ rate: (MetricCounts) -> Double) -> Double {
+  package func macro(_ rate: (MetricCounts) -> Double) -> Double {
     var sum = 0.0
     var n = 0
     for p in perPerson where p.targetVisits > 0 {

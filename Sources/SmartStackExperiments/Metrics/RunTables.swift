@@ -15,7 +15,7 @@ public struct RunRecord: Sendable {
   /// The strategy sees the visit's target (`TargetAwareStrategy`): the oracle other
   /// runs' `regret` is measured against.
   public var targetAware: Bool
-  @inlinable public init(
+  public init(
     source: String, strategy: StrategyDescriptor, replicate: Int, seed: UInt64, metrics: RunMetrics,
     targetAware: Bool
   ) {

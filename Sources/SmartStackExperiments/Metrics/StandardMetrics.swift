@@ -11,19 +11,19 @@ import SmartStackWorld
 /// Memory: O(people + days + windows); per visit O(1).
 public struct StandardMetrics: OutcomeObserver {
   /// Counts per person, in the order people were run.
-  @inlinable public var perPerson: [MetricCounts] { _perPerson }
+  public var perPerson: [MetricCounts] { _perPerson }
   @usableFromInline package var _perPerson: [MetricCounts] = []
   /// Gini coefficient of each person's exposure counts (visits shown per instance that
   /// was a candidate at least once), in person order; NaN for people without visits.
-  @inlinable public var exposureGini: [Double] { _exposureGini }
+  public var exposureGini: [Double] { _exposureGini }
   @usableFromInline package var _exposureGini: [Double] = []
   /// Time from a window's start to its first surfacing visit, milliseconds, over all
   /// surfaced windows (unordered until `RunMetrics` sorts them).
-  @inlinable public var timesToSurface: [Int64] { _timesToSurface }
+  public var timesToSurface: [Int64] { _timesToSurface }
   @usableFromInline package var _timesToSurface: [Int64] = []
   /// Counts per local day index (pooled over people), sorted by day when read through
   /// `RunMetrics.daily`.
-  @inlinable public var days: [Int64: MetricCounts] { _days }
+  public var days: [Int64: MetricCounts] { _days }
   @usableFromInline package var _days: [Int64: MetricCounts] = [:]
   /// When not nil, every person-day as it is added to `days`, in that order (one entry
   /// per addition, so a day a person comes back to appears twice): a block of people run
@@ -54,7 +54,7 @@ public struct StandardMetrics: OutcomeObserver {
   /// The person's top-percentile windows (`windows`, `windowsSurfaced`, `timesToSurface`).
   @usableFromInline package var watch = WindowWatch()
 
-  @inlinable public init() {}
+  public init() {}
 
   /// The metrics for a run of `plan`: a block of a plan (`ReplayPlan.isBlock`) keeps its
   /// person-days (`dayLog`), which `RunMetrics(block:days:)` and `RunMetrics(blocks:)` join.
@@ -199,7 +199,7 @@ public enum Gini {
   /// values as `G = (2 Σ_i i·x_(i)) / (n Σ x) - (n + 1) / n` with 1-based ranks.
   /// 0 when every instance got the same exposure; (n-1)/n when one got all of it.
   /// NaN for no values or a zero total.
-  @inlinable public static func coefficient(_ values: [Int]) -> Double {
+  public static func coefficient(_ values: [Int]) -> Double {
     let n = values.count
     let total = values.reduce(0, +)
     guard n > 0, total > 0 else { return .nan }

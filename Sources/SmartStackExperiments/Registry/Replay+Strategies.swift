@@ -8,7 +8,7 @@ import SmartStackWorld
 extension Replay {
   /// Runs one chosen strategy with the standard metrics, specialised for its type
   /// (`StrategyRunner`).
-  @inlinable public static func run(_ plan: ReplayPlan, choice: StrategyChoice) -> StandardMetrics {
+  public static func run(_ plan: ReplayPlan, choice: StrategyChoice) -> StandardMetrics {
     choice.replay(plan).0
   }
 

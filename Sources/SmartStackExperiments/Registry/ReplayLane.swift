@@ -15,7 +15,7 @@ public struct ReplayLane {
     public var horizon: Int64
     /// Person `index` gets strategy seed `StreamSeed.derive(seed, index)`.
     public var seed: UInt64
-    @inlinable public init(horizon: Int64, seed: UInt64) {
+    public init(horizon: Int64, seed: UInt64) {
       self.horizon = horizon
       self.seed = seed
     }

@@ -8,7 +8,7 @@ extension Simulation {
   /// `run(_:strategy:descriptor:replicate:seed:options:observer:emitter:)` for a chosen
   /// strategy, specialised for its type (`StrategyRunner`); `observer` is fed through
   /// its existential (`DynamicObserver`), beside the standard metrics.
-  @inlinable public static func run<O: OutcomeObserver>(
+  public static func run<O: OutcomeObserver>(
     _ scenario: Scenario, choice: StrategyChoice, replicate: Int, seed: UInt64,
     options: SimulationOptions, observer: O, emitter: inout LogEmitter?
   ) -> (observer: O, counts: SimulationCounts) {
@@ -20,7 +20,7 @@ extension Simulation {
 
   /// Runs one chosen strategy with the standard metrics, specialised for its type
   /// (`StrategyRunner`).
-  @inlinable public static func run(
+  public static func run(
     _ scenario: Scenario, choice: StrategyChoice, replicate: Int, seed: UInt64,
     options: SimulationOptions
   ) -> RunMetrics {

@@ -131,7 +131,7 @@ public struct SimulationCell: Sendable {
   public var replicate: Int
   public var seed: UInt64
   public var options: SimulationOptions
-  @inlinable public init(replicate: Int, seed: UInt64, options: SimulationOptions) {
+  public init(replicate: Int, seed: UInt64, options: SimulationOptions) {
     self.replicate = replicate
     self.seed = seed
     self.options = options

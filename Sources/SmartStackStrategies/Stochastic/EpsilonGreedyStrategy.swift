@@ -38,7 +38,7 @@ public struct EpsilonGreedyStrategy<Base: RankingStrategy>: WrappingStrategy {
   public static var parameterName: String { "rate" }
 
   /// Epsilon-greedy around `base` with exploration probability `rate` (0...1).
-  @inlinable public init(base: Base, value rate: Double) {
+  public init(base: Base, value rate: Double) {
     self.base = base
     self.rate = rate
   }

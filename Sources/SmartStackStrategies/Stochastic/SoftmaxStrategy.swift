@@ -41,7 +41,7 @@ public struct SoftmaxStrategy<Base: RankingStrategy>: WrappingStrategy {
   public static var parameterName: String { "temperature" }
 
   /// Softmax over `base`'s scores at `temperature` (0.01...1000).
-  @inlinable public init(base: Base, value temperature: Double) {
+  public init(base: Base, value temperature: Double) {
     self.base = base
     self.temperature = temperature
   }

@@ -25,12 +25,12 @@ public protocol WrappingStrategy: AllowedChoiceProbabilities {
 }
 
 extension WrappingStrategy {
-  @inlinable public init(parameters: StrategyParameters) throws {
+  public init(parameters: StrategyParameters) throws {
     let defaults = try StrategyParameters(specs: Base.parameterSpecs, given: [], strategy: Base.name)
     self.init(base: try Base(parameters: defaults), value: parameters[Self.parameterName])
   }
 
-  @inlinable public mutating func begin(_ setup: StrategySetup) {
+  public mutating func begin(_ setup: StrategySetup) {
     base.begin(setup)
     stream = Xoshiro256StarStar(seed: StreamSeed.derive(setup.seed, StreamSeed.stableHash(Self.name)))
   }

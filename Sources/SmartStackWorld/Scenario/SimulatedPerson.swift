@@ -67,7 +67,7 @@ public struct SimulatedPerson: Sendable, Equatable {
   /// empty when the persona has no context.
   public var context: [ContextChange]
 
-  @inlinable public init(
+  public init(
     index: Int, name: String, persona: Int, replicate: Int, start: Int64, end: Int64,
     instances: [WidgetInstance], stackCount: Int, apps: [ScenarioApp], appMatches: [[Int32]]
   ) {
@@ -106,10 +106,10 @@ public struct SimulatedPerson: Sendable, Equatable {
   }
 
   /// The number of visits.
-  @inlinable public var visitCount: Int { visitTimes.count }
+  public var visitCount: Int { visitTimes.count }
 
   /// Reload statistics summed over every instance.
-  @inlinable public var reloads: ReloadCounts { reloadCounts.reduce(ReloadCounts(), +) }
+  public var reloads: ReloadCounts { reloadCounts.reduce(ReloadCounts(), +) }
 
   /// The instances (ascending indices) app `app` matches; empty for -1 or an app
   /// without a widget. O(1).

@@ -29,7 +29,7 @@ public struct StackSettings: Sendable, Hashable {
   }
 
   /// The settings the engine enforces (`StackRuleState`).
-  @inlinable public var rules: StackRuleSettings {
+  public var rules: StackRuleSettings {
     get {
       StackRuleSettings(
         smartRotate: smartRotate, developerMode: developerMode, swipeCooldownMinutes: swipeCooldownMinutes,

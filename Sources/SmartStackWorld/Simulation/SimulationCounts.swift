@@ -43,7 +43,7 @@ public struct SimulationCounts: Sendable, Hashable {
   ]
 
   /// Values in `names` order.
-  @inlinable public var values: [Double] {
+  public var values: [Double] {
     [
       taps, manualOpens, swipes, unacted, reloadsRequested, reloadsGranted, reloadsRefused,
       reloadsCoalesced, suggestionWindows,
