@@ -50,20 +50,22 @@ enum OutputFolder {
   /// The manifest of a run of this command on `inputs` (each input read once, for its
   /// size and hash), its times and jobs filled in when it is published.
   static func manifest(run: String, inputs: [String]) throws -> CommandManifest {
-    try reportingErrors { try manifestResult(run: run, inputs: inputs).get() }
-  }
-
-  /// `manifest(run:inputs:)` with its error not yet reported (for a task whose error is
-  /// reported only if the command gets as far as using the manifest).
-  static func manifestResult(run: String, inputs: [String]) -> Result<CommandManifest, any Error> {
-    Result {
+    try reportingErrors {
       try CommandManifest(
         run: run, arguments: arguments, inputs: inputs, jobs: 0, started: Instant.current,
         finished: Instant.current, durationSeconds: 0)
     }
   }
 
-  /// `claim(_:run:inputs:overwrite:)` with the manifest already made (`manifest(run:inputs:)`).
+  /// The manifest of a run of this command that started at `started` on inputs already
+  /// hashed (`LogLoader` hashes what it reads, so nothing is read again for the manifest).
+  static func manifest(run: String, inputs: [FileDigest], started: Instant) -> CommandManifest {
+    CommandManifest(
+      run: run, arguments: arguments, inputs: inputs, jobs: 0, started: started, finished: started,
+      durationSeconds: 0)
+  }
+
+  /// `claim(_:run:inputs:overwrite:)` with the manifest already made (`manifest(run:…)`).
   static func claim(
     _ path: String, manifest: CommandManifest, inputs: [String], overwrite: Bool
   ) throws -> (OutputClaim, CommandManifest) {

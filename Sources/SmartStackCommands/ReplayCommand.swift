@@ -110,14 +110,18 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     }
     let inputPaths = input.inputPaths
     try OutputFolder.check(out, files: OutputFolder.replayFiles, inputs: inputPaths)
-    // The manifest hashes the inputs on another thread while they are read here.
-    let hashing = Task.detached { () -> Result<CommandManifest, any Error> in
-      OutputFolder.manifestResult(run: "replay", inputs: inputPaths)
+    let started = Instant.current
+    // The loader hashes the inputs while it reads them: the manifest takes its digests.
+    var log: DonationLog
+    var options: ReplayOptions
+    let digests: [FileDigest]
+    do {  // nothing else keeps the log and the visit rows once released below
+      let loaded = try input.load()
+      (log, options, digests) = (loaded.log, loaded.options, loaded.digests)
     }
-    var (log, options) = try input.load()
-    let hashed = await hashing.value
     let (claim, manifest) = try OutputFolder.claim(
-      out, manifest: try reportingErrors { try hashed.get() }, inputs: inputPaths, overwrite: overwrite)
+      out, manifest: OutputFolder.manifest(run: "replay", inputs: digests, started: started),
+      inputs: inputPaths, overwrite: overwrite)
     options.seed = seed
     options.stackRules = try stackRules(over: options.rules)
     let source = URL(fileURLWithPath: input.log).lastPathComponent
@@ -233,7 +237,8 @@ struct ReplayInputOptions: ParsableArguments {
     return needs
   }
 
-  /// The input files named by the options, in option order.
+  /// The input files named by the options, in option order, read from the texts alone
+  /// (before any option is checked; `LogInput.files` lists the same once they are).
   var inputPaths: [String] {
     var paths = [log]
     if !(visits == "donations" || visits.hasPrefix("sessions:")) { paths.append(visits) }
@@ -244,48 +249,53 @@ struct ReplayInputOptions: ParsableArguments {
     return paths
   }
 
-  /// Reads every input file and returns the log and the replay options.
-  func load() throws -> (DonationLog, ReplayOptions) {
+  /// `--timezone` read.
+  ///
+  /// - Throws: `ValidationError` when it is not an IANA zone name.
+  func zone() throws -> ZoneRules {
     guard let zone = ZoneRules(identifier: timezone) else {
       throw ValidationError("unknown time zone '\(timezone)' (use an IANA name such as Europe/Berlin or UTC)")
     }
-    var options = ReplayOptions()
-    options.zone = zone
-    options.horizonSeconds = horizon
-    options.warmupDays = warmupDays
-    options.engine = engine.options
-    let logFormat: DonationLogFormat?
+    return zone
+  }
+
+  /// The options as a design spells a log source (`LogInput`), each path as given: the
+  /// `--visits` and `--stack` texts read as a config's are (`VisitSource.parse`,
+  /// `StackSource.parse`).
+  ///
+  /// - Throws: `ValidationError` for an unknown `--timezone`, a `--format` other than csv
+  ///   or jsonl, or a `--visits`/`--stack` spelling that `parse` refuses (in that order).
+  func logInput() throws -> LogInput {
+    _ = try zone()
+    var input = LogInput(log: ConfigPath(asGiven: log))
     switch format {
-    case nil: logFormat = nil
-    case "csv": logFormat = .csv
-    case "jsonl": logFormat = .jsonl
+    case nil: input.format = nil
+    case "csv": input.format = .csv
+    case "jsonl": input.format = .jsonl
     case let other?: throw ValidationError("--format must be 'csv' or 'jsonl', not '\(other)'")
     }
+    input.visits = try Self.parsed("--visits", visits, VisitSource.parse).mapFile(ConfigPath.init(asGiven:))
+    input.stack = try Self.parsed("--stack", stack, StackSource.parse).mapFile(ConfigPath.init(asGiven:))
+    input.horizonSeconds = horizon
+    input.warmupDays = warmupDays
+    input.timezone = timezone
+    input.timelines = timelines.map(ConfigPath.init(asGiven:))
+    input.scores = scores.map(ConfigPath.init(asGiven:))
+    input.context = context.map(ConfigPath.init(asGiven:))
+    return input
+  }
+
+  /// Reads every input file with the one loader (`LogLoader`): the log, the replay options
+  /// and the inputs' digests. The log's naive local times are warned about (or refused
+  /// under `--strict-local-times`) as soon as the log is read.
+  func load() throws -> LoadedLog {
+    let input = try logInput()
+    let zone = try zone()
+    var loader = LogLoader()
     return try reportingErrors {
-      var localTimes = LocalTimeReport()
-      let log = try DonationLog.read(
-        path: log, format: logFormat, timeZone: zone, localTimes: &localTimes)
-      try LocalTimeWarnings.report(localTimes, file: self.log, zone: zone, strict: strictLocalTimes)
-      switch try Self.parsed("--visits", visits, VisitSource.parse) {
-      case .donations: options.visits = .donations
-      case .sessions(let minutes): options.visits = .sessions(gapMinutes: minutes)
-      case .file(let path): options.visits = .log(try VisitLog.read(path: path, zone: zone))
+      try loader.load(input, engine: engine.options) { localTimes in
+        try LocalTimeWarnings.report(localTimes, file: log, zone: zone, strict: strictLocalTimes)
       }
-      switch try Self.parsed("--stack", stack, StackSource.parse) {
-      case .all: options.stack = .all
-      case .top(let n): options.stack = .top(n)
-      case .file(let path): options.stack = .fixed(try StackSpec.read(path: path))
-      }
-      if let timelines {
-        options.timelines = try TimelineFile.read(path: timelines, timeZone: zone)
-      }
-      if let scores {
-        options.scores = try ScoreFile.read(path: scores, zone: zone)
-      }
-      if let context {
-        options.context = try ContextLog.read(path: context, zone: zone)
-      }
-      return (log, options)
     }
   }
 }

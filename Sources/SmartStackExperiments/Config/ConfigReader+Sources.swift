@@ -436,22 +436,12 @@ extension ConfigReader {
 
   /// `"donations"`, `"sessions:MINUTES"` or a visit log file (`VisitSource.parse`).
   func readVisits(_ item: JSONItem, _ json: inout JSONDecoding) -> LogInput.Visits? {
-    switch Self.parsed(item, &json, VisitSource.parse) {
-    case nil: return nil
-    case .donations: return .donations
-    case .sessions(let minutes): return .sessions(gapMinutes: minutes)
-    case .file(let path): return existingFile(item, path, &json).map { .file($0) }
-    }
+    Self.parsed(item, &json, VisitSource.parse)?.compactMapFile { existingFile(item, $0, &json) }
   }
 
   /// `"all"`, `"top:N"` or a stack file (`StackSource.parse`).
   func readStack(_ item: JSONItem, _ json: inout JSONDecoding) -> LogInput.Stack? {
-    switch Self.parsed(item, &json, StackSource.parse) {
-    case nil: return nil
-    case .all: return .all
-    case .top(let n): return .top(n)
-    case .file(let path): return existingFile(item, path, &json).map { .file($0) }
-    }
+    Self.parsed(item, &json, StackSource.parse)?.compactMapFile { existingFile(item, $0, &json) }
   }
 
   /// The string at `item` read by `parse`, or nil after reporting a value that is not a

@@ -172,22 +172,19 @@ public struct ConfigPath: Sendable, Hashable {
     self.written = written
     self.resolved = resolved
   }
+
+  /// A path given on the command line: written and resolved are the same.
+  public init(asGiven path: String) {
+    self.init(written: path, resolved: path)
+  }
 }
 
 /// A donation-log source point; the options mean what `smartstack replay`'s do.
 public struct LogInput: Sendable {
-  /// Where visits come from.
-  public enum Visits: Sendable, Hashable {
-    case donations
-    case sessions(gapMinutes: Double)
-    case file(ConfigPath)
-  }
-  /// Which instances make up each person's stack.
-  public enum Stack: Sendable, Hashable {
-    case all
-    case top(Int)
-    case file(ConfigPath)
-  }
+  /// Where visits come from (`VisitChoice`, the file resolved against the config's folder).
+  public typealias Visits = VisitChoice<ConfigPath>
+  /// Which instances make up each person's stack (`StackChoice`, the file resolved).
+  public typealias Stack = StackChoice<ConfigPath>
 
   public var log: ConfigPath
   /// nil: by extension, then by content.

@@ -19,21 +19,29 @@ public struct CommandManifest: Sendable {
   public var durationSeconds: Double
 
   /// A manifest for `run` with `arguments` (all of them: those that do not change
-  /// results are dropped here) reading `inputs`.
+  /// results are dropped here) reading `inputs`, each hashed here (`FileDigest`).
   ///
   /// - Throws: `InputFileError` for an input that cannot be read.
   public init(
     run: String, arguments: [String], inputs: [String], jobs: Int, started: Instant,
     finished: Instant, durationSeconds: Double
   ) throws {
+    self.init(
+      run: run, arguments: arguments, inputs: try inputs.map { try FileDigest(path: $0) }, jobs: jobs,
+      started: started, finished: finished, durationSeconds: durationSeconds)
+  }
+
+  /// A manifest for `run` with `arguments` on inputs already hashed (`LogLoader` hashes
+  /// what it reads): each listed with its path, size and hash, in the order given.
+  public init(
+    run: String, arguments: [String], inputs: [FileDigest], jobs: Int, started: Instant,
+    finished: Instant, durationSeconds: Double
+  ) {
     self.run = run
-    var described: [JSONNode] = []
-    for path in inputs {
-      let (bytes, hash) = try FNV1a.hashFile(path)
-      described.append(
-        JSONNode([
-          "path": .string(path), "bytes": .number(Double(bytes)), "fnv1a64": .string(FNV1a.hex(hash)),
-        ]))
+    let described = inputs.map {
+      JSONNode([
+        "path": .string($0.path), "bytes": .number(Double($0.bytes)), "fnv1a64": .string($0.hexHash),
+      ])
     }
     config = .object([
       JSONMember("arguments", .array(Self.resultArguments(arguments).map { JSONNode(.string($0)) })),

@@ -176,14 +176,7 @@ extension ExperimentDesign {
       + sources.flatMap { source -> [String] in
         switch source.input {
         case .scenario(let input): return [input.scenario.resolved]
-        case .log(let input):
-          var paths = [input.log.resolved]
-          if case .file(let path) = input.visits { paths.append(path.resolved) }
-          if case .file(let path) = input.stack { paths.append(path.resolved) }
-          if let timelines = input.timelines { paths.append(timelines.resolved) }
-          if let scores = input.scores { paths.append(scores.resolved) }
-          if let context = input.context { paths.append(context.resolved) }
-          return paths
+        case .log(let input): return input.files.map(\.path.resolved)
         }
       }
   }

@@ -225,18 +225,8 @@ public struct ExperimentOutline: Sendable {
     ]
     switch spec.input {
     case .log(let log):
-      let visits: String
-      switch log.visits {
-      case .donations: visits = "donations"
-      case .sessions(let m): visits = "sessions:\(NumberFormat.format(m))"
-      case .file(let path): visits = path.written
-      }
-      let stack: String
-      switch log.stack {
-      case .all: stack = "all"
-      case .top(let n): stack = "top:\(n)"
-      case .file(let path): stack = path.written
-      }
+      let visits = log.visits.spelled(file: \.written)
+      let stack = log.stack.spelled(file: \.written)
       members += [
         JSONMember("log", .string(log.log.written)),
         JSONMember("format", log.format.map { .string($0.rawValue) } ?? .null),

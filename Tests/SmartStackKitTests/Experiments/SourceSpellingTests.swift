@@ -64,4 +64,29 @@ struct SourceSpellingTests {
       try StackSource.parse(text)
     }
   }
+
+  /// `spelled` is `parse`'s inverse: what the outline writes for a source reads back as
+  /// the same choice.
+  @Test(arguments: ["donations", "sessions:30", "sessions:0.5", "visits.csv"])
+  func aVisitChoiceSpelledReadsBackTheSame(_ text: String) throws {
+    let choice = try VisitSource.parse(text)
+    #expect(choice.spelled(file: { $0 }) == text)
+    #expect(try VisitSource.parse(choice.spelled(file: { $0 })) == choice)
+  }
+
+  @Test(arguments: ["all", "top:1", "top:1000", "stack.json"])
+  func aStackChoiceSpelledReadsBackTheSame(_ text: String) throws {
+    let choice = try StackSource.parse(text)
+    #expect(choice.spelled(file: { $0 }) == text)
+    #expect(try StackSource.parse(choice.spelled(file: { $0 })) == choice)
+  }
+
+  /// A config resolves the file against its folder: only the file changes.
+  @Test func mapFileKeepsTheChoiceAndChangesOnlyTheFile() {
+    let resolve = { (path: String) in ConfigPath(written: path, resolved: "/cfg/" + path) }
+    #expect(VisitSource.sessions(gapMinutes: 5).mapFile(resolve) == .sessions(gapMinutes: 5))
+    #expect(VisitSource.file("v.csv").mapFile(resolve) == .file(ConfigPath(written: "v.csv", resolved: "/cfg/v.csv")))
+    #expect(StackSource.top(3).compactMapFile { _ in nil as ConfigPath? } == .top(3))
+    #expect(StackSource.file("s.json").compactMapFile { _ in nil as ConfigPath? } == nil)
+  }
 }

@@ -1,0 +1,188 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+
+/// The one reader of a log source's input files, for `smartstack replay` and for batch's
+/// log sources (`SourceLoader`): takes a `LogInput` (the design's spelling of a log
+/// source) and returns what a replay needs (`LoadedLog`).
+///
+/// Every file is read by path: the donation log and a visit log are mapped and read on
+/// every core (`DonationLog.read(path:…)`, `VisitLog.read(path:…)`), and every file is
+/// hashed mapped (`FileDigest`, `FNV1a.hashFile`) on a thread of its own while it is
+/// read, so no input is ever held whole as an array.
+///
+/// A loader keeps what it has read: a file used by several source points (a sweep) is
+/// read and hashed once. A parsed file is keyed by what changes its meaning: a donation
+/// log by path, format and time zone; a visit log, timelines, scores and context by path
+/// and time zone; a stack file by path; a digest by path. The caches are only looked up,
+/// never iterated, so the order of a dictionary never reaches an output.
+public struct LogLoader {
+  private var logs: [String: (log: DonationLog, localTimes: LocalTimeReport)] = [:]
+  private var visitLogs: [String: VisitLog] = [:]
+  private var stacks: [String: StackSpec] = [:]
+  private var timelines: [String: TimelineFile] = [:]
+  private var scores: [String: ScoreFile] = [:]
+  private var contexts: [String: ContextLog] = [:]
+  private var digests: [String: FileDigest] = [:]
+  /// The files parsed so far, as resolved, in the order they were parsed; a file taken
+  /// from the cache is not listed again.
+  public private(set) var parsed: [String] = []
+  /// The files hashed so far, as resolved, in the order of the inputs that named them;
+  /// each at most once.
+  public private(set) var hashed: [String] = []
+
+  public init() {}
+
+  /// The input files of `input`, read (or taken from what this loader read before), and
+  /// the replay options they make: zone, horizon, warm-up, visits, stack, timelines,
+  /// scores, context and `engine`; with `input.split`, the scored window of its point.
+  ///
+  /// - Parameter checkLocalTimes: Called with the log's naive local times right after the
+  ///   log is read, before any other file (`replay` prints its warnings there, or throws
+  ///   them under `--strict-local-times`); not called for a log taken from the cache.
+  /// - Throws: `UnknownTimeZone` for a zone name that is not known; the readers' errors
+  ///   (`InputFileError`, `DiagnosticList` with every problem of the first bad file, in
+  ///   the order log, visits, stack, timelines, scores, context); whatever
+  ///   `checkLocalTimes` throws; `DiagnosticList` located at the split when the split
+  ///   does not fit the log.
+  public mutating func load(
+    _ input: LogInput, engine: EngineOptions = EngineOptions(),
+    checkLocalTimes: (LocalTimeReport) throws -> Void = { _ in }
+  ) throws -> LoadedLog {
+    guard let zone = ZoneRules(identifier: input.timezone) else {
+      throw UnknownTimeZone(identifier: input.timezone)
+    }
+    let files = input.files
+    var unhashed: [String] = []
+    for file in files
+    where digests[file.path.resolved] == nil && !unhashed.contains(file.path.resolved) {
+      unhashed.append(file.path.resolved)
+    }
+    let hashing = BackgroundDigests(unhashed)
+
+    var options = ReplayOptions()
+    options.zone = zone
+    options.horizonSeconds = input.horizonSeconds
+    options.warmupDays = input.warmupDays
+    options.engine = engine
+    let (log, localTimes) = try readLog(input, zone: zone, checkLocalTimes: checkLocalTimes)
+    switch input.visits {
+    case .donations: options.visits = .donations
+    case .sessions(let minutes): options.visits = .sessions(gapMinutes: minutes)
+    case .file(let file):
+      options.visits = .log(
+        try Self.cached(&visitLogs, file, zone: input.timezone, parsed: &parsed) {
+          try VisitLog.read(path: $0, zone: zone)
+        })
+    }
+    switch input.stack {
+    case .all: options.stack = .all
+    case .top(let n): options.stack = .top(n)
+    case .file(let file):
+      options.stack = .fixed(
+        try Self.cached(&stacks, file, parsed: &parsed) { try StackSpec.read(path: $0) })
+    }
+    if let file = input.timelines {
+      options.timelines = try Self.cached(&timelines, file, zone: input.timezone, parsed: &parsed) {
+        try TimelineFile.read(path: $0, timeZone: zone)
+      }
+    }
+    if let file = input.scores {
+      options.scores = try Self.cached(&scores, file, zone: input.timezone, parsed: &parsed) {
+        try ScoreFile.read(path: $0, zone: zone)
+      }
+    }
+    if let file = input.context {
+      options.context = try Self.cached(&contexts, file, zone: input.timezone, parsed: &parsed) {
+        try ContextLog.read(path: $0, zone: zone)
+      }
+    }
+    if let point = input.split, let first = log.timestamps.min(), let last = log.timestamps.max() {
+      do {
+        options.scoredWindow = try point.split.window(
+          point: point.index, zone: zone, firstDay: zone.dayIndex(at: Instant(milliseconds: first)),
+          lastDay: zone.dayIndex(at: Instant(milliseconds: last)))
+      } catch {
+        throw DiagnosticList([point.location.diagnostic(error.message)])
+      }
+    }
+
+    for (path, result) in zip(unhashed, hashing.wait()) {
+      digests[path] = try result.get()
+      hashed.append(path)
+    }
+    var inputs: [SourceInput] = []
+    var fileDigests: [FileDigest] = []
+    for file in files {
+      let digest = digests[file.path.resolved]!  // every file was hashed above or before
+      inputs.append(SourceInput(role: file.role, path: file.path.written, hash: digest.hexHash))
+      fileDigests.append(digest)
+    }
+    return LoadedLog(
+      log: log, options: options, localTimes: localTimes, inputs: inputs, digests: fileDigests)
+  }
+
+  /// The donation log of `input`, read or from the cache (key: path, format, zone).
+  private mutating func readLog(
+    _ input: LogInput, zone: ZoneRules, checkLocalTimes: (LocalTimeReport) throws -> Void
+  ) throws -> (DonationLog, LocalTimeReport) {
+    let path = input.log.resolved
+    let key = "\(path)\u{0}\(input.format?.rawValue ?? "")\u{0}\(input.timezone)"
+    if let cached = logs[key] { return cached }
+    var localTimes = LocalTimeReport()
+    let log = try DonationLog.read(
+      path: path, format: input.format, timeZone: zone, localTimes: &localTimes)
+    parsed.append(path)
+    try checkLocalTimes(localTimes)
+    logs[key] = (log, localTimes)
+    return (log, localTimes)
+  }
+
+  /// The file `file` read by `read` (given its resolved path) and added to `parsed`, or
+  /// from `cache` when read before under the same path and, when given, zone.
+  private static func cached<Value>(
+    _ cache: inout [String: Value], _ file: ConfigPath, zone: String? = nil, parsed: inout [String],
+    _ read: (String) throws -> Value
+  ) throws -> Value {
+    let key = zone.map { "\(file.resolved)\u{0}\($0)" } ?? file.resolved
+    if let value = cache[key] { return value }
+    let value = try read(file.resolved)
+    parsed.append(file.resolved)
+    cache[key] = value
+    return value
+  }
+}
+
+/// A log source's inputs, read by `LogLoader`.
+public struct LoadedLog: Sendable {
+  public var log: DonationLog
+  /// The replay options the inputs make (seed and replicate left at 0, rules not set).
+  public var options: ReplayOptions
+  /// The log's naive local times (`LocalTimeReport`), for the warnings a command prints.
+  public var localTimes: LocalTimeReport
+  /// Every input file in the order log, visits, stack, timelines, scores, context, with
+  /// its role, its path as written and its hash.
+  public var inputs: [SourceInput]
+  /// The same files' digests (path as resolved, size, hash), in the same order.
+  public var digests: [FileDigest]
+}
+
+/// A time zone name that `ZoneRules` does not know; callers word the message (a
+/// command-line error, a located config diagnostic).
+public struct UnknownTimeZone: Error, Sendable, Hashable {
+  public var identifier: String
+}
+
+extension LogInput {
+  /// The input files, each with its role, in the order log, visits, stack, timelines,
+  /// scores, context (the order of `SourceInput`s and of a manifest's inputs).
+  public var files: [(role: String, path: ConfigPath)] {
+    var files: [(role: String, path: ConfigPath)] = [("log", log)]
+    if case .file(let path) = visits { files.append(("visits", path)) }
+    if case .file(let path) = stack { files.append(("stack", path)) }
+    if let timelines { files.append(("timelines", timelines)) }
+    if let scores { files.append(("scores", scores)) }
+    if let context { files.append(("context", context)) }
+    return files
+  }
+}
