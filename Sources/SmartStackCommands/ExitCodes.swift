@@ -40,23 +40,34 @@ enum StandardOutput {
 func reportingErrors<T>(_ body: () throws -> T) throws -> T {
   do {
     return try body()
-  } catch let list as DiagnosticList {
+  } catch {
+    try report(error)
+  }
+}
+
+/// Reports `error` as `reportingErrors` does, for an error caught where its body could
+/// not run inside that function's closure: always throws (an `Exit`, or `error` itself).
+func report(_ error: any Error) throws -> Never {
+  switch error {
+  case let list as DiagnosticList:
     StandardError.write(list.description)
     throw Exit.dataError
-  } catch let diagnostic as Diagnostic {
+  case let diagnostic as Diagnostic:
     StandardError.write(diagnostic.description)
     throw Exit.dataError
-  } catch let error as InputFileError {
+  case let error as InputFileError:
     StandardError.write(error.description)
     throw Exit.noInput
-  } catch let error as OutputFileError {
+  case let error as OutputFileError:
     StandardError.write(error.description)
     throw Exit.cannotCreate
-  } catch let error as FolderBusyError {
+  case let error as FolderBusyError:
     StandardError.write(error.description)
     throw Exit.busy
-  } catch let error as OutputFileBusyError {
+  case let error as OutputFileBusyError:
     StandardError.write(TerminalText.escapingControls(error.description))
     throw Exit.busy
+  default:
+    throw error
   }
 }

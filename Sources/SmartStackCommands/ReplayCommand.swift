@@ -141,7 +141,7 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     } catch let error as ReplayError {
       throw ValidationError(error.description)
     } catch {
-      try reportingErrors { () throws -> Void in throw error }
+      try report(error)
     }
     log = DonationLog([])  // release the columns early; the plans hold what they need
     // Each window's plan says the same of the log: later windows add only new notes.
