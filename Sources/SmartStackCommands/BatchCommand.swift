@@ -72,7 +72,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       "The baseline strategy of paired.csv (overrides 'baseline'; must be among the strategies).")
   var baseline: String?
 
-  @Option(parsing: .unconditional, help: "Cells run at the same time (default: the number of cores).")
+  @Option(parsing: .unconditional, help: "Workers (default: the number of cores): cells run in parallel, and with fewer cells than workers a cell's people are cut into blocks (docs/batch.md, \"People in parallel on one machine\"); the outputs are the same bytes for any number.")
   var jobs: Int?
 
   /// `--jobs`, or the number of cores (an optional, so the help states the default once).

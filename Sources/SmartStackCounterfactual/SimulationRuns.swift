@@ -52,6 +52,14 @@ public struct SimulatedCell: Sendable {
   /// records the world (`LogEmitter.recordsWorld`): `--emit-log`'s timelines are then its
   /// `stackTimelines`.
   public var emitter: LogEmitter?
+
+  /// A cell with its metrics and the recorders it carried (nil for none).
+  public init(metrics: RunMetrics, explain: ExplainObserver? = nil, exposures: ExposureLog? = nil, emitter: LogEmitter? = nil) {
+    self.metrics = metrics
+    self.explain = explain
+    self.exposures = exposures
+    self.emitter = emitter
+  }
 }
 
 /// `simulate`'s runs: every cell once, with all its recorders attached to that run.
@@ -77,16 +85,37 @@ public enum SimulationRuns {
   /// Runs every job once on a `WorkerPool` of `workers` tasks and returns the cells in
   /// the order of `jobs`, whatever `workers` is. `progress` is called with (runs done,
   /// runs) before the first run and after each.
+  ///
+  /// People in parallel (`PeopleInParallel`): when there are fewer jobs than `workers`,
+  /// each job that records nothing beside its metrics is cut into blocks of people, run
+  /// as units on the same pool and joined in person order (`RunMetrics(blocks:)`), so the
+  /// metrics are bit-identical for any `workers`. A job with recorders (explain rows,
+  /// logs, exposures) runs whole: those record every person of one run.
   public static func run(
     _ scenario: Scenario, choices: [StrategyChoice], jobs: [SimulationJob], seed: UInt64,
     options: SimulationOptions, workers: Int, progress: (Int, Int) -> Void = { _, _ in }
   ) async -> [SimulatedCell] {
-    await WorkerPool(jobs: workers).map(jobs.count, progress: progress) { k in
+    let people = options.people ?? 0..<scenario.personCount
+    let blocks = PeopleInParallel.blocks(people: people.count, cells: jobs.count, jobs: workers)?
+      .map { $0.lowerBound + people.lowerBound..<$0.upperBound + people.lowerBound }
+    let parts = jobs.map { $0.recording == CellRecording() ? blocks ?? [] : [] }
+    var cells = [SimulatedCell?](repeating: nil, count: jobs.count)
+    var done = 0
+    progress(0, jobs.count)
+    await PeopleInParallel.run(parts: parts.map(\.count), jobs: workers) { k, part -> SimulatedCell in
       let job = jobs[k]
-      return run(
-        scenario, choice: choices[job.choice],
-        cell: SimulationCell(replicate: job.replicate, seed: seed, options: options), recording: job.recording)
+      let cell = SimulationCell(replicate: job.replicate, seed: seed, options: options)
+      guard !parts[k].isEmpty else { return run(scenario, choice: choices[job.choice], cell: cell, recording: job.recording) }
+      // A block's people are within the scenario's, so its run reports each of them.
+      let metrics = Simulation.run(scenario, choice: choices[job.choice], cell: cell, people: parts[k][part])!
+      return SimulatedCell(metrics: metrics)
+    } finished: { k, results in
+      cells[k] =
+        parts[k].isEmpty ? results[0] : SimulatedCell(metrics: RunMetrics(blocks: results.map(\.metrics)))
+      done += 1
+      progress(done, jobs.count)
     }
+    return cells.map { $0! }
   }
 
   /// Simulates `cell` of `scenario` under `choice` once, with the standard metrics and

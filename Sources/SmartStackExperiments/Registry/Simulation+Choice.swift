@@ -31,4 +31,23 @@ extension Simulation {
     result.simulation = counts
     return result
   }
+
+  /// Simulates only the people `people` of `cell` (`SimulationOptions.people`; indices in
+  /// the scenario's person order), each as in a run of everyone: their per-person
+  /// counts, Gini values, times to surface, simulation counts, and as `daily` their
+  /// person-days in the order the run adds them, for `RunMetrics(blocks:)` to join in
+  /// person order (`PeopleInParallel`, `PeopleBlocks`). Nil when the run did not report
+  /// exactly those people.
+  public static func run(
+    _ scenario: Scenario, choice: StrategyChoice, cell: SimulationCell, people: Range<Int>
+  ) -> RunMetrics? {
+    var cell = cell
+    cell.options.people = people
+    var emitter: LogEmitter? = nil
+    let (metrics, counts, _) = choice.simulate(scenario, cell, emitter: &emitter)
+    guard metrics.dayLog != nil, metrics.perPerson.count == people.count else { return nil }
+    var result = RunMetrics(block: metrics, days: LocalDays(zone: scenario.zone))
+    result.simulation = counts
+    return result
+  }
 }

@@ -101,21 +101,25 @@ public struct StrategyRunner: Sendable {
   }
 
   /// Simulates `cell` of `scenario` with `path`'s strategy, the standard metrics and
-  /// `extra`; `emitter`, when given, receives the logs.
+  /// `extra`; `emitter`, when given, receives the logs. A simulation of some people only
+  /// (`SimulationOptions.people`) keeps its person-days (`StandardMetrics.dayLog`), which
+  /// `RunMetrics(block:days:)` and `RunMetrics(blocks:)` join.
   @inlinable package static func simulate<P: EnginePath>(
     _ scenario: Scenario, _ path: P, _ descriptor: StrategyDescriptor, _ cell: SimulationCell,
     _ extra: DynamicObserver?, _ emitter: LogEmitter?
   ) -> (StandardMetrics, SimulationCounts, DynamicObserver?, LogEmitter?) {
     var emitter = emitter
+    var metrics = StandardMetrics()
+    if cell.options.people != nil { metrics.dayLog = [] }
     guard let extra else {
       let (metrics, counts) = Simulation.run(
         scenario, path: path, descriptor: descriptor, replicate: cell.replicate, seed: cell.seed,
-        options: cell.options, observer: StandardMetrics(), emitter: &emitter)
+        options: cell.options, observer: metrics, emitter: &emitter)
       return (metrics, counts, nil, emitter)
     }
     let (pair, counts) = Simulation.run(
       scenario, path: path, descriptor: descriptor, replicate: cell.replicate, seed: cell.seed,
-      options: cell.options, observer: ObserverPair(StandardMetrics(), extra), emitter: &emitter)
+      options: cell.options, observer: ObserverPair(metrics, extra), emitter: &emitter)
     return (pair.first, counts, pair.second, emitter)
   }
 

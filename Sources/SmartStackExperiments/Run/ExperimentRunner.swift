@@ -42,6 +42,14 @@ public enum ExperimentRunner {
   /// runs cells: a unit with `people` runs only those people of its cell
   /// (`ExperimentSource.run(_:replicate:seed:people:)`, untraced; `PeopleBlocks`), and
   /// its result carries them (`CellResult.people`).
+  ///
+  /// People in parallel (`PeopleInParallel`): when there are fewer units than `jobs`,
+  /// each whole cell of a source whose people run apart (`runsPeopleApart`) is cut
+  /// into blocks of people that run as units of their own on the same pool; the blocks
+  /// are joined in person order (`RunMetrics(blocks:)`) before `finished` sees the cell,
+  /// which it then gets as one whole cell with a whole run's metrics, bit for bit. A
+  /// traced run keeps whole cells (`trace.csv` rows are recorded per cell). A cell
+  /// whose block fails fails with the first failing block's error.
   public static func run(
     _ cells: [(cell: Cell, people: Range<Int>?)], sources: [any ExperimentSource], strategies: [StrategyChoice],
     seed: UInt64, jobs: Int, trace: Bool, runID: (Cell) -> String,
@@ -50,12 +58,17 @@ public enum ExperimentRunner {
     guard !cells.isEmpty else { return }
     var failures: [(index: Int, runID: String, error: String)] = []
     let ids = cells.map { runID($0.cell) + ($0.people.map { " people \($0.lowerBound)..<\($0.upperBound)" } ?? "") }
-    try await WorkerPool(jobs: jobs).forEach(cells.count) { k -> CellOutcome in
+    let blocks = cells.map { unit -> [Range<Int>] in
+      let source = sources[unit.cell.source]
+      guard unit.people == nil, !trace, source.runsPeopleApart else { return [] }
+      return PeopleInParallel.blocks(people: source.statistics.people, cells: cells.count, jobs: jobs) ?? []
+    }
+    try await PeopleInParallel.run(parts: blocks.map(\.count), jobs: jobs) { k, part -> CellOutcome in
       let (cell, people) = cells[k]
       let source = sources[cell.source]
       let choice = strategies[cell.strategy]
       do {
-        if let people {
+        if let people = blocks[k].isEmpty ? people : blocks[k][part] {
           let metrics = try source.run(choice, replicate: cell.replicate, seed: seed, people: people)
           return .finished(CellResult(cell: cell, metrics: metrics, people: people), nil)
         }
@@ -69,10 +82,14 @@ public enum ExperimentRunner {
       } catch {
         return .failed(index: k, runID: ids[k], error: String(describing: error))
       }
-    } finished: { _, outcome in
-      switch outcome {
-      case .finished(let result, let recorder): try finished(result, recorder)
-      case .failed(let index, let id, let error): failures.append((index, id, error))
+    } finished: { k, outcomes in
+      if let failure = outcomes.lazy.compactMap(\.failure).first {
+        failures.append(failure)
+      } else if blocks[k].isEmpty, case .finished(let result, let recorder) = outcomes[0] {
+        try finished(result, recorder)
+      } else {
+        let metrics = RunMetrics(blocks: outcomes.compactMap(\.result).map(\.metrics))
+        try finished(CellResult(cell: cells[k].cell, metrics: metrics), nil)
       }
     }
     guard !failures.isEmpty else { return }
@@ -86,5 +103,17 @@ public enum ExperimentRunner {
   private enum CellOutcome: Sendable {
     case finished(CellResult, TraceRecorder?)
     case failed(index: Int, runID: String, error: String)
+
+    /// The failure, nil when it finished.
+    var failure: (index: Int, runID: String, error: String)? {
+      guard case .failed(let index, let runID, let error) = self else { return nil }
+      return (index, runID, error)
+    }
+
+    /// The result, nil when it failed.
+    var result: CellResult? {
+      guard case .finished(let result, _) = self else { return nil }
+      return result
+    }
   }
 }

@@ -16,6 +16,8 @@ public struct ScenarioSource: ExperimentSource {
   public let statistics: SourceStatistics
   public var kind: String { "scenario" }
   public var unitsArePeoplePerReplicate: Bool { true }
+  /// A scenario's people are simulated apart (`run(_:replicate:seed:people:)`).
+  public var runsPeopleApart: Bool { true }
 
   public init(name: String, scenario: Scenario, options: SimulationOptions, statistics: SourceStatistics) {
     self.name = name
@@ -28,9 +30,9 @@ public struct ScenarioSource: ExperimentSource {
     Simulation.run(scenario, choice: choice, replicate: replicate, seed: seed, options: options)
   }
 
-  /// The people `people` simulated as in a whole run (`SimulationOptions.people`), with
-  /// the standard metrics fed a second time beside the run's own, keeping the
-  /// person-days (`StandardMetrics.dayLog`); the simulation counts are those people's.
+  /// The people `people` simulated as in a whole run
+  /// (`Simulation.run(_:choice:cell:people:)`), keeping their person-days
+  /// (`StandardMetrics.dayLog`); the simulation counts are those people's.
   ///
   /// - Throws: `PeopleBlockError` when `people` is not within the scenario's people.
   public func run(_ choice: StrategyChoice, replicate: Int, seed: UInt64, people: Range<Int>) throws -> RunMetrics {
@@ -38,25 +40,14 @@ public struct ScenarioSource: ExperimentSource {
       throw PeopleBlockError(
         "\(name): people \(people.lowerBound)..<\(people.upperBound) are beyond the scenario's \(scenario.personCount) people")
     }
-    var options = options
-    options.people = people
-    var recorder = StandardMetrics()
-    recorder.dayLog = []
-    var emitter: LogEmitter? = nil
-    let (_, counts, extra) = choice.simulate(
-      scenario, SimulationCell(replicate: replicate, seed: seed, options: options),
-      extra: DynamicObserver(recorder), emitter: &emitter)
-    guard let metrics = extra?.base as? StandardMetrics, let dayLog = metrics.dayLog,
-      metrics.perPerson.count == people.count
+    guard
+      let metrics = Simulation.run(
+        scenario, choice: choice, cell: SimulationCell(replicate: replicate, seed: seed, options: options),
+        people: people)
     else {
       throw PeopleBlockError("\(name): the simulation of people \(people.lowerBound)..<\(people.upperBound) did not report every person")
     }
-    let days = LocalDays(zone: scenario.zone)
-    var result = RunMetrics(
-      perPerson: metrics.perPerson, perPersonGini: metrics.exposureGini, timesToSurface: metrics.timesToSurface,
-      daily: dayLog.map { ($0.day, $0.counts, days.offsets(of: $0.day)) })
-    result.simulation = counts
-    return result
+    return metrics
   }
 
   public func runTraced(

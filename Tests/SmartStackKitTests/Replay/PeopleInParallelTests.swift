@@ -30,7 +30,7 @@ struct PeopleInParallelTests {
       targetAware: choice.isTargetAware)
     let expected = (RunTables.runs([whole]), RunTables.daily([whole]))
     for jobs in 1...5 {
-      #expect(Replay.blockCount(people: 9, choices: 1, jobs: jobs) == (jobs == 1 ? 1 : min(9, 2 * jobs)))
+      #expect(PeopleInParallel.blockCount(people: 9, cells: 1, jobs: jobs) == (jobs == 1 ? 1 : min(9, 2 * jobs)))
       let records = await Replay.runAll(plan, choices: [choice], source: "s", jobs: jobs)
       #expect(RunTables.runs(records) == expected.0, "\(strategy), --jobs \(jobs)")
       #expect(RunTables.daily(records) == expected.1, "\(strategy), --jobs \(jobs)")
