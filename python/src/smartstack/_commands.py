@@ -506,7 +506,10 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
             NAME:PARAM=VALUE:…, comma-separated or repeated.
         baseline (--baseline): The baseline strategy of paired.csv (overrides 'baseline';
             must be among the strategies).
-        jobs (--jobs): Cells run at the same time (default: the number of cores).
+        jobs (--jobs): Workers (default: the number of cores): cells run in parallel, and
+            with fewer cells than workers a cell's people are cut into blocks
+            (docs/batch.md, "People in parallel on one machine"); the outputs are the same
+            bytes for any number.
         trace (--trace): Write trace.csv, one row per visit (overrides outputs.trace).
         no_trace (--no-trace): Write trace.csv, one row per visit (overrides outputs.trace).
         people (--people): Write people.csv, one row per person, strategy, replicate and
@@ -696,7 +699,10 @@ def simulate(*, scenario: str | os.PathLike, strategy: str | Sequence[str] | Non
             kind. (default: instance)
         normaliser_window_days (--normaliser-window-days): Normalise over the last N days of
             scores (default: all history).
-        jobs (--jobs): Runs in parallel (default: the number of cores). (default: 2)
+        jobs (--jobs): Workers (default: the number of cores): (strategy, replicate) runs in
+            parallel, and with fewer runs than workers a run's people are cut into blocks
+            (not the runs recording --explain, --emit-log or --emit-exposures); the outputs
+            are the same bytes for any number. (default: 2)
         quiet (--quiet): Print nothing but errors.
         overwrite (--overwrite): Replace the reports of another run in --out, and its logs
             in --emit-log (only the files its manifest.json lists are removed). Without it
