@@ -44,7 +44,7 @@ public enum ExperimentRunner {
   /// its result carries them (`CellResult.people`).
   ///
   /// People in parallel (`PeopleInParallel`): when there are fewer units than `jobs`,
-  /// each whole cell of a source whose people run apart (`runsPeopleApart`) is cut
+  /// each whole cell of a source whose people run apart (`PeopleApartSource`) is cut
   /// into blocks of people that run as units of their own on the same pool; the blocks
   /// are joined in person order (`RunMetrics(blocks:)`) before `finished` sees the cell,
   /// which it then gets as one whole cell with a whole run's metrics, bit for bit. A
@@ -60,7 +60,7 @@ public enum ExperimentRunner {
     let ids = cells.map { runID($0.cell) + ($0.people.map { " people \($0.lowerBound)..<\($0.upperBound)" } ?? "") }
     let blocks = cells.map { unit -> [Range<Int>] in
       let source = sources[unit.cell.source]
-      guard unit.people == nil, !trace, source.runsPeopleApart else { return [] }
+      guard unit.people == nil, !trace, source is any PeopleApartSource else { return [] }
       return PeopleInParallel.blocks(people: source.statistics.people, cells: cells.count, jobs: jobs) ?? []
     }
     try await PeopleInParallel.run(parts: blocks.map(\.count), jobs: jobs) { k, part -> CellOutcome in

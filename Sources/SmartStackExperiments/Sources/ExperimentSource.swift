@@ -40,13 +40,15 @@ public protocol ExperimentSource: Sendable {
   /// and `daily` as the list of their person-days in the order a run adds them
   /// (`CellResult.people`). Sources whose people cannot run apart throw.
   func run(_ choice: StrategyChoice, replicate: Int, seed: UInt64, people: Range<Int>) throws -> RunMetrics
-
-  /// True when `run(_:replicate:seed:people:)` runs any block of the source's
-  /// `statistics.people` people as a whole run does, so that one machine may cut a cell
-  /// into blocks on its own (`PeopleInParallel`): a log's and a scenario's sources. False
-  /// by default, also for a source that wraps one of them without forwarding blocks.
-  var runsPeopleApart: Bool { get }
 }
+
+/// A source whose `run(_:replicate:seed:people:)` runs any block of its
+/// `statistics.people` people as a whole run does, so that one machine may cut its cells
+/// into blocks on its own (`PeopleInParallel`): the toolkit's log and scenario sources.
+/// `package`, not a public declaration: a source outside the toolkit that declared it
+/// wrongly would make results depend on `--jobs`, so only sources tested for it conform
+/// (`PeopleInParallelTests`, `PeopleInParallelRunTests`).
+package protocol PeopleApartSource: ExperimentSource {}
 
 /// A source asked for a block of its people that it cannot run apart from the others.
 public struct PeopleBlockError: Error, Sendable, CustomStringConvertible {
@@ -61,17 +63,13 @@ extension ExperimentSource {
     (try run(choice, replicate: replicate, seed: seed), nil)
   }
 
-  public var runsPeopleApart: Bool { false }
-
   public func run(_ choice: StrategyChoice, replicate: Int, seed: UInt64, people: Range<Int>) throws -> RunMetrics {
     throw PeopleBlockError("\(name): a \(kind) source runs its people together: its cells cannot be cut into people blocks")
   }
 }
 
-extension LogSource {
-  /// A log's people are replayed apart (`run(_:replicate:seed:people:)`).
-  public var runsPeopleApart: Bool { true }
-}
+/// A log's people are replayed apart (`run(_:replicate:seed:people:)`).
+extension LogSource: PeopleApartSource {}
 
 /// What a source's input holds: written into the manifest and the batch journal.
 public struct SourceStatistics: Sendable, Hashable {

@@ -16,8 +16,6 @@ public struct ScenarioSource: ExperimentSource {
   public let statistics: SourceStatistics
   public var kind: String { "scenario" }
   public var unitsArePeoplePerReplicate: Bool { true }
-  /// A scenario's people are simulated apart (`run(_:replicate:seed:people:)`).
-  public var runsPeopleApart: Bool { true }
 
   public init(name: String, scenario: Scenario, options: SimulationOptions, statistics: SourceStatistics) {
     self.name = name
@@ -89,3 +87,6 @@ enum ScenarioSupport {
         inputs: [SourceInput(role: "scenario", path: input.scenario.written, hash: hash)] + apps))
   }
 }
+
+/// A scenario's people are simulated apart (`run(_:replicate:seed:people:)`).
+extension ScenarioSource: PeopleApartSource {}

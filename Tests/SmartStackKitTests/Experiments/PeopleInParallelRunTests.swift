@@ -10,7 +10,7 @@ import SmartStackKit
 
 /// A source that refuses whole runs: a cell of it finishes only when the runner cut it
 /// into blocks of people (`PeopleInParallel`).
-private struct BlocksOnlySource: ExperimentSource {
+private struct BlocksOnlySource: PeopleApartSource {
   struct WholeRun: Error, CustomStringConvertible {
     var description: String { "a whole run" }
   }
@@ -19,7 +19,6 @@ private struct BlocksOnlySource: ExperimentSource {
   var kind: String { base.kind }
   var statistics: SourceStatistics { base.statistics }
   var unitsArePeoplePerReplicate: Bool { base.unitsArePeoplePerReplicate }
-  var runsPeopleApart: Bool { base.runsPeopleApart }
   func run(_ choice: StrategyChoice, replicate: Int, seed: UInt64) throws -> RunMetrics { throw WholeRun() }
   func run(_ choice: StrategyChoice, replicate: Int, seed: UInt64, people: Range<Int>) throws -> RunMetrics {
     try base.run(choice, replicate: replicate, seed: seed, people: people)
