@@ -111,17 +111,13 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     let inputPaths = input.inputPaths
     try OutputFolder.check(out, files: OutputFolder.replayFiles, inputs: inputPaths)
     let started = Instant.current
-    // The loader hashes the inputs while it reads them: the manifest takes its digests.
-    var log: DonationLog
-    var options: ReplayOptions
-    let digests: [FileDigest]
-    do {  // nothing else keeps the log and the visit rows once released below
-      let loaded = try input.load()
-      (log, options, digests) = (loaded.log, loaded.options, loaded.digests)
-    }
-    let (claim, manifest) = try OutputFolder.claim(
-      out, manifest: OutputFolder.manifest(run: "replay", inputs: digests, started: started),
-      inputs: inputPaths, overwrite: overwrite)
+    // The loader hashes the inputs while it reads them: the manifest takes its digests. The
+    // visit log is read last, once the plans have their donations and the donation log is
+    // let go of, so the two logs are never held at once (docs/performance.md, "Memory").
+    var loaded = try input.load(deferringVisits: true)
+    var log = loaded.log
+    var options = loaded.options
+    loaded.log = DonationLog([])
     options.seed = seed
     options.stackRules = try stackRules(over: options.rules)
     let source = URL(fileURLWithPath: input.log).lastPathComponent
@@ -130,13 +126,10 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     var plans: [(label: String, plan: ReplayPlan)] = []
     let planned = windows ?? [ReplaySplit.Window(label: source, point: "", scored: nil)]
     do {
-      for (k, window) in planned.enumerated() {
+      for window in planned {
         var windowOptions = options
         windowOptions.scoredWindow = window.scored
-        // The last plan takes the visit log's rows over, and lets go of them once it has
-        // them per person (`ReplayPlan.init` consumes its options).
-        if k == planned.count - 1 { options.visits = .donations }
-        plans.append((window.label, try ReplayPlan(log: log, options: consume windowOptions)))
+        plans.append((window.label, try ReplayPlan(donationsOf: log, options: windowOptions)))
       }
     } catch let error as ReplayError {
       throw ValidationError(error.description)
@@ -144,6 +137,14 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
       try report(error)
     }
     log = DonationLog([])  // release the columns early; the plans hold what they need
+    // The last plan takes the visit log's rows over, and lets go of each chunk of them once
+    // it has it per person (`ReplayPlan.addVisits` consumes them).
+    let visits = try input.readDeferredVisits(loaded)
+    for k in plans.indices.dropLast() { plans[k].plan.addVisits(visits) }
+    plans[plans.count - 1].plan.addVisits(consume visits)
+    let (claim, manifest) = try OutputFolder.claim(
+      out, manifest: OutputFolder.manifest(run: "replay", inputs: loaded.digests, started: started),
+      inputs: inputPaths, overwrite: overwrite)
     // Each window's plan says the same of the log: later windows add only new notes.
     var notes = plans[0].plan.notes
     for note in plans.dropFirst().flatMap(\.plan.notes) where !notes.contains(note) { notes.append(note) }
@@ -287,13 +288,14 @@ struct ReplayInputOptions: ParsableArguments {
 
   /// Reads every input file with the one loader (`LogLoader`): the log, the replay options
   /// and the inputs' digests. The log's naive local times are warned about (or refused
-  /// under `--strict-local-times`) as soon as the log is read.
-  func load() throws -> LoadedLog {
+  /// under `--strict-local-times`) as soon as the log is read. With `deferringVisits`, a
+  /// visit log file is left unread (`LogLoader.load`, `readDeferredVisits`).
+  func load(deferringVisits: Bool = false) throws -> LoadedLog {
     let input = try logInput()
     let zone = try zone()
     var loader = LogLoader()
     return try reportingErrors {
-      try loader.load(input, engine: engine.options) { localTimes in
+      try loader.load(input, engine: engine.options, deferringVisits: deferringVisits) { localTimes in
         try LocalTimeWarnings.report(localTimes, file: log, zone: zone, strict: strictLocalTimes)
       }
     }
@@ -301,6 +303,13 @@ struct ReplayInputOptions: ParsableArguments {
 }
 
 extension ReplayInputOptions {
+  /// The visits `loaded` left for later (`load(deferringVisits:)`): its visit log read now,
+  /// its problems reported as the loader's are; else `loaded.options.visits` as it is.
+  func readDeferredVisits(_ loaded: LoadedLog) throws -> ReplayOptions.Visits {
+    guard let path = loaded.deferredVisits else { return loaded.options.visits }
+    return try reportingErrors { .log(try VisitLog.read(path: path, zone: loaded.options.zone)) }
+  }
+
   /// `parse(text)`, its error a usage error: `--stack top:N needs a whole number N in
   /// 1...1000, not 'top:0'`.
   static func parsed<Source>(

@@ -31,6 +31,7 @@ public enum SmartStack {
   /// success and exits the process otherwise, writing the message ArgumentParser would
   /// (help and `--version` exit 0).
   public static func main(registry: StrategyRegistry, arguments: [String]) async {
+    AllocatorPolicy.apply()
     if let problem = ImportCommand.unknownFormatProblem(arguments) {
       RootCommand.exitWithUsageError(problem, command: ImportCommand.self)
     }

@@ -16,8 +16,8 @@ import Foundation
 ///
 /// - Complexity: O(n) in the window's length for finding the cuts (`memchr`).
 package enum CSVChunks {
-  /// Bytes per window: 32 MiB. What is resident of a mapped file is about one window.
-  package static let windowBytes = 1 << 25
+  /// Bytes per window: 8 MiB. What is resident of a mapped file is about one window.
+  package static let windowBytes = 1 << 23
   /// Files whose body is smaller than this are read in one pass: 4 MiB.
   package static let minimumBytes = 1 << 22
 

@@ -48,34 +48,45 @@ extension VisitLog {
     guard let rows = VisitRows.header(&csv, zone: zone, problems: &problems), problems.isEmpty,
       let fieldCount = csv.expectedFieldCount
     else { return nil }
-    var joined = VisitColumns()
+    // The parts are kept as read, each a chunk of the log, with their names renumbered
+    // into the log's (in file order, so the names stay in order of first appearance):
+    // no row is copied into a joined column.
+    var names = Interner()
+    var chunks: [VisitChunk] = []
     let read = CSVChunks.read(
       bytes, from: csv.offset, mapped: mapped, windowBytes: windowBytes, parts: parts,
       readPart: { range -> VisitColumns? in
         var problems = DiagnosticCollector(file: file, limit: 1)
         var csv = CSVReader(chunk: UnsafeBufferPointer(rebasing: bytes[range]), expectedFieldCount: fieldCount)
         var part = VisitColumns()
+        // At most one row a line: the columns never grow by copying.
+        part.reserve(CSVChunks.lineFeeds(in: bytes, range) + 1)
         while problems.isEmpty, rows.next(&csv, into: &part, problems: &problems) {}
         return problems.isEmpty ? part : nil
       },
-      join: { part, cut in
-        if joined.times.isEmpty {
-          joined.reserve(CSVChunks.estimatedRows(part.times.count, in: cut.count, remaining: bytes.count - cut.lowerBound))
+      join: { part, _ in
+        var chunk = VisitChunk(userIDs: part.ids, times: part.times, utcOffsets: part.offsets)
+        let renumbered = part.names.names.map { names.intern($0) }
+        if renumbered.enumerated().contains(where: { $0.offset != Int($0.element) }) {
+          for i in chunk.userIDs.indices { chunk.userIDs[i] = renumbered[Int(chunk.userIDs[i])] }
         }
-        joined.append(part)
+        chunks.append(chunk)
       })
     guard read else { return nil }
-    return joined.log(file: file)
+    return VisitLog(file: file, userNames: names.names, chunks: chunks)
   }
 }
 
-/// Visit rows being read: the columns of `VisitLog`, the names interned as met.
+/// Visit rows being read: the columns of a `VisitChunk`, the names interned as met.
 struct VisitColumns {
   var names = Interner()
   var ids: [Int32] = []
   var times: [Int64] = []
   /// Empty until the first row with an offset; then one per row.
   var offsets: [Int32] = []
+  /// The rows `reserve` asked room for: the offsets column, made with the first row that
+  /// has one, is given the same room.
+  var reservedRows = 0
 
   mutating func append(user: UnsafeBufferPointer<UInt8>?, time: Int64, offset: Int32) {
     if let user {
@@ -87,7 +98,9 @@ struct VisitColumns {
     if !offsets.isEmpty {
       offsets.append(offset)
     } else if offset != UTCOffset.none {
-      offsets = Array(repeating: UTCOffset.none, count: times.count - 1) + [offset]
+      offsets.reserveCapacity(max(reservedRows, times.count))
+      offsets.append(contentsOf: repeatElement(UTCOffset.none, count: times.count - 1))
+      offsets.append(offset)
     }
   }
 
@@ -99,30 +112,8 @@ struct VisitColumns {
     reservedRows = max(reservedRows, rows)
   }
 
-  /// The rows `reserve` asked room for: the offsets column, made with the first row that
-  /// has one, is given the same room.
-  var reservedRows = 0
-
-  /// Appends the rows of `part` (read after these), its names renumbered.
-  mutating func append(_ part: VisitColumns) {
-    let renumbered = part.names.names.map { names.intern($0) }
-    ids.reserveCapacity(ids.count + part.ids.count)
-    for id in part.ids { ids.append(renumbered[Int(id)]) }
-    let before = times.count
-    times.append(contentsOf: part.times)
-    if !part.offsets.isEmpty {
-      if offsets.isEmpty {
-        offsets.reserveCapacity(max(reservedRows, before + part.offsets.count))
-        offsets.append(contentsOf: repeatElement(UTCOffset.none, count: before))
-      }
-      offsets.append(contentsOf: part.offsets)
-    } else if !offsets.isEmpty {
-      offsets.append(contentsOf: repeatElement(UTCOffset.none, count: part.times.count))
-    }
-  }
-
   func log(file: String) -> VisitLog {
-    VisitLog(file: file, userNames: names.names, userIDs: ids, times: times, utcOffsets: offsets)
+    VisitLog(file: file, userNames: names.names, chunks: [VisitChunk(userIDs: ids, times: times, utcOffsets: offsets)])
   }
 }
 

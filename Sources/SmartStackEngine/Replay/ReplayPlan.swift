@@ -94,6 +94,25 @@ public struct ReplayPlan: Sendable {
   ///   person's timelines, P people and F entries of one person's timelines (`user`), plus
   ///   the matching cost of each distinct (kind, intent, parameters) triple once.
   public init(log: DonationLog, options: consuming ReplayOptions) throws {
+    // The visits are taken out of the options first, so that when the caller gave its
+    // copy up (`consuming`) the plan alone holds a visit log and lets each chunk of it go
+    // once spread (`addVisits`).
+    let visits = options.visits
+    options.visits = .donations
+    try self.init(donationsOf: log, options: options)
+    addVisits(consume visits)
+  }
+
+  /// The plan without visits: every person's stack, donations and their matches,
+  /// relevance entries, outside scores and context, with no visit yet
+  /// (`options.visits` is ignored, and `.donations` until `addVisits`). A command that reads
+  /// a big visit log builds this first, lets go of the donation log, then reads the visit
+  /// log and adds it (`addVisits`), so the two logs are never held at once.
+  ///
+  /// - Throws: `ReplayError`, as `init(log:options:)`.
+  /// - Complexity: O(D + E·P + F) (see `init(log:options:)`).
+  package init(donationsOf log: DonationLog, options: consuming ReplayOptions) throws {
+    options.visits = .donations
     self.options = options
     donations = log.count
     firstInstant = log.count > 0 ? log.timestamps[0] : nil
@@ -171,66 +190,10 @@ public struct ReplayPlan: Sendable {
       scoreRows = try Self.checkedScoreRows(scores, log: log, stack: options.stack)
     }
 
-    // Visit log rows per user, each user's in file order (sorted by time below, ties in
-    // file order). The log's people are matched to the donation log's once per name; the
-    // rows are counted per person first, so each person's arrays are allocated once.
-    var visitsPerUser = Array(repeating: [Int64](), count: userCount)
-    var visitOffsetsPerUser = Array(repeating: [Int32](), count: userCount)
-    // How visits are made, without the log's rows.
-    let visitMode = options.visits.mode
-    if case .log(var visitLog) = options.visits {
-      // The plan keeps the visits per person, not the log's rows. Its own options and the
-      // caller's (given up: `consuming`) let go of the log here, so when the caller held no
-      // other copy each column is freed as soon as it is spread over the people, and the
-      // log's rows and the people's visits are never all held at once.
-      self.options.visits = .log(VisitLog(file: visitLog.file, users: [], times: []))
-      options.visits = .donations
-      let logUser = visitLog.userNames.map { log.userNames.id(of: $0) ?? -1 }
-      var rowsOfUser = [Int](repeating: 0, count: userCount)
-      var unknown = 0
-      var unknownNames: [String] = []
-      for (row, id) in visitLog.userIDs.enumerated() {
-        let u = logUser[Int(id)]
-        if u >= 0 {
-          rowsOfUser[Int(u)] += 1
-        } else {
-          unknown += 1
-          let user = visitLog.user(row)
-          if unknownNames.count < 3 && !unknownNames.contains(user) { unknownNames.append(user) }
-        }
-      }
-      var (ids, times, offsets) = visitLog.takeColumns()
-      for u in 0..<userCount { visitsPerUser[u].reserveCapacity(rowsOfUser[u]) }
-      for (row, id) in ids.enumerated() {
-        let u = Int(logUser[Int(id)])
-        if u >= 0 { visitsPerUser[u].append(times[row]) }
-      }
-      times = []
-      if !offsets.isEmpty {
-        for u in 0..<userCount { visitOffsetsPerUser[u].reserveCapacity(rowsOfUser[u]) }
-        for (row, id) in ids.enumerated() {
-          let u = Int(logUser[Int(id)])
-          if u >= 0 { visitOffsetsPerUser[u].append(offsets[row]) }
-        }
-        offsets = []
-      }
-      ids = []
-      if unknown > 0 {
-        notes.append(
-          "\(unknown) visit(s) of people with no donation in the log were ignored (e.g. "
-            + unknownNames.map { "'\($0)'" }.joined(separator: ", ") + ")")
-      }
-    }
-    options.visits = .donations
-
-    let horizon = InputLimits.milliseconds(options.horizonSeconds * 1000)
     let warmup = InputLimits.milliseconds(options.warmupDays * 86_400_000)
     // A person's part of the plan reads only the shared inputs above, never written from
     // here on: people are built in blocks on every core (`ParallelMap`) and joined in
     // person order, so the plan, and the first error, are those of one pass.
-    let visitsByUser = visitsPerUser
-    let offsetsByUser = visitOffsetsPerUser
-    (visitsPerUser, visitOffsetsPerUser) = ([], [])
     let personAt = { (u: Int) throws(ReplayError) -> Person? in
       let rows = log.rows(ofUser: Int32(u))
       guard let firstRow = rows.first else { return nil }
@@ -296,74 +259,6 @@ public struct ReplayPlan: Sendable {
           if m >= 0 { p.matches.append(m) }
         }
         p.matchStart.append(Int32(p.matches.count))
-      }
-
-      // Visits.
-      var visits: [Int64] = []
-      var visitOffsets: [Int32] = []
-      switch visitMode {
-      case .donations:
-        for (d, t) in p.donationTimes.enumerated() where visits.last != t {
-          visits.append(t)
-          if !p.donationOffsets.isEmpty { visitOffsets.append(p.donationOffsets[d]) }
-        }
-      case .sessions(let gapMinutes):
-        let gap = InputLimits.milliseconds(gapMinutes * 60_000)
-        var previous = Int64.min
-        for (d, t) in p.donationTimes.enumerated() {
-          if previous == Int64.min || t - previous >= gap {
-            visits.append(t)
-            if !p.donationOffsets.isEmpty { visitOffsets.append(p.donationOffsets[d]) }
-          }
-          previous = t
-        }
-      case .log:
-        visits = visitsByUser[u]
-        let ascending = !zip(visits, visits.dropFirst()).contains(where: { $0 > $1 })
-        if offsetsByUser[u].contains(where: { $0 != UTCOffset.none }) {
-          if ascending {
-            visitOffsets = offsetsByUser[u]
-          } else {
-            // Stable: visits at one instant keep file order, so their offsets do too.
-            let order = visits.indices.sorted { (visits[$0], $0) < (visits[$1], $1) }
-            visits = order.map { visits[$0] }
-            visitOffsets = order.map { offsetsByUser[u][$0] }
-          }
-        } else if !ascending {
-          visits.sort()
-        }
-      }
-      // Warm-up: visits before first + warm-up are not scored (a prefix: visits ascend).
-      if warmup > 0 {
-        let early = visits.prefix { $0 < first + warmup }.count
-        visits.removeFirst(early)
-        if !visitOffsets.isEmpty { visitOffsets.removeFirst(early) }
-      }
-      // A time split: only visits in [start, end) are scored, and their targets come from
-      // donations before `end`, so nothing at or after the window's end changes its
-      // metrics (docs/batch.md, "Time splits").
-      var targetEnd = Int64.max
-      if let window = options.scoredWindow {
-        let (start, end) = window.bounds(first: first, last: p.donationTimes.last ?? first)
-        targetEnd = end
-        let keep = visits.indices.filter { visits[$0] >= start && visits[$0] < end }
-        if keep.count != visits.count {
-          if !visitOffsets.isEmpty { visitOffsets = keep.map { visitOffsets[$0] } }
-          visits = keep.map { visits[$0] }
-        }
-      }
-      p.visitOffsets = visitOffsets
-
-      // Targets: the first donation at or after the visit within the horizon (and before
-      // a split's window end).
-      var d = 0
-      p.visitTimes = visits
-      p.visitTarget.reserveCapacity(visits.count)
-      for v in visits {
-        while d < p.donationTimes.count && p.donationTimes[d] < v { d += 1 }
-        let hit =
-          d < p.donationTimes.count && p.donationTimes[d] - v <= horizon && p.donationTimes[d] < targetEnd
-        p.visitTarget.append(hit ? Int32(d) : -1)
       }
 
       // Relevance entries of this stack's instances: every person's merged with this

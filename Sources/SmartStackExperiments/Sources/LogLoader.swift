@@ -45,8 +45,13 @@ public struct LogLoader {
   ///   the order log, visits, stack, timelines, scores, context); whatever
   ///   `checkLocalTimes` throws; `DiagnosticList` located at the split when the split
   ///   does not fit the log.
+  /// - Parameter deferringVisits: True to leave a visit log file unread: `options.visits`
+  ///   then names it with no rows, and `LoadedLog.deferredVisits` gives its path, for a
+  ///   caller that builds its plan's donations first, lets go of the donation log and
+  ///   only then reads the visit log (`replay`: the two logs are never held at once). Its
+  ///   problems are then reported when the caller reads it, after every other file's.
   public mutating func load(
-    _ input: LogInput, engine: EngineOptions = EngineOptions(),
+    _ input: LogInput, engine: EngineOptions = EngineOptions(), deferringVisits: Bool = false,
     checkLocalTimes: (LocalTimeReport) throws -> Void = { _ in }
   ) throws -> LoadedLog {
     guard let zone = ZoneRules(identifier: input.timezone) else {
@@ -66,9 +71,13 @@ public struct LogLoader {
     options.warmupDays = input.warmupDays
     options.engine = engine
     let (log, localTimes) = try readLog(input, zone: zone, checkLocalTimes: checkLocalTimes)
+    var deferredVisits: String? = nil
     switch input.visits {
     case .donations: options.visits = .donations
     case .sessions(let minutes): options.visits = .sessions(gapMinutes: minutes)
+    case .file(let file) where deferringVisits:
+      deferredVisits = file.resolved
+      options.visits = .log(VisitLog(file: file.resolved, users: [], times: []))
     case .file(let file):
       options.visits = .log(
         try Self.cached(&visitLogs, file, zone: input.timezone, parsed: &parsed) {
@@ -119,7 +128,8 @@ public struct LogLoader {
       fileDigests.append(digest)
     }
     return LoadedLog(
-      log: log, options: options, localTimes: localTimes, inputs: inputs, digests: fileDigests)
+      log: log, options: options, localTimes: localTimes, inputs: inputs, digests: fileDigests,
+      deferredVisits: deferredVisits)
   }
 
   /// The donation log of `input`, read or from the cache (key: path, format, zone).
@@ -165,6 +175,9 @@ public struct LoadedLog: Sendable {
   public var inputs: [SourceInput]
   /// The same files' digests (path as resolved, size, hash), in the same order.
   public var digests: [FileDigest]
+  /// The visit log's path (as resolved) when `load` was asked to defer it
+  /// (`deferringVisits`), else nil: read it with `VisitLog.read(path:zone:)`.
+  public var deferredVisits: String? = nil
 }
 
 /// A time zone name that `ZoneRules` does not know; callers word the message (a

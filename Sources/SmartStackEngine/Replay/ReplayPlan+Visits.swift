@@ -1,0 +1,188 @@
+import SmartStackBase
+import SmartStackData
+
+extension ReplayPlan {
+  /// Gives every person their visits (`Person.visitTimes`, `visitOffsets`) and each visit
+  /// its target (`visitTarget`), made as `visits` says: at the person's donations, at the
+  /// first donation of each session, or from a visit log's rows. Visits before the
+  /// person's warm-up ends, and outside a time split's scored window, are dropped.
+  /// Sets `options.visits` (a visit log's file only: the plan keeps its rows per person)
+  /// and appends a note when the visit log has rows of people with no donation.
+  ///
+  /// A plan from `init(donationsOf:options:)` gets its visits here once; a visit log
+  /// given up by the caller (`consuming`) is let go of chunk by chunk (`VisitChunk`) as
+  /// it is spread over the people, so its rows and the people's visits are never all held
+  /// at once.
+  ///
+  /// - Complexity: O(V + D) for V visit rows and D donations, plus O(v log v) for a
+  ///   person whose v visits are not in time order.
+  package mutating func addVisits(_ visits: consuming ReplayOptions.Visits) {
+    let mode = visits.mode
+    var timesOf: [[Int64]] = []
+    var offsetsOf: [[Int32]] = []
+    if case .log(var visitLog) = visits {
+      visits = .donations
+      options.visits = .log(VisitLog(file: visitLog.file, users: [], times: []))
+      let note: String?
+      (timesOf, offsetsOf, note) = spread(&visitLog)
+      if let note { notes.append(note) }
+    } else {
+      options.visits = visits
+    }
+    let horizon = InputLimits.milliseconds(options.horizonSeconds * 1000)
+    let warmup = InputLimits.milliseconds(options.warmupDays * 86_400_000)
+    let window = options.scoredWindow
+    let (timesByPerson, offsetsByPerson) = (timesOf, offsetsOf)
+    (timesOf, offsetsOf) = ([], [])
+    let before = people
+    people = []
+    let blocks = ParallelMap.map(ParallelMap.blocks(count: before.count, parts: 4 * ParallelMap.partCount)) {
+      block -> [Person] in
+      block.map { i in
+        var p = before[i]
+        Self.addVisits(
+          to: &p, mode: mode, logTimes: timesByPerson.isEmpty ? [] : timesByPerson[i],
+          logOffsets: offsetsByPerson.isEmpty ? [] : offsetsByPerson[i], warmup: warmup, horizon: horizon, window: window)
+        return p
+      }
+    }
+    people.reserveCapacity(before.count)
+    for block in blocks { people += block }
+  }
+
+  /// The rows of `visitLog` per person of this plan, in file order within a person (times,
+  /// and offsets when the log has any, else no array at all), and the note on rows of
+  /// people with no donation. Takes the log's chunks and lets each go once spread.
+  private func spread(_ visitLog: inout VisitLog) -> (times: [[Int64]], offsets: [[Int32]], note: String?) {
+    // The person of each of the log's names, or -1. The dictionary is only looked up.
+    var personOfName: [String: Int32] = [:]
+    for (i, p) in people.enumerated() { personOfName[p.name] = Int32(i) }
+    let personOf = visitLog.userNames.map { personOfName[$0] ?? -1 }
+    var chunks = visitLog.takeChunks()
+    var rowsOf = [Int](repeating: 0, count: people.count)
+    var unknown = 0
+    var unknownName = [Bool](repeating: false, count: personOf.count)
+    var hasOffsets = false
+    for chunk in chunks {
+      hasOffsets = hasOffsets || !chunk.utcOffsets.isEmpty
+      for id in chunk.userIDs {
+        let i = personOf[Int(id)]
+        if i >= 0 {
+          rowsOf[Int(i)] += 1
+        } else {
+          unknown += 1
+          unknownName[Int(id)] = true
+        }
+      }
+    }
+    var times = rowsOf.map { n -> [Int64] in
+      var t: [Int64] = []
+      t.reserveCapacity(n)
+      return t
+    }
+    var offsets: [[Int32]] = []
+    if hasOffsets {
+      offsets = rowsOf.map { n -> [Int32] in
+        var o: [Int32] = []
+        o.reserveCapacity(n)
+        return o
+      }
+    }
+    // Chunk by chunk, in file order, each let go once spread.
+    for k in chunks.indices {
+      let chunk = chunks[k]
+      chunks[k] = VisitChunk(userIDs: [], times: [], utcOffsets: [])
+      for (row, id) in chunk.userIDs.enumerated() {
+        let i = Int(personOf[Int(id)])
+        guard i >= 0 else { continue }
+        times[i].append(chunk.times[row])
+        if hasOffsets { offsets[i].append(chunk.utcOffsets.isEmpty ? UTCOffset.none : chunk.utcOffsets[row]) }
+      }
+    }
+    guard unknown > 0 else { return (times, offsets, nil) }
+    // The log's names are in order of first appearance, so the first unknown ones by id
+    // are the first met in the file.
+    let names = visitLog.userNames
+    let examples = unknownName.indices.filter { unknownName[$0] }.prefix(3).map { "'\(names[$0])'" }
+    let note =
+      "\(unknown) visit(s) of people with no donation in the log were ignored (e.g. "
+      + examples.joined(separator: ", ") + ")"
+    return (times, offsets, note)
+  }
+
+  /// One person's visits and targets (see `addVisits`): `logTimes` and `logOffsets` are
+  /// the person's visit log rows in file order (offsets empty when the log has none).
+  private static func addVisits(
+    to p: inout Person, mode: ReplayOptions.Visits.Mode, logTimes: [Int64], logOffsets: [Int32],
+    warmup: Int64, horizon: Int64, window: ScoredWindow?
+  ) {
+    let first = p.donationTimes.first ?? 0
+    var visits: [Int64] = []
+    var visitOffsets: [Int32] = []
+    switch mode {
+    case .donations:
+      for (d, t) in p.donationTimes.enumerated() where visits.last != t {
+        visits.append(t)
+        if !p.donationOffsets.isEmpty { visitOffsets.append(p.donationOffsets[d]) }
+      }
+    case .sessions(let gapMinutes):
+      let gap = InputLimits.milliseconds(gapMinutes * 60_000)
+      var previous = Int64.min
+      for (d, t) in p.donationTimes.enumerated() {
+        if previous == Int64.min || t - previous >= gap {
+          visits.append(t)
+          if !p.donationOffsets.isEmpty { visitOffsets.append(p.donationOffsets[d]) }
+        }
+        previous = t
+      }
+    case .log:
+      visits = logTimes
+      let ascending = !zip(visits, visits.dropFirst()).contains(where: { $0 > $1 })
+      if logOffsets.contains(where: { $0 != UTCOffset.none }) {
+        if ascending {
+          visitOffsets = logOffsets
+        } else {
+          // Stable: visits at one instant keep file order, so their offsets do too.
+          let order = visits.indices.sorted { (visits[$0], $0) < (visits[$1], $1) }
+          visits = order.map { visits[$0] }
+          visitOffsets = order.map { logOffsets[$0] }
+        }
+      } else if !ascending {
+        visits.sort()
+      }
+    }
+    // Warm-up: visits before first + warm-up are not scored (a prefix: visits ascend).
+    if warmup > 0 {
+      let early = visits.prefix { $0 < first + warmup }.count
+      visits.removeFirst(early)
+      if !visitOffsets.isEmpty { visitOffsets.removeFirst(early) }
+    }
+    // A time split: only visits in [start, end) are scored, and their targets come from
+    // donations before `end`, so nothing at or after the window's end changes its
+    // metrics (docs/batch.md, "Time splits").
+    var targetEnd = Int64.max
+    if let window {
+      let (start, end) = window.bounds(first: first, last: p.donationTimes.last ?? first)
+      targetEnd = end
+      let keep = visits.indices.filter { visits[$0] >= start && visits[$0] < end }
+      if keep.count != visits.count {
+        if !visitOffsets.isEmpty { visitOffsets = keep.map { visitOffsets[$0] } }
+        visits = keep.map { visits[$0] }
+      }
+    }
+    p.visitOffsets = visitOffsets
+
+    // Targets: the first donation at or after the visit within the horizon (and before
+    // a split's window end).
+    var d = 0
+    p.visitTimes = visits
+    p.visitTarget = []
+    p.visitTarget.reserveCapacity(visits.count)
+    for v in visits {
+      while d < p.donationTimes.count && p.donationTimes[d] < v { d += 1 }
+      let hit =
+        d < p.donationTimes.count && p.donationTimes[d] - v <= horizon && p.donationTimes[d] < targetEnd
+      p.visitTarget.append(hit ? Int32(d) : -1)
+    }
+  }
+}
