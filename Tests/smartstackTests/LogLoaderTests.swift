@@ -91,6 +91,76 @@ struct LogLoaderTests {
     #expect(loader.hashed == [log, visits])
   }
 
+  /// The commuter log with its visit log, as a config names them.
+  static func commuterInput() -> (input: LogInput, log: String, visits: String) {
+    let log = "\(commuter)/donations.csv"
+    let visits = "\(commuter)/visits.csv"
+    var input = LogInput(log: ConfigPath(asGiven: log))
+    input.visits = .file(ConfigPath(asGiven: visits))
+    return (input, log, visits)
+  }
+
+  @Test func forgettingAFileReadsItAgainNextTimeAndKeepsItsDigest() throws {
+    let (first, log, visits) = Self.commuterInput()
+    var berlin = first
+    berlin.timezone = "Europe/Berlin"
+    var loader = LogLoader()
+    _ = try loader.load(first)
+    _ = try loader.load(berlin)
+    loader.forget(log)  // under both zones
+    _ = try loader.load(first)
+    _ = try loader.load(berlin)
+    #expect(loader.parsed == [log, visits, log, visits, log, log])
+    #expect(loader.hashed == [log, visits])
+  }
+
+  @Test func aDeferredVisitLogIsNamedButNotRead() throws {
+    let (input, log, visits) = Self.commuterInput()
+    var loader = LogLoader()
+    let loaded = try loader.load(input, deferringVisits: true)
+    #expect(loader.parsed == [log])
+    #expect(loader.hashed == [log, visits])
+    #expect(loaded.deferredVisits == visits)
+    guard case .log(let named) = loaded.options.visits else {
+      Issue.record("the visits do not name the visit log")
+      return
+    }
+    #expect(named.file == visits && named.count == 0)
+    // Read later and added, it gives the plan the loader's undeferred options give.
+    var plan = try ReplayPlan(donationsOf: loaded.log, options: loaded.options)
+    plan.addVisits(.log(try VisitLog.read(path: visits, zone: loaded.options.zone)))
+    var fresh = LogLoader()
+    let whole = try ReplayPlan(log: loaded.log, options: try fresh.load(input).options)
+    #expect(plan.visitCount == whole.visitCount && plan.visitCount > 0)
+    #expect(plan.people.map(\.visitTarget) == whole.people.map(\.visitTarget))
+    #expect(plan.notes == whole.notes)
+  }
+
+  /// A batch lets go of a file after the last source point that reads it; the points
+  /// before it share one read, and every point's plan is the one a lone point would get.
+  @Test func aBatchReadsASharedLogOnceAndGivesEveryPointItsVisits() throws {
+    let folder = try CLI.temporaryFolder()
+    let config = try CLI.write(
+      """
+      {"name": "s", "replicates": 1, "strategies": ["mfu"], "sources": [
+        {"name": "a", "log": "\(commuter)/donations.csv", "visits": "\(commuter)/visits.csv", "horizon": 60},
+        {"name": "b", "log": "\(commuter)/donations.csv", "visits": "\(commuter)/visits.csv"},
+        {"name": "c", "log": "\(commuter)/donations.csv", "visits": "sessions:5"}]}
+      """, to: "exp.json", in: folder)
+    let sources = try SourceLoader.load(try ExperimentConfig.read(path: config))
+    let plans = sources.compactMap { ($0 as? LogSource)?.plan }
+    #expect(plans.count == 3)
+    for (plan, arguments) in zip(plans, [
+      ["--visits", "\(commuter)/visits.csv", "--horizon", "60"], ["--visits", "\(commuter)/visits.csv"],
+      ["--visits", "sessions:5"],
+    ]) {
+      let alone = try ReplayInputOptions.parse(["--log", "\(commuter)/donations.csv"] + arguments).load()
+      let expected = try ReplayPlan(log: alone.log, options: alone.options)
+      #expect(plan.visitCount == expected.visitCount && plan.visitCount > 0)
+      #expect(plan.people.map(\.visitTarget) == expected.people.map(\.visitTarget))
+    }
+  }
+
   @Test func eachDigestIsTheFNV1aOfTheFilesBytes() throws {
     let loaded = try ReplayInputOptions.parse(Self.replayArguments).load()
     #expect(loaded.digests.count == 4)

@@ -132,6 +132,20 @@ public struct LogLoader {
       deferredVisits: deferredVisits)
   }
 
+  /// Lets go of every parsed file at `path` (as resolved), under any format and zone, so
+  /// that the caller's copy is the last one: a plan built from it can then let the visit
+  /// log's rows go as it spreads them. Digests stay (they are small). O(cached files); the
+  /// dictionaries' order reaches nothing (only entries are removed).
+  public mutating func forget(_ path: String) {
+    func matches(_ key: String) -> Bool { key == path || key.hasPrefix(path + "\u{0}") }
+    for key in logs.keys where matches(key) { logs[key] = nil }
+    for key in visitLogs.keys where matches(key) { visitLogs[key] = nil }
+    for key in stacks.keys where matches(key) { stacks[key] = nil }
+    for key in timelines.keys where matches(key) { timelines[key] = nil }
+    for key in scores.keys where matches(key) { scores[key] = nil }
+    for key in contexts.keys where matches(key) { contexts[key] = nil }
+  }
+
   /// The donation log of `input`, read or from the cache (key: path, format, zone).
   private mutating func readLog(
     _ input: LogInput, zone: ZoneRules, checkLocalTimes: (LocalTimeReport) throws -> Void

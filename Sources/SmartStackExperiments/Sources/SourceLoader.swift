@@ -18,11 +18,20 @@ public enum SourceLoader {
     var problems: [Diagnostic] = []
     var truncated = false
     var sources: [any ExperimentSource] = []
-    for spec in design.sources {
+    // Each input file's last source point: after it the loader lets go of the file, so a
+    // big log read for one point is not held while its plan is built and run.
+    var lastUse: [String: Int] = [:]
+    for (k, spec) in design.sources.enumerated() {
+      if case .log(let input) = spec.input {
+        for file in input.files { lastUse[file.path.resolved] = k }
+      }
+    }
+    for (k, spec) in design.sources.enumerated() {
       do {
         switch spec.input {
         case .log(let input):
-          sources.append(try logSource(spec, input, loader: &loader))
+          let done = input.files.map(\.path.resolved).filter { lastUse[$0] == k }
+          sources.append(try logSource(spec, input, loader: &loader, forgetting: done))
         case .scenario(let input):
           let source = try ScenarioSupport.makeSource(spec, input)
           if source.scenario.watch == nil, let clues = design.strategies.first(where: { $0.type.info.needs.contains(.watch) }) {
@@ -45,18 +54,33 @@ public enum SourceLoader {
     return sources
   }
 
-  static func logSource(_ spec: SourceSpec, _ input: LogInput, loader: inout LogLoader) throws
-    -> LogSource
-  {
-    let loaded: LoadedLog
+  /// The source of one log point; the files at `forgetting` (resolved paths) are let go of
+  /// by the loader once read (`LogLoader.forget`), as no later point reads them. When the
+  /// point's visit log is among them, it is read last, as `replay` reads it: the plan takes
+  /// its donations, the donation log is let go of (when no later point reads it either),
+  /// and only then is the visit log read and spread, so the two are never held at once.
+  static func logSource(
+    _ spec: SourceSpec, _ input: LogInput, loader: inout LogLoader, forgetting: [String] = []
+  ) throws -> LogSource {
+    var deferring = false
+    if case .file(let visits) = input.visits { deferring = forgetting.contains(visits.resolved) }
+    var loaded: LoadedLog
     do {
-      loaded = try loader.load(input, engine: spec.engine)
+      loaded = try loader.load(input, engine: spec.engine, deferringVisits: deferring)
     } catch let error as UnknownTimeZone {
       throw DiagnosticList([spec.location.diagnostic("unknown time zone '\(error.identifier)'")])
     }
-    let plan = try ReplayPlan(log: loaded.log, options: loaded.options)
+    for path in forgetting { loader.forget(path) }
+    let events = loaded.log.count
+    var plan = try ReplayPlan(donationsOf: loaded.log, options: loaded.options)
+    loaded.log = DonationLog([])
+    // The plan alone holds the visit log's rows then, and lets each chunk go once spread.
+    var visits = loaded.options.visits
+    if let path = loaded.deferredVisits { visits = .log(try VisitLog.read(path: path, zone: loaded.options.zone)) }
+    loaded.options.visits = .donations
+    plan.addVisits(consume visits)
     let statistics = SourceStatistics(
-      people: plan.people.count, events: loaded.log.count, visits: plan.visitCount,
+      people: plan.people.count, events: events, visits: plan.visitCount,
       first: plan.firstInstant, last: plan.lastInstant, contentHash: loaded.inputs[0].hash, inputs: loaded.inputs)
     var source = LogSource(name: spec.name, plan: plan, statistics: statistics)
     let zone = loaded.options.zone
