@@ -27,6 +27,8 @@ public struct VisitLog: Sendable, Hashable {
   package private(set) var chunks: [VisitChunk]
   /// The number of rows. O(1).
   public private(set) var count: Int
+  /// The row each chunk starts at: `chunkStarts[k]` rows are in the chunks before `k`.
+  private var chunkStarts: [Int]
 
   /// A log of the rows (`users[i]`, `times[i]`, `utcOffsets[i]` when not empty).
   ///
@@ -46,13 +48,20 @@ public struct VisitLog: Sendable, Hashable {
     self.file = file
     self.userNames = userNames
     self.chunks = chunks.filter { !$0.times.isEmpty }
-    count = self.chunks.reduce(0) { $0 + $1.times.count }
+    var starts: [Int] = []
+    var count = 0
+    for chunk in self.chunks {
+      starts.append(count)
+      count += chunk.times.count
+    }
+    self.count = count
+    chunkStarts = starts
   }
 
   /// Moves the rows' chunks out, leaving a log without rows (its file and names stay),
   /// for a reader that spreads them elsewhere and lets each go when done with it. O(1).
   package mutating func takeChunks() -> [VisitChunk] {
-    defer { (chunks, count) = ([], 0) }
+    defer { (chunks, count, chunkStarts) = ([], 0, []) }
     return chunks
   }
 
@@ -81,17 +90,20 @@ public struct VisitLog: Sendable, Hashable {
     return offsets
   }
 
-  /// Row `i`'s chunk and its index in it. O(chunks).
+  /// Row `i`'s chunk and its index in it: the last chunk starting at or before `i`.
+  /// O(log chunks).
   private func locate(_ i: Int) -> (chunk: Int, row: Int) {
-    var row = i
-    for (k, chunk) in chunks.enumerated() {
-      if row < chunk.times.count { return (k, row) }
-      row -= chunk.times.count
+    precondition(i >= 0 && i < count, "visit row \(i) out of range 0..<\(count)")
+    var low = 0
+    var high = chunkStarts.count  // chunkStarts[low] <= i < chunkStarts[high] (or the end)
+    while high - low > 1 {
+      let middle = (low + high) / 2
+      if chunkStarts[middle] <= i { low = middle } else { high = middle }
     }
-    preconditionFailure("visit row \(i) out of range 0..<\(count)")
+    return (low, i - chunkStarts[low])
   }
 
-  /// Row `i`'s person. O(chunks).
+  /// Row `i`'s person. O(log chunks).
   public func user(_ i: Int) -> String {
     let (k, row) = locate(i)
     return userNames[Int(chunks[k].userIDs[row])]
@@ -100,7 +112,7 @@ public struct VisitLog: Sendable, Hashable {
   /// Every row's person, in file order. O(n): for whole-log uses, not per row.
   public var users: [String] { chunks.flatMap { $0.userIDs.map { userNames[Int($0)] } } }
 
-  /// Row `i`'s own UTC offset, or `UTCOffset.none`. O(chunks).
+  /// Row `i`'s own UTC offset, or `UTCOffset.none`. O(log chunks).
   public func utcOffset(_ i: Int) -> Int32 {
     let (k, row) = locate(i)
     return chunks[k].utcOffsets.isEmpty ? UTCOffset.none : chunks[k].utcOffsets[row]
@@ -108,7 +120,7 @@ public struct VisitLog: Sendable, Hashable {
 
   public static func == (a: VisitLog, b: VisitLog) -> Bool {
     guard a.file == b.file, a.userNames == b.userNames, a.count == b.count else { return false }
-    if a.chunks == b.chunks { return true }
+    if a.chunks == b.chunks { return true }  // the same rows, chunked alike
     return a.times == b.times && a.userIDs == b.userIDs && a.utcOffsets == b.utcOffsets
   }
 
