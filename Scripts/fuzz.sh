@@ -2,32 +2,79 @@
 # Fuzz one reader of SmartStackKit with libFuzzer (swiftc -sanitize=fuzzer,address).
 #
 #   Scripts/fuzz.sh TARGET [SECONDS] [extra libFuzzer flags...]
+#   Scripts/fuzz.sh --build TARGET...      (build the library and these targets; no run)
 #   TARGET: one of Fuzz/Targets/*.swift (csv jsonl iso8601 scenario segb visits stack
 #           timeline config journal tsv app-events gzip tar knowledgec)        SECONDS: default 60
 #
 # Builds SwiftProtobuf (SmartStackKit's one package dependency, from SwiftPM's checkout in
 # .build/checkouts, resolved first when missing) and the library sources once
-# (instrumented, -O, into Fuzz/.build/lib), then the target
+# (instrumented, -O, in batch mode on every core, into Fuzz/.build/lib), then the target
 # Fuzz/Targets/TARGET.swift against it, and runs it for SECONDS seconds on one core, starting
 # from the committed seed corpus Fuzz/Corpus/TARGET (new inputs go to the working corpus
 # Fuzz/.build/corpus/TARGET, never into the committed seeds). A crash, a leak, a timeout
 # (> 10 s on one input) or an out-of-memory (> 2 GB) stops the run with a non-zero exit and
 # leaves the input in Fuzz/.build/crashes/TARGET/; turn it into a regression test.
 # The last lines of the run (executions, coverage) are appended to Fuzz/.build/runs.log.
+#
+# Runs of different targets may go on at the same time (each has its own binary, log,
+# corpus and crash folders) once `--build` has built them: two runs that both find the
+# library missing would both build it. `--build` links the targets two at a time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target="${1:?usage: Scripts/fuzz.sh TARGET (a file of Fuzz/Targets) [SECONDS] [libFuzzer flags]}"
-seconds="${2:-60}"
-shift $(( $# >= 2 ? 2 : 1 ))
-source_file="Fuzz/Targets/$target.swift"
-[ -f "$source_file" ] || { echo "no fuzz target $source_file" >&2; exit 64; }
+usage="usage: Scripts/fuzz.sh TARGET (a file of Fuzz/Targets) [SECONDS] [libFuzzer flags] | --build TARGET..."
+[ $# -ge 1 ] || { echo "$usage" >&2; exit 64; }
+build_only=false
+if [ "$1" = --build ]; then
+  build_only=true
+  shift
+  [ $# -ge 1 ] || { echo "$usage" >&2; exit 64; }
+  targets=("$@")
+else
+  targets=("$1")
+  seconds="${2:-60}"
+  shift $(( $# >= 2 ? 2 : 1 ))
+fi
+for target in "${targets[@]}"; do
+  [ -f "Fuzz/Targets/$target.swift" ] || { echo "no fuzz target Fuzz/Targets/$target.swift" >&2; exit 64; }
+done
 
 out=Fuzz/.build
 lib="$out/lib"
-mkdir -p "$lib" "$out/bin" "$out/corpus/$target" "$out/crashes/$target"
+mkdir -p "$lib" "$out/bin"
 # -package-name: SmartStackKit's `package` declarations compile as they do in SwiftPM.
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name SmartStackLab)
+# The two library builds compile their files in batch mode, one batch per core, as SwiftPM
+# does: without it swiftc runs one compiler per file, each parsing the whole module again
+# (the same object code either way; -wmo was slower still: one optimiser for the module).
+# `swiftc -emit-library -static` cannot archive batch-mode objects (Swift 6.3.1 looks for
+# them under other names), so the objects go where an output file map says and `ar`
+# archives them.
+# compile_archive MODULE ARCHIVE [swiftc flags...] -- SOURCES...
+compile_archive() {
+  local module="$1" archive="$2" objects="$lib/$1.objects" separator="" source
+  shift 2
+  local extra=()
+  while [ "$1" != -- ]; do extra+=("$1"); shift; done
+  shift
+  rm -rf "$objects" "$archive"
+  mkdir -p "$objects"
+  {
+    echo "{"
+    for source in "$@"; do
+      printf '%s"%s": {"object": "%s/%s.o"}\n' "$separator" "$source" "$objects" "$(basename "$source" .swift)"
+      separator=","
+    done
+    echo "}"
+  } >"$objects/map.json"
+  swiftc "${flags[@]}" "${extra[@]}" -enable-batch-mode -j "$(nproc)" -c -output-file-map "$objects/map.json" \
+    -module-name "$module" -emit-module -emit-module-path "$lib/$module.swiftmodule" "$@" 2>&1 \
+    | grep -v "warning: Cannot export local symbol" || true
+  [ "$(find "$objects" -name '*.o' | wc -l)" -eq $# ] || { echo "$module build failed" >&2; exit 1; }
+  ar rcs "$archive.tmp" "$objects"/*.o
+  mv "$archive.tmp" "$archive"
+  rm -rf "$objects"
+}
 # SmartStackKit imports the system zlib and SQLite as the modules CZlib and CSQLite
 # (Sources/C*/module.modulemap) and SwiftProtobuf (built below); these flags go to every
 # compile and link.
@@ -39,13 +86,8 @@ protobuf_src=.build/checkouts/swift-protobuf/Sources/SwiftProtobuf
 protobuf="$lib/libSwiftProtobuf.a"
 if [ ! -f "$protobuf" ] || [ -n "$(find "$protobuf_src" -name '*.swift' -newer "$protobuf" | head -1)" ]; then
   echo "== building SwiftProtobuf for fuzzing (a few minutes)"
-  rm -f "$protobuf"
-  swiftc "${flags[@]}" -swift-version 6 -enable-upcoming-feature ExistentialAny \
-    -module-name SwiftProtobuf -emit-module -emit-module-path "$lib/SwiftProtobuf.swiftmodule" \
-    -emit-library -static -o "$protobuf.tmp" $(find "$protobuf_src" -name '*.swift' | sort) 2>&1 \
-    | grep -v "warning: Cannot export local symbol" || true
-  [ -f "$protobuf.tmp" ] || { echo "SwiftProtobuf build failed" >&2; exit 1; }
-  mv "$protobuf.tmp" "$protobuf"
+  compile_archive SwiftProtobuf "$protobuf" -swift-version 6 -enable-upcoming-feature ExistentialAny \
+    -- $(find "$protobuf_src" -name '*.swift' | sort)
 fi
 zlib+=(-I "$lib" -L "$lib" -lSwiftProtobuf)
 
@@ -64,23 +106,41 @@ if [ ! -f "$archive" ] || [ "$protobuf" -nt "$archive" ] || [ -n "$(find "${laye
   for dir in "${layer_dirs[@]}"; do cp -R "$dir" "$out/src/"; done
   layer_pattern="$(IFS='|'; echo "${layers[*]}")"
   find "$out/src" -name '*.swift' -exec sed -i -E "/^import ($layer_pattern)\$/d" {} +
-  swiftc "${flags[@]}" "${zlib[@]}" -module-name SmartStackKit -emit-module -emit-module-path "$lib/SmartStackKit.swiftmodule" \
-    -emit-library -static -o "$archive.tmp" $(find "$out/src" -name '*.swift' | sort) 2>&1 \
-    | grep -v "warning: Cannot export local symbol" || true
-  [ -f "$archive.tmp" ] || { echo "library build failed" >&2; exit 1; }
-  mv "$archive.tmp" "$archive"
+  compile_archive SmartStackKit "$archive" "${zlib[@]}" -- $(find "$out/src" -name '*.swift' | sort)
 fi
 
 # 2. The target, with the helpers every target shares (Fuzz/Support: the zone byte).
-binary="$out/bin/fuzz-$target"
 support=(Fuzz/Support/*.swift)
-if [ ! -f "$binary" ] || [ "$source_file" -nt "$binary" ] || [ "$archive" -nt "$binary" ] \
-  || [ -n "$(find Fuzz/Support -newer "$binary" -name '*.swift' | head -1)" ]; then
-  echo "== building $binary"
-  swiftc "${flags[@]}" "${zlib[@]}" -I "$lib" -L "$lib" -lSmartStackKit -lSwiftProtobuf "$source_file" "${support[@]}" -o "$binary" 2>&1 \
-    | grep -v "warning: Cannot export local symbol" || true
-  [ -x "$binary" ] || { echo "target build failed" >&2; exit 1; }
+build_target() {
+  local target="$1" binary="$out/bin/fuzz-$1" source_file="Fuzz/Targets/$1.swift"
+  if [ ! -f "$binary" ] || [ "$source_file" -nt "$binary" ] || [ "$archive" -nt "$binary" ] \
+    || [ -n "$(find Fuzz/Support -newer "$binary" -name '*.swift' | head -1)" ]; then
+    echo "== building $binary"
+    rm -f "$binary"
+    swiftc "${flags[@]}" "${zlib[@]}" -I "$lib" -L "$lib" -lSmartStackKit -lSwiftProtobuf "$source_file" "${support[@]}" -o "$binary" 2>&1 \
+      | grep -v "warning: Cannot export local symbol" || true
+    [ -x "$binary" ] || { echo "target $target: build failed" >&2; return 1; }
+  fi
+}
+if $build_only; then
+  # Two links at a time (each is one process); every one's exit status is collected.
+  pids=()
+  failed=0
+  for target in "${targets[@]}"; do
+    if [ ${#pids[@]} -ge 2 ]; then
+      wait "${pids[0]}" || failed=1
+      pids=("${pids[@]:1}")
+    fi
+    build_target "$target" &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+  exit $failed
 fi
+target="${targets[0]}"
+binary="$out/bin/fuzz-$target"
+build_target "$target"
+mkdir -p "$out/corpus/$target" "$out/crashes/$target"
 
 # 3. The run.
 # segb: leak detection off. swift-corelibs-foundation's PropertyListSerialization leaks
