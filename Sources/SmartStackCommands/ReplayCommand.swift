@@ -139,6 +139,7 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     log = DonationLog([])  // release the columns early; the plans hold what they need
     // The last plan takes the visit log's rows over, and lets go of each chunk of them once
     // it has it per person (`ReplayPlan.addVisits` consumes them).
+    if loaded.deferredVisits != nil { AllocatorPolicy.returnBigBlocksWhenFreed() }
     let visits = try input.readDeferredVisits(loaded)
     for k in plans.indices.dropLast() { plans[k].plan.addVisits(visits) }
     plans[plans.count - 1].plan.addVisits(consume visits)

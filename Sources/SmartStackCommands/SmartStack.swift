@@ -31,7 +31,6 @@ public enum SmartStack {
   /// success and exits the process otherwise, writing the message ArgumentParser would
   /// (help and `--version` exit 0).
   public static func main(registry: StrategyRegistry, arguments: [String]) async {
-    AllocatorPolicy.apply()
     if let problem = ImportCommand.unknownFormatProblem(arguments) {
       RootCommand.exitWithUsageError(problem, command: ImportCommand.self)
     }

@@ -76,7 +76,10 @@ public enum SourceLoader {
     loaded.log = DonationLog([])
     // The plan alone holds the visit log's rows then, and lets each chunk go once spread.
     var visits = loaded.options.visits
-    if let path = loaded.deferredVisits { visits = .log(try VisitLog.read(path: path, zone: loaded.options.zone)) }
+    if let path = loaded.deferredVisits {
+      AllocatorPolicy.returnBigBlocksWhenFreed()
+      visits = .log(try VisitLog.read(path: path, zone: loaded.options.zone))
+    }
     loaded.options.visits = .donations
     plan.addVisits(consume visits)
     let statistics = SourceStatistics(
