@@ -139,8 +139,7 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     log = DonationLog([])  // release the columns early; the plans hold what they need
     // The last plan takes the visit log's rows over, and lets go of each chunk of them once
     // it has it per person (`ReplayPlan.addVisits` consumes them).
-    if loaded.deferredVisits != nil { AllocatorPolicy.returnBigBlocksWhenFreed() }
-    let visits = try input.readDeferredVisits(loaded)
+    let visits = try reportingErrors { try loaded.takeVisits() }
     for k in plans.indices.dropLast() { plans[k].plan.addVisits(visits) }
     plans[plans.count - 1].plan.addVisits(consume visits)
     let (claim, manifest) = try OutputFolder.claim(
@@ -290,7 +289,7 @@ struct ReplayInputOptions: ParsableArguments {
   /// Reads every input file with the one loader (`LogLoader`): the log, the replay options
   /// and the inputs' digests. The log's naive local times are warned about (or refused
   /// under `--strict-local-times`) as soon as the log is read. With `deferringVisits`, a
-  /// visit log file is left unread (`LogLoader.load`, `readDeferredVisits`).
+  /// visit log file is left unread (`LogLoader.load`, `LoadedLog.takeVisits`).
   func load(deferringVisits: Bool = false) throws -> LoadedLog {
     let input = try logInput()
     let zone = try zone()
@@ -304,13 +303,6 @@ struct ReplayInputOptions: ParsableArguments {
 }
 
 extension ReplayInputOptions {
-  /// The visits `loaded` left for later (`load(deferringVisits:)`): its visit log read now,
-  /// its problems reported as the loader's are; else `loaded.options.visits` as it is.
-  func readDeferredVisits(_ loaded: LoadedLog) throws -> ReplayOptions.Visits {
-    guard let path = loaded.deferredVisits else { return loaded.options.visits }
-    return try reportingErrors { .log(try VisitLog.read(path: path, zone: loaded.options.zone)) }
-  }
-
   /// `parse(text)`, its error a usage error: `--stack top:N needs a whole number N in
   /// 1...1000, not 'top:0'`.
   static func parsed<Source>(

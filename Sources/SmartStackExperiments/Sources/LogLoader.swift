@@ -190,8 +190,25 @@ public struct LoadedLog: Sendable {
   /// The same files' digests (path as resolved, size, hash), in the same order.
   public var digests: [FileDigest]
   /// The visit log's path (as resolved) when `load` was asked to defer it
-  /// (`deferringVisits`), else nil: read it with `VisitLog.read(path:zone:)`.
+  /// (`deferringVisits`), else nil: `takeVisits()` reads it.
   public var deferredVisits: String? = nil
+
+  /// The visits, for a plan built from the donations first (`ReplayPlan.addVisits`): the
+  /// deferred visit log read now (once the allocator returns big freed blocks at once:
+  /// `AllocatorPolicy`), else `options.visits`. `options.visits` is left `.donations` and
+  /// the deferral cleared, so the plan alone holds the rows and can let each chunk go.
+  ///
+  /// - Throws: the visit log reader's errors (`InputFileError`, `DiagnosticList`).
+  public mutating func takeVisits() throws -> ReplayOptions.Visits {
+    var visits = options.visits
+    options.visits = .donations
+    if let path = deferredVisits {
+      deferredVisits = nil
+      AllocatorPolicy.returnBigBlocksWhenFreed()
+      visits = .log(try VisitLog.read(path: path, zone: options.zone))
+    }
+    return visits
+  }
 }
 
 /// A time zone name that `ZoneRules` does not know; callers word the message (a

@@ -75,13 +75,7 @@ public enum SourceLoader {
     var plan = try ReplayPlan(donationsOf: loaded.log, options: loaded.options)
     loaded.log = DonationLog([])
     // The plan alone holds the visit log's rows then, and lets each chunk go once spread.
-    var visits = loaded.options.visits
-    if let path = loaded.deferredVisits {
-      AllocatorPolicy.returnBigBlocksWhenFreed()
-      visits = .log(try VisitLog.read(path: path, zone: loaded.options.zone))
-    }
-    loaded.options.visits = .donations
-    plan.addVisits(consume visits)
+    plan.addVisits(try loaded.takeVisits())
     let statistics = SourceStatistics(
       people: plan.people.count, events: events, visits: plan.visitCount,
       first: plan.firstInstant, last: plan.lastInstant, contentHash: loaded.inputs[0].hash, inputs: loaded.inputs)
