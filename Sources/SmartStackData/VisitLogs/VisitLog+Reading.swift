@@ -82,11 +82,9 @@ struct VisitColumns {
   var names = Interner()
   var ids: [Int32] = []
   var times: [Int64] = []
-  /// Empty until the first row with an offset; then one per row.
-  var offsets: [Int32] = []
-  /// The rows `reserve` asked room for: the offsets column, made with the first row that
-  /// has one, is given the same room.
-  var reservedRows = 0
+  /// Empty until the first row with an offset; then one per row (as runs, while they
+  /// are smaller: `UTCOffsetColumn`).
+  var offsets = UTCOffsetColumn()
 
   mutating func append(user: UnsafeBufferPointer<UInt8>?, time: Int64, offset: Int32) {
     if let user {
@@ -98,18 +96,17 @@ struct VisitColumns {
     if !offsets.isEmpty {
       offsets.append(offset)
     } else if offset != UTCOffset.none {
-      offsets.reserveCapacity(max(reservedRows, times.count))
-      offsets.append(contentsOf: repeatElement(UTCOffset.none, count: times.count - 1))
+      offsets.append(UTCOffset.none, count: times.count - 1)
       offsets.append(offset)
     }
   }
 
-  /// Reserves room for `rows` rows in every column (the offsets when there are any).
+  /// Reserves room for `rows` rows in every column (the offsets: when they need room,
+  /// `UTCOffsetColumn.reserveCapacity`).
   mutating func reserve(_ rows: Int) {
     ids.reserveCapacity(rows)
     times.reserveCapacity(rows)
-    if !offsets.isEmpty { offsets.reserveCapacity(rows) }
-    reservedRows = max(reservedRows, rows)
+    offsets.reserveCapacity(rows)
   }
 
   func log(file: String) -> VisitLog {

@@ -14,8 +14,9 @@ import SmartStackBase
 /// Rows are held as columns: each row's person as a dense id into `userNames` (the
 /// distinct names in order of first appearance), its time and its offset, in consecutive
 /// chunks (`VisitChunk`: the parts a reader read on its cores, kept as read rather than
-/// copied into one column; one chunk for a log made from arrays). 16 bytes a row at most
-/// (12 without offsets), plus each distinct name once.
+/// copied into one column; one chunk for a log made from arrays). 12 bytes a row, plus the
+/// offsets (`UTCOffsetColumn`: a few numbers per chunk for a log written in one zone, at
+/// most 4 bytes a row) and each distinct name once.
 ///
 /// Two logs are equal when their file, names and rows are, however the rows are chunked.
 public struct VisitLog: Sendable, Hashable {
@@ -38,7 +39,9 @@ public struct VisitLog: Sendable, Hashable {
     var ids: [Int32] = []
     ids.reserveCapacity(users.count)
     for user in users { ids.append(names.intern(user)) }
-    self.init(file: file, userNames: names.names, chunks: [VisitChunk(userIDs: ids, times: times, utcOffsets: utcOffsets)])
+    self.init(
+      file: file, userNames: names.names,
+      chunks: [VisitChunk(userIDs: ids, times: times, utcOffsets: UTCOffsetColumn(utcOffsets))])
   }
 
   /// A log of chunks as stored; their `userIDs` index `userNames`, whose names are distinct
@@ -77,7 +80,6 @@ public struct VisitLog: Sendable, Hashable {
   /// no row has one. O(1) for a log of one chunk, else O(n), as `userIDs`.
   public var utcOffsets: [Int32] {
     guard chunks.contains(where: { !$0.utcOffsets.isEmpty }) else { return [] }
-    if chunks.count == 1 { return chunks[0].utcOffsets }
     var offsets: [Int32] = []
     offsets.reserveCapacity(count)
     for chunk in chunks {
@@ -134,13 +136,14 @@ public struct VisitLog: Sendable, Hashable {
 
 /// Consecutive rows of a `VisitLog`, as columns: per row its person (an index into the
 /// log's `userNames`), its time (epoch ms) and its own UTC offset (empty when no row of
-/// the chunk has one: every row's is then `UTCOffset.none`).
+/// the chunk has one: every row's is then `UTCOffset.none`; runs of equal offsets are
+/// stored once, `UTCOffsetColumn`).
 package struct VisitChunk: Sendable, Hashable {
   package var userIDs: [Int32]
   package var times: [Int64]
-  package var utcOffsets: [Int32]
+  package var utcOffsets: UTCOffsetColumn
 
-  package init(userIDs: [Int32], times: [Int64], utcOffsets: [Int32]) {
+  package init(userIDs: [Int32], times: [Int64], utcOffsets: UTCOffsetColumn) {
     self.userIDs = userIDs
     self.times = times
     self.utcOffsets = utcOffsets

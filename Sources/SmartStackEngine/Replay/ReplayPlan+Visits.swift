@@ -19,7 +19,7 @@ extension ReplayPlan {
   package mutating func addVisits(_ visits: consuming ReplayOptions.Visits) {
     let mode = visits.mode
     var timesOf: [[Int64]] = []
-    var offsetsOf: [[Int32]] = []
+    var offsetsOf: [UTCOffsetColumn] = []
     if case .log(var visitLog) = visits {
       visits = .donations
       options.visits = .log(VisitLog(file: visitLog.file, users: [], times: []))
@@ -53,7 +53,7 @@ extension ReplayPlan {
   /// The rows of `visitLog` per person of this plan, in file order within a person (times,
   /// and offsets when the log has any, else no array at all), and the note on rows of
   /// people with no donation. Takes the log's chunks and lets each go once spread.
-  private func spread(_ visitLog: inout VisitLog) -> (times: [[Int64]], offsets: [[Int32]], note: String?) {
+  private func spread(_ visitLog: inout VisitLog) -> (times: [[Int64]], offsets: [UTCOffsetColumn], note: String?) {
     // The person of each of the log's names, or -1. The dictionary is only looked up.
     var personOfName: [String: Int32] = [:]
     for (i, p) in people.enumerated() { personOfName[p.name] = Int32(i) }
@@ -80,23 +80,19 @@ extension ReplayPlan {
       t.reserveCapacity(n)
       return t
     }
-    var offsets: [[Int32]] = []
-    if hasOffsets {
-      offsets = rowsOf.map { n -> [Int32] in
-        var o: [Int32] = []
-        o.reserveCapacity(n)
-        return o
-      }
-    }
+    // A person's offsets are a few runs (`UTCOffsetColumn`): they need no room reserved.
+    var offsets = hasOffsets ? [UTCOffsetColumn](repeating: [], count: people.count) : []
     // Chunk by chunk, in file order, each let go once spread.
     for k in chunks.indices {
       let chunk = chunks[k]
       chunks[k] = VisitChunk(userIDs: [], times: [], utcOffsets: [])
+      var chunkOffsets = chunk.utcOffsets.makeIterator()  // empty: every row's is none
       for (row, id) in chunk.userIDs.enumerated() {
+        let offset = chunkOffsets.next() ?? UTCOffset.none
         let i = Int(personOf[Int(id)])
         guard i >= 0 else { continue }
         times[i].append(chunk.times[row])
-        if hasOffsets { offsets[i].append(chunk.utcOffsets.isEmpty ? UTCOffset.none : chunk.utcOffsets[row]) }
+        if hasOffsets { offsets[i].append(offset) }
       }
     }
     guard unknown > 0 else { return (times, offsets, nil) }
@@ -113,12 +109,12 @@ extension ReplayPlan {
   /// One person's visits and targets (see `addVisits`): `logTimes` and `logOffsets` are
   /// the person's visit log rows in file order (offsets empty when the log has none).
   private static func addVisits(
-    to p: inout Person, mode: ReplayOptions.Visits.Mode, logTimes: [Int64], logOffsets: [Int32],
+    to p: inout Person, mode: ReplayOptions.Visits.Mode, logTimes: [Int64], logOffsets: UTCOffsetColumn,
     warmup: Int64, horizon: Int64, window: ScoredWindow?
   ) {
     let first = p.donationTimes.first ?? 0
     var visits: [Int64] = []
-    var visitOffsets: [Int32] = []
+    var visitOffsets = UTCOffsetColumn()
     switch mode {
     case .donations:
       for (d, t) in p.donationTimes.enumerated() where visits.last != t {
@@ -145,7 +141,7 @@ extension ReplayPlan {
           // Stable: visits at one instant keep file order, so their offsets do too.
           let order = visits.indices.sorted { (visits[$0], $0) < (visits[$1], $1) }
           visits = order.map { visits[$0] }
-          visitOffsets = order.map { logOffsets[$0] }
+          visitOffsets = UTCOffsetColumn(order.lazy.map { logOffsets[$0] })
         }
       } else if !ascending {
         visits.sort()
@@ -166,7 +162,7 @@ extension ReplayPlan {
       targetEnd = end
       let keep = visits.indices.filter { visits[$0] >= start && visits[$0] < end }
       if keep.count != visits.count {
-        if !visitOffsets.isEmpty { visitOffsets = keep.map { visitOffsets[$0] } }
+        if !visitOffsets.isEmpty { visitOffsets = UTCOffsetColumn(keep.lazy.map { visitOffsets[$0] }) }
         visits = keep.map { visits[$0] }
       }
     }

@@ -41,9 +41,10 @@ public struct ReplayPlan: Sendable {
     /// Each donation's and each scored visit's own UTC offset (seconds east of UTC, or
     /// `UTCOffset.none` for the zone); both empty when neither the log nor the visits
     /// have offsets. A visit made from donations (`.donations`, `.sessions`) has the
-    /// offset of the donation it was made from.
-    public var donationOffsets: [Int32] = []
-    public var visitOffsets: [Int32] = []
+    /// offset of the donation it was made from. Stored as runs of equal offsets
+    /// (`UTCOffsetColumn`): a person's month is one to three runs, not 4 bytes a row.
+    public var donationOffsets = UTCOffsetColumn()
+    public var visitOffsets = UTCOffsetColumn()
     /// The memberwise initialiser, for the engine's inlinable code.
     @usableFromInline package init(name: String, instances: [WidgetInstance], alwaysAvailable: Bool, donationTimes: [Int64] = [], donationKinds: [Int32] = [], matchStart: [Int32] = [0], matches: [Int32] = [], visitTimes: [Int64] = [], visitTarget: [Int32] = [], entryInstance: [Int32] = [], entries: [RelevanceEntry] = []) {
       self.name = name

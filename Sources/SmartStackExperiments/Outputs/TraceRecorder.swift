@@ -37,17 +37,17 @@ public struct TraceRecorder: OutcomeObserver {
   public let zone: ZoneRules
   /// Per person, each scored visit's own UTC offset in visit order (`UTCOffset.none` for
   /// none), or empty when no visit of theirs has one.
-  public let visitOffsets: [[Int32]]
+  public let visitOffsets: [UTCOffsetColumn]
   /// The rows so far, after a header row.
   public private(set) var csv = CSVWriter(header: TraceRecorder.header)
   var labels: VisitLabels
   /// The current person's `visitOffsets` and the index of their next visit.
-  var offsets: [Int32] = []
+  var offsets = UTCOffsetColumn()
   var visitIndex = 0
 
   /// A recorder whose `local_time` is read in `zone`; `visitOffsets` gives, per person,
   /// each scored visit's own offset (empty for none).
-  public init(runID: String, personNames: [String], zone: ZoneRules = .utc, visitOffsets: [[Int32]] = []) {
+  public init(runID: String, personNames: [String], zone: ZoneRules = .utc, visitOffsets: [UTCOffsetColumn] = []) {
     self.runID = runID
     labels = VisitLabels(personNames: personNames)
     self.zone = zone
