@@ -161,14 +161,14 @@ struct LogLoaderTests {
     }
   }
 
-  @Test func eachDigestIsTheFNV1aOfTheFilesBytes() throws {
+  @Test func eachDigestIsTheCRC32OfTheFilesBytes() throws {
     let loaded = try ReplayInputOptions.parse(Self.replayArguments).load()
     #expect(loaded.digests.count == 4)
     for (digest, input) in zip(loaded.digests, loaded.inputs) {
       let bytes = try FileIO.readBytes(digest.path)
       #expect(digest.bytes == bytes.count)
-      #expect(digest.hexHash == FNV1a.hexHash(bytes))
-      #expect(input.hash == FNV1a.hexHash(bytes))
+      #expect(digest.hexHash == CRC32.hex(CRC32.checksum(bytes)))
+      #expect(input.hash == digest.hexHash)
     }
   }
 
@@ -184,7 +184,7 @@ struct LogLoaderTests {
       "\(commuter)/donations.csv", "\(commuter)/visits.csv", "\(commuter)/stack.json", timelines,
     ] {
       let bytes = try FileIO.readBytes(path)
-      #expect(manifest.contains("\"fnv1a64\": \"\(FNV1a.hexHash(bytes))\""), "\(path)")
+      #expect(manifest.contains("\"crc32\": \"\(CRC32.hex(CRC32.checksum(bytes)))\""), "\(path)")
       #expect(manifest.contains("\"bytes\": \(bytes.count)"), "\(path)")
     }
   }

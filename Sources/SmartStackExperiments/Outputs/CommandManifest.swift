@@ -8,7 +8,8 @@ import SmartStackBase
 /// Keys in a fixed order: `toolkit`, `version`, `run`, `config_file` (null), `config_hash`
 /// (FNV-1a 64 of the compact JSON of `config`), `config` (`arguments`: the command line
 /// without the options that do not change results, `--out`, `--jobs`, `--quiet`,
-/// `--overwrite`; `inputs`: each input file's path, size and hash), `jobs`, `started`,
+/// `--overwrite`; `inputs`: each input file's `path`, `bytes` and `crc32`, its CRC-32 in 8
+/// hex digits, `FileDigest`), `jobs`, `started`,
 /// `finished`, `duration_s`, `files`.
 public struct CommandManifest: Sendable {
   public var run: String
@@ -40,7 +41,7 @@ public struct CommandManifest: Sendable {
     self.run = run
     let described = inputs.map {
       JSONNode([
-        "path": .string($0.path), "bytes": .number(Double($0.bytes)), "fnv1a64": .string($0.hexHash),
+        "path": .string($0.path), "bytes": .number(Double($0.bytes)), "crc32": .string($0.hexHash),
       ])
     }
     config = .object([

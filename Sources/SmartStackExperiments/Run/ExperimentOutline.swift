@@ -271,7 +271,7 @@ public struct ExperimentOutline: Sendable {
         .array(
           statistics.inputs.map {
             JSONNode([
-              "role": .string($0.role), "path": .string($0.path), "fnv1a64": .string($0.hash),
+              "role": .string($0.role), "path": .string($0.path), "crc32": .string($0.hash),
             ])
           })))
     return .object(members)

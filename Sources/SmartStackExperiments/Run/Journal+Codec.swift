@@ -10,7 +10,7 @@ import SmartStackWorld
 // reads itself through the decoding layer (`JSONDecodable`), the keys in one place.
 //
 // Header (first line):
-//   {"journal":"smartstack-batch","version":3,"config_hash":"…","shard":"2/3" or null,
+//   {"journal":"smartstack-batch","version":4,"config_hash":"…","shard":"2/3" or null,
 //    "cells":N,"outline":{…},"checksum":"…"}
 // The outline's strategy points carry "target_aware" (version 3): which one is the
 // oracle `regret` is measured against, which `merge` cannot ask a registry; and "label"
@@ -80,11 +80,13 @@ enum JournalCodec {
   static let format = "smartstack-batch"
   /// 2 since lines carry the experiment's identity and a checksum; 3 since each day of
   /// `daily` carries its UTC offsets (`DayOffsets`) and strategy points carry
-  /// `target_aware`. Other versions are refused (their days have no offsets, which `merge`
-  /// cannot recompute without the inputs): run without --resume.
-  static let version = 3
+  /// `target_aware`; 4 since input files are identified by their CRC-32 (`"crc32"`, was
+  /// `"fnv1a64"`), which also changes every config hash. Other versions are refused
+  /// (version 2's days have no offsets, which `merge` cannot recompute without the inputs;
+  /// version 3's config hashes name its inputs by FNV-1a 64): run without --resume.
+  static let version = 4
   /// Versions read: only the current one (see `version`).
-  static let readableVersions: [Int] = [3]
+  static let readableVersions: [Int] = [4]
 
   /// Numbers, NaN written as `null`.
   static func numbers(_ values: [Double]) -> JSONValue {
@@ -392,7 +394,7 @@ extension ExperimentOutline.Source: JSONObjectDecodable {
       "first": t.first.map { .string(ISO8601.format(Instant(milliseconds: $0))) } ?? .null,
       "last": t.last.map { .string(ISO8601.format(Instant(milliseconds: $0))) } ?? .null,
       "span_days": .number(t.spanDays),
-      "fnv1a64": .string(t.contentHash),
+      "crc32": .string(t.contentHash),
       "inputs": .array(t.inputs.map { JSONNode($0.jsonValue) }),
     ]
     if case .object(let tail) = rest { members += tail }
@@ -411,7 +413,7 @@ extension ExperimentOutline.Source: JSONObjectDecodable {
     let first = o.optional("first") { item, json in json.instant(item, zone: .utc) }
     let last = o.optional("last") { item, json in json.instant(item, zone: .utc) }
     _ = o.member("span_days")
-    let hash = o.require("fnv1a64", as: String.self)
+    let hash = o.require("crc32", as: String.self)
     let inputs = o.requireArray("inputs", of: SourceInput.self)
     guard let name, let kind, let units, let people, let events, let hash, let inputs,
       o.isClean
@@ -426,13 +428,13 @@ extension ExperimentOutline.Source: JSONObjectDecodable {
 
 extension SourceInput: JSONObjectDecodable {
   var jsonValue: JSONValue {
-    ["role": .string(role), "path": .string(path), "fnv1a64": .string(hash)]
+    ["role": .string(role), "path": .string(path), "crc32": .string(hash)]
   }
 
   public static func read(_ o: inout JSONObjectReader) -> SourceInput? {
     let role = o.require("role", as: String.self)
     let path = o.require("path", as: String.self)
-    let hash = o.require("fnv1a64", as: String.self)
+    let hash = o.require("crc32", as: String.self)
     guard let role, let path, let hash else { return nil }
     return SourceInput(role: role, path: path, hash: hash)
   }

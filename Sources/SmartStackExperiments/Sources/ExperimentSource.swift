@@ -82,10 +82,11 @@ public struct SourceStatistics: Sendable, Hashable {
   /// First and last event instants (epoch ms), nil when there are none.
   public var first: Int64?
   public var last: Int64?
-  /// FNV-1a 64 of the main input file's bytes (the log or the scenario), 16 hex digits.
+  /// The CRC-32 of the main input file's bytes (the log or the scenario), 8 hex digits
+  /// (`FileDigest`).
   public var contentHash: String
   /// Every input file with its role (`log`, `visits`, `stack`, `timelines`, `scenario`),
-  /// its path as written in the config and its FNV-1a 64 hash.
+  /// its path as written in the config and its CRC-32 (8 hex digits).
   public var inputs: [SourceInput]
 
   public init(
@@ -120,9 +121,10 @@ public struct SourceInput: Sendable, Hashable {
   }
 }
 
-/// FNV-1a, 64-bit (offset basis `0xcbf29ce484222325`, prime `0x100000001b3`): the
-/// content hash of input files and the config hash. The same bytes give the same hash on
-/// every platform and in every process.
+/// FNV-1a, 64-bit (offset basis `0xcbf29ce484222325`, prime `0x100000001b3`): the config
+/// hash, journal lines' checksums and report files' hashes (input files are identified by
+/// their CRC-32: `FileDigest`). The same bytes give the same hash on every platform and in
+/// every process.
 public enum FNV1a {
   public static let offsetBasis: UInt64 = 0xCBF2_9CE4_8422_2325
   public static let prime: UInt64 = 0x0000_0100_0000_01B3
@@ -142,27 +144,4 @@ public enum FNV1a {
 
   /// `hex(hash(bytes))`.
   public static func hexHash(_ bytes: some Sequence<UInt8>) -> String { hex(hash(bytes)) }
-
-  /// The size and hash of the file at `path`, read mapped with only about
-  /// `MappedInputFile.releaseStep` of it resident at a time.
-  ///
-  /// - Throws: `InputFileError` when the file cannot be read.
-  /// - Complexity: O(n) in the file's size.
-  public static func hashFile(_ path: String) throws -> (bytes: Int, hash: UInt64) {
-    let file = try MappedInputFile(path: path)
-    return file.withBytes { bytes in
-      var hash = offsetBasis
-      var start = 0
-      while start < bytes.count {
-        let end = min(bytes.count, start + MappedInputFile.releaseStep)
-        for byte in UnsafeBufferPointer(rebasing: bytes[start..<end]) {
-          hash ^= UInt64(byte)
-          hash &*= prime
-        }
-        file.release(before: end)
-        start = end
-      }
-      return (bytes.count, hash)
-    }
-  }
 }

@@ -1,32 +1,48 @@
 import Foundation
 import SmartStackBase
+import SmartStackData
 
-/// An input file's size and content hash, as a manifest lists them.
+/// An input file's size and content hash, as a manifest lists them: the CRC-32 that gzip
+/// and zip use (`CRC32`, computed by zlib), which anyone can check
+/// (`python3 -c "import zlib,sys; print('%08x' % zlib.crc32(open(sys.argv[1],'rb').read()))" FILE`).
 public struct FileDigest: Sendable, Hashable {
   /// The path the file was read at (as given: relative to the current folder, or absolute).
   public var path: String
   /// The file's size in bytes.
   public var bytes: Int
-  /// FNV-1a 64 of the file's bytes (`FNV1a`).
-  public var hash: UInt64
+  /// The CRC-32 of the file's bytes (`CRC32`).
+  public var hash: UInt32
 
-  public init(path: String, bytes: Int, hash: UInt64) {
+  public init(path: String, bytes: Int, hash: UInt32) {
     self.path = path
     self.bytes = bytes
     self.hash = hash
   }
 
-  /// The digest of the file at `path`, read mapped (`FNV1a.hashFile`: no whole-file array).
+  /// The digest of the file at `path`, read mapped with only about
+  /// `MappedInputFile.releaseStep` of it resident at a time (no whole-file array).
   ///
   /// - Throws: `InputFileError` when the file cannot be read.
-  /// - Complexity: O(n) in the file's size.
+  /// - Complexity: O(n) in the file's size (zlib's CRC-32: 6.7 GB/s on the project's VM,
+  ///   where FNV-1a 64, the hash before, ran at under 1 GB/s).
   public init(path: String) throws {
-    let (bytes, hash) = try FNV1a.hashFile(path)
+    let file = try MappedInputFile(path: path)
+    let (bytes, hash) = file.withBytes { bytes -> (Int, UInt32) in
+      var crc: UInt32 = 0
+      var start = 0
+      while start < bytes.count {
+        let end = min(bytes.count, start + MappedInputFile.releaseStep)
+        crc = CRC32.update(crc, UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        file.release(before: end)
+        start = end
+      }
+      return (bytes.count, crc)
+    }
     self.init(path: path, bytes: bytes, hash: hash)
   }
 
-  /// `hash` as 16 lowercase hex digits (`FNV1a.hex`).
-  public var hexHash: String { FNV1a.hex(hash) }
+  /// `hash` as 8 lowercase hex digits (`CRC32.hex`).
+  public var hexHash: String { CRC32.hex(hash) }
 }
 
 /// Digests of files computed on a thread of its own while the caller goes on (reads the

@@ -8,7 +8,7 @@ import SmartStackEngine
 ///
 /// Every file is read by path: the donation log and a visit log are mapped and read on
 /// every core (`DonationLog.read(path:…)`, `VisitLog.read(path:…)`), and every file is
-/// hashed mapped (`FileDigest`, `FNV1a.hashFile`) on a thread of its own while it is
+/// hashed mapped (`FileDigest`: its CRC-32) on a thread of its own while it is
 /// read, so no input is ever held whole as an array.
 ///
 /// A loader keeps what it has read: a file used by several source points (a sweep) is

@@ -133,22 +133,24 @@ struct DailyLocalDayTests {
 struct JournalVersionTests {
   /// A journal written before daily rows had offsets (version 2) cannot rebuild them:
   /// `--resume` refuses it by name instead of writing wrong offsets.
-  @Test func aVersionTwoJournalIsRefusedOnResume() async throws {
+  /// Version 3 too: its config hashes name the inputs by FNV-1a 64, not CRC-32.
+  @Test(arguments: [2, 3])
+  func anOlderVersionsJournalIsRefusedOnResume(version: Int) async throws {
     let folder = try Trip.folder()
     _ = try await run(folder, into: "out", jobs: 1)
     let path = Journal.path(directory: folder + "/out", shard: nil)
     var lines = String(decoding: try FileIO.readBytes(path), as: UTF8.self).split(separator: "\n").map(String.init)
     let header = try #require(lines.first?.range(of: #","checksum":""#))
     let body = lines[0][..<header.lowerBound]
-    #expect(body.contains(#""version":3,"#))
-    let old = body.replacingOccurrences(of: #""version":3,"#, with: #""version":2,"#)
+    #expect(body.contains(#""version":4,"#))
+    let old = body.replacingOccurrences(of: #""version":4,"#, with: #""version":\#(version),"#)
     lines[0] = old + #","checksum":""# + FNV1a.hexHash(old.utf8) + #""}"#
     try FileIO.writeAtomically(Array((lines.joined(separator: "\n") + "\n").utf8), to: path)
     do {
       _ = try await run(folder, into: "out", resume: true)
-      Issue.record("a version 2 journal was resumed")
+      Issue.record("a version \(version) journal was resumed")
     } catch {
-      #expect("\(error)".contains("journal version 2 is not supported (expected 3)"), "\(error)")
+      #expect("\(error)".contains("journal version \(version) is not supported (expected 4)"), "\(error)")
     }
   }
 }
