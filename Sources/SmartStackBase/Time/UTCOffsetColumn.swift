@@ -22,6 +22,9 @@
 ///   `values[codes[i]]`; `starts` and `plain` empty.
 /// - `.plain`: `plain.count == count`; `starts`, `values` and `codes` empty.
 ///
+/// Runs start at `Int32` row numbers: a column of runs holds at most `Int32.max` rows (a
+/// person's rows or a reader's chunk; appending beyond traps rather than wrapping).
+///
 /// - Complexity: `append` O(1) amortised (a palette's: O(p) for p ≤ 256 values when the
 ///   value differs from the row before); `subscript` O(1) for one run, a palette or a
 ///   plain column, else O(log r) for r runs; iteration O(1) a row; building from a
@@ -125,7 +128,7 @@ public struct UTCOffsetColumn: RandomAccessCollection, Sendable, Hashable, Expre
           turnIntoPalette()
           if mode == .palette { appendToPalette(offset) } else { plain.append(offset) }
         } else {
-          starts.append(Int32(truncatingIfNeeded: count))
+          starts.append(Int32(count))
           values.append(offset)
         }
       }
@@ -173,7 +176,7 @@ public struct UTCOffsetColumn: RandomAccessCollection, Sendable, Hashable, Expre
         starts.removeFirst(first)
         values.removeFirst(first)
         starts[0] = 0
-        for r in 1..<Swift.max(1, starts.count) { starts[r] -= Int32(truncatingIfNeeded: k) }
+        for r in 1..<Swift.max(1, starts.count) { starts[r] -= Int32(k) }
       }
     }
     count -= k
