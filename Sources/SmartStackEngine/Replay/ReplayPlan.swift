@@ -246,8 +246,12 @@ public struct ReplayPlan: Sendable {
         }
       }
 
-      // Donations and their matches.
+      // Donations and their matches (a kind stack matches at most one instance a donation;
+      // a matcher's rows may match more and grow `matches` past its room).
       p.donationTimes.reserveCapacity(rows.count)
+      p.donationKinds.reserveCapacity(rows.count)
+      p.matchStart.reserveCapacity(rows.count + 1)
+      p.matches.reserveCapacity(rows.count)
       for r in rows {
         let i = Int(r)
         p.donationTimes.append(log.timestamps[i])
