@@ -167,7 +167,7 @@ struct LogLoaderTests {
     for (digest, input) in zip(loaded.digests, loaded.inputs) {
       let bytes = try FileIO.readBytes(digest.path)
       #expect(digest.bytes == bytes.count)
-      #expect(digest.hexHash == CRC32.hex(CRC32.checksum(bytes)))
+      #expect(digest.hexHash == NumberFormat.hex(CRC32.checksum(bytes)))
       #expect(input.hash == digest.hexHash)
     }
   }
@@ -184,7 +184,7 @@ struct LogLoaderTests {
       "\(commuter)/donations.csv", "\(commuter)/visits.csv", "\(commuter)/stack.json", timelines,
     ] {
       let bytes = try FileIO.readBytes(path)
-      #expect(manifest.contains("\"crc32\": \"\(CRC32.hex(CRC32.checksum(bytes)))\""), "\(path)")
+      #expect(manifest.contains("\"crc32\": \"\(NumberFormat.hex(CRC32.checksum(bytes)))\""), "\(path)")
       #expect(manifest.contains("\"bytes\": \(bytes.count)"), "\(path)")
     }
   }

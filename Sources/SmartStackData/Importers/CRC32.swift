@@ -23,13 +23,6 @@ public enum CRC32 {
     bytes.withUnsafeBufferPointer { update(0, $0) }
   }
 
-  /// `crc` as 8 lowercase hex digits, zero-padded (`00000000`), as manifests and journals
-  /// write a file's CRC-32.
-  public static func hex(_ crc: UInt32) -> String {
-    let digits = String(crc, radix: 16)
-    return String(repeating: "0", count: 8 - digits.count) + digits
-  }
-
   /// The CRC-32 of the concatenation of the data that gave `crc` and `bytes`
   /// (`update(0, x)` is the CRC of `x`).
   ///

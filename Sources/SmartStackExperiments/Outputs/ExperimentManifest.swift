@@ -104,7 +104,7 @@ public struct ExperimentManifest: Sendable {
   public static func fileEntries(
     _ files: [OutputSet.File]
   ) -> [(name: String, bytes: Int, hash: String, crc32: String)] {
-    files.map { ($0.name, $0.bytes.count, FNV1a.hexHash($0.bytes), CRC32.hex(CRC32.checksum($0.bytes))) }
+    files.map { ($0.name, $0.bytes.count, FNV1a.hexHash($0.bytes), NumberFormat.hex(CRC32.checksum($0.bytes))) }
   }
 
   /// The `files` list of a manifest: `{"name", "bytes", "fnv1a64", "crc32"}` per file.

@@ -41,8 +41,8 @@ public struct FileDigest: Sendable, Hashable {
     self.init(path: path, bytes: bytes, hash: hash)
   }
 
-  /// `hash` as 8 lowercase hex digits (`CRC32.hex`).
-  public var hexHash: String { CRC32.hex(hash) }
+  /// `hash` as 8 lowercase hex digits (`NumberFormat.hex`).
+  public var hexHash: String { NumberFormat.hex(hash) }
 }
 
 /// Digests of files computed on a thread of its own while the caller goes on (reads the

@@ -69,14 +69,14 @@ enum ScenarioSupport {
   static func makeSource(_ spec: SourceSpec, _ input: ScenarioInput) throws -> ScenarioSource {
     let bytes = try FileIO.readBytes(input.scenario.resolved)
     let scenario = try Scenario.read(bytes: bytes, file: input.scenario.resolved)
-    let hash = CRC32.hex(CRC32.checksum(bytes))
+    let hash = NumberFormat.hex(CRC32.checksum(bytes))
     var options = SimulationOptions()
     options.days = input.days
     options.engine = spec.engine
     // A watch scenario's app files are inputs too (a file gone since the scenario was read
     // is an error, not an empty hash).
     let apps = try (scenario.watch?.appFiles ?? []).map { file in
-      SourceInput(role: "watch app", path: file, hash: CRC32.hex(CRC32.checksum(try FileIO.readBytes(file))))
+      SourceInput(role: "watch app", path: file, hash: try FileDigest(path: file).hexHash)
     }
     return ScenarioSource(
       name: spec.name, scenario: scenario, options: options,

@@ -9,9 +9,9 @@ import Testing
 struct FileDigestTests {
   @Test func theCheckValueAndItsHexSpelling() {
     #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
-    #expect(CRC32.hex(0xCBF4_3926) == "cbf43926")
-    #expect(CRC32.hex(0x0000_00AB) == "000000ab")
-    #expect(CRC32.hex(0) == "00000000")
+    #expect(NumberFormat.hex(UInt32(0xCBF4_3926)) == "cbf43926")
+    #expect(NumberFormat.hex(UInt32(0x0000_00AB)) == "000000ab")
+    #expect(NumberFormat.hex(UInt32(0)) == "00000000")
   }
 
   /// A file longer than the mapped reader's release step, so the digest is updated in
@@ -26,7 +26,7 @@ struct FileDigestTests {
     let digest = try FileDigest(path: path)
     #expect(digest.bytes == size)
     #expect(digest.hash == CRC32.checksum(bytes))
-    #expect(digest.hexHash == CRC32.hex(CRC32.checksum(bytes)))
+    #expect(digest.hexHash == NumberFormat.hex(CRC32.checksum(bytes)))
   }
 
   @Test func aMissingFileIsAnInputError() {

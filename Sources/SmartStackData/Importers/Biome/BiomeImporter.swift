@@ -271,12 +271,7 @@ public struct BiomeImporter: Sendable {
     /// The problem of a record whose stored CRC-32 is not its payload's, or nil.
     func crcProblem(_ record: SEGBRecord) -> String? {
       guard !record.crcMatches else { return nil }
-      return "CRC-32 mismatch: the record header says 0x\(hex(record.storedCRC)), the payload has 0x\(hex(record.computedCRC)); the record is corrupt"
-    }
-
-    func hex(_ value: UInt32) -> String {
-      let digits = String(value, radix: 16)
-      return String(repeating: "0", count: 8 - digits.count) + digits
+      return "CRC-32 mismatch: the record header says 0x\(NumberFormat.hex(record.storedCRC)), the payload has 0x\(NumberFormat.hex(record.computedCRC)); the record is corrupt"
     }
 
     consuming func finish(name: String) throws -> Output {
