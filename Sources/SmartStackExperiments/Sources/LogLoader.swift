@@ -45,13 +45,23 @@ public struct LogLoader {
   ///   the order log, visits, stack, timelines, scores, context); whatever
   ///   `checkLocalTimes` throws; `DiagnosticList` located at the split when the split
   ///   does not fit the log.
-  /// - Parameter deferringVisits: True to leave a visit log file unread: `options.visits`
-  ///   then names it with no rows, and `LoadedLog.deferredVisits` gives its path, for a
-  ///   caller that builds its plan's donations first, lets go of the donation log and
-  ///   only then reads the visit log (`replay`: the two logs are never held at once). Its
-  ///   problems are then reported when the caller reads it, after every other file's.
   public mutating func load(
-    _ input: LogInput, engine: EngineOptions = EngineOptions(), deferringVisits: Bool = false,
+    _ input: LogInput, engine: EngineOptions = EngineOptions(),
+    checkLocalTimes: (LocalTimeReport) throws -> Void = { _ in }
+  ) throws -> LoadedLog {
+    try load(input, engine: engine, deferringVisits: false, checkLocalTimes: checkLocalTimes)
+  }
+
+  /// `load(_:engine:checkLocalTimes:)`, with `deferringVisits` true to leave a visit log
+  /// file unread: `options.visits` then names it with no rows, and
+  /// `LoadedLog.deferredVisits` gives its path, for a caller that builds its plan's
+  /// donations first, lets go of the donation log and only then reads the visit log
+  /// (`LoadedLog.takeVisits`: the two logs are never held at once). Its problems are then
+  /// reported when the caller reads it, after every other file's. `package`: a plan built
+  /// from the options without `takeVisits` would have no visits, so only the toolkit's
+  /// `replay` and `batch` defer.
+  package mutating func load(
+    _ input: LogInput, engine: EngineOptions = EngineOptions(), deferringVisits: Bool,
     checkLocalTimes: (LocalTimeReport) throws -> Void = { _ in }
   ) throws -> LoadedLog {
     guard let zone = ZoneRules(identifier: input.timezone) else {
@@ -191,7 +201,7 @@ public struct LoadedLog: Sendable {
   public var digests: [FileDigest]
   /// The visit log's path (as resolved) when `load` was asked to defer it
   /// (`deferringVisits`), else nil: `takeVisits()` reads it.
-  public var deferredVisits: String? = nil
+  package var deferredVisits: String? = nil
 
   /// The visits, for a plan built from the donations first (`ReplayPlan.addVisits`): the
   /// deferred visit log read now (once the allocator returns big freed blocks at once:
@@ -199,7 +209,7 @@ public struct LoadedLog: Sendable {
   /// the deferral cleared, so the plan alone holds the rows and can let each chunk go.
   ///
   /// - Throws: the visit log reader's errors (`InputFileError`, `DiagnosticList`).
-  public mutating func takeVisits() throws -> ReplayOptions.Visits {
+  package mutating func takeVisits() throws -> ReplayOptions.Visits {
     var visits = options.visits
     options.visits = .donations
     if let path = deferredVisits {
