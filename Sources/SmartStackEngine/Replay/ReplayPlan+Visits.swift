@@ -82,17 +82,28 @@ extension ReplayPlan {
     }
     // A person's offsets are a few runs (`UTCOffsetColumn`): they need no room reserved.
     var offsets = hasOffsets ? [UTCOffsetColumn](repeating: [], count: people.count) : []
-    // Chunk by chunk, in file order, each let go once spread.
+    // Chunk by chunk, in file order, each let go once spread. A chunk's rows are first
+    // grouped by person (a counting sort, stable: a person's rows keep file order), then
+    // each person's are appended at once: row by row, nearly every append went to another
+    // of thousands of arrays and missed the cache (and the TLB).
+    var grouped = ChunkRowsByPerson(people: people.count)
     for k in chunks.indices {
       let chunk = chunks[k]
       chunks[k] = VisitChunk(userIDs: [], times: [], utcOffsets: [])
-      var chunkOffsets = chunk.utcOffsets.makeIterator()  // empty: every row's is none
-      for (row, id) in chunk.userIDs.enumerated() {
-        let offset = chunkOffsets.next() ?? UTCOffset.none
-        let i = Int(personOf[Int(id)])
-        guard i >= 0 else { continue }
-        times[i].append(chunk.times[row])
-        if hasOffsets { offsets[i].append(offset) }
+      grouped.group(chunk, personOf: personOf, offsets: hasOffsets)
+      for i in grouped.people {
+        let rows = grouped.rows(of: i)
+        times[i].append(contentsOf: grouped.times[rows])
+        guard hasOffsets else { continue }
+        // As runs: a person's offsets within a chunk are nearly always one value.
+        var r = rows.lowerBound
+        while r < rows.upperBound {
+          let value = grouped.offsets[r]
+          var end = r + 1
+          while end < rows.upperBound && grouped.offsets[end] == value { end += 1 }
+          offsets[i].append(value, count: end - r)
+          r = end
+        }
       }
     }
     guard unknown > 0 else { return (times, offsets, nil) }
