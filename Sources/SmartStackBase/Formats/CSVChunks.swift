@@ -132,16 +132,37 @@ package enum CSVChunks {
     return nil
   }
 
-  /// The number of `byte`s in `bytes[range]` (`memchr` from one to the next). O(n).
+  /// The number of `byte`s in `bytes[range]`. O(n), eight bytes at a time.
+  ///
+  /// A byte equal to `byte` is a zero byte of `x ^ pattern`; each word's zero bytes are
+  /// counted exactly (`zeroBytes`), so a line end costs nothing more than any other byte
+  /// (one `memchr` call per hit, as before, cost a call per line).
   static func count(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int {
-    guard let base = bytes.baseAddress else { return 0 }
+    guard let base = bytes.baseAddress, !range.isEmpty else { return 0 }
+    let raw = UnsafeRawPointer(base)
+    let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
     var found = 0
     var i = range.lowerBound
-    while i < range.upperBound, let hit = memchr(base + i, Int32(byte), range.upperBound - i) {
-      found += 1
-      i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+    while i &+ 8 <= range.upperBound {
+      let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pattern
+      found &+= zeroBytes(x)
+      i &+= 8
+    }
+    while i < range.upperBound {
+      if base[i] == byte { found &+= 1 }
+      i &+= 1
     }
     return found
+  }
+
+  /// The number of zero bytes in `x`, exactly: bit 7 of each byte of `t` is set when its
+  /// low seven bits are not all zero, `t | x` has it set when the byte is not zero.
+  @inline(__always)
+  static func zeroBytes(_ x: UInt64) -> Int {
+    let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    let t = (x & low7) &+ low7
+    let nonZero = (t | x) & 0x8080_8080_8080_8080
+    return 8 &- nonZero.nonzeroBitCount
   }
 }
 

@@ -32,11 +32,11 @@ package struct CSVRecordTime: Sendable {
     _ csv: borrowing CSVReader, zone: ZoneRules, problems: inout [Problem]
   ) -> (milliseconds: Int64, utcOffset: Int32)? {
     let field = csv.field(column)
-    let parsed: Result<Int64, ISO8601.ParseError> =
-      if let epoch { epoch.parse(field) } else { zone.instant(parsing: field).map(\.milliseconds) }
+    // The row's own offset: `utc_offset` when not empty, else the timestamp's.
     var utcOffset = UTCOffset.none
+    let parsed: Result<Int64, ISO8601.ParseError> =
+      if let epoch { epoch.parse(field) } else { zone.instant(parsing: field, utcOffset: &utcOffset).map(\.milliseconds) }
     let before = problems.count
-    if case .success = parsed, epoch == nil { utcOffset = UTCOffset.ofTimestamp(field) }
     if case .failure(let error) = parsed {
       let offset = field.isEmpty ? csv.fieldInfo(column).sourceStart : csv.sourceOffset(ofField: column, byte: error.offset)
       problems.append(Problem(

@@ -52,6 +52,22 @@ extension ISO8601 {
     year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
   }
 
+  /// `daysFromCivil(year:month:day:)` for the years the parser accepts (1970...2100, any
+  /// year from 1 on in fact): with a non-negative year the era split drops out and every
+  /// division is unsigned, by a constant, so the parser's hot path inlines a few
+  /// multiplications. Equal to `daysFromCivil` for every `year >= 1`, `month` in 1...12
+  /// and `day` in 1...31 (a test walks every day of 1970...2100).
+  ///
+  /// - Complexity: O(1).
+  @inline(__always)
+  static func daysFromCivilSinceYearOne(year: Int, month: Int, day: Int) -> Int64 {
+    let y = UInt(truncatingIfNeeded: month <= 2 ? year &- 1 : year)
+    let shiftedMonth = UInt(truncatingIfNeeded: month > 2 ? month &- 3 : month &+ 9)  // March = 0
+    let dayOfYear = (153 &* shiftedMonth &+ 2) / 5 &+ UInt(truncatingIfNeeded: day) &- 1
+    let days = y &* 365 &+ y / 4 &- y / 100 &+ y / 400 &+ dayOfYear
+    return Int64(truncatingIfNeeded: days) &- 719_468
+  }
+
   /// The number of days in `month` (1...12) of `year`: 28...31; 0 for other months.
   @inlinable
   public static func daysInMonth(year: Int, month: Int) -> Int {

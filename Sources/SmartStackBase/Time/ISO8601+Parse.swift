@@ -29,6 +29,20 @@ extension ISO8601 {
   ///
   /// - Complexity: O(n) in the number of bytes, no allocation on success.
   public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Timestamp, ParseError> {
+    var ignored = UTCOffset.none
+    return parse(bytes, utcOffset: &ignored)
+  }
+
+  /// `parse(_:)`, also setting `utcOffset` on success to the offset the text writes, in
+  /// seconds east of UTC, exactly as `UTCOffset.ofTimestamp(_:)` reads it from the same
+  /// text: `+01:00`, `-0500` or `+05` in seconds, `UTCOffset.none` for `Z`, `-00:00` and a
+  /// naive time. The log readers' form: one pass over the text instead of a second scan
+  /// for the offset. On failure `utcOffset` is unspecified.
+  ///
+  /// - Complexity: O(n) in the number of bytes, no allocation on success.
+  @usableFromInline
+  package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, utcOffset: inout Int32) -> Result<Timestamp, ParseError> {
+    utcOffset = UTCOffset.none
     let n = bytes.count
     guard n > 0 else { return fail(0, "empty timestamp") }
 
@@ -56,7 +70,7 @@ extension ISO8601 {
     guard day <= daysInMonth(year: year, month: month) else {
       return fail(8, "day \(pad2(day)) does not exist in \(monthNames[month - 1]) \(year)")
     }
-    let midnight = daysFromCivil(year: year, month: month, day: day) * Instant.millisecondsPerDay
+    let midnight = daysFromCivilSinceYearOne(year: year, month: month, day: day) * Instant.millisecondsPerDay
     if n == 10 { return .success(.local(milliseconds: midnight)) }
 
     // Time.
@@ -147,6 +161,8 @@ extension ISO8601 {
       }
       offsetSeconds = offsetHour * 3_600 + offsetMinute * 60
       if sign == "-" { offsetSeconds = -offsetSeconds }
+      // `-00:00` is RFC 3339's "offset unknown": the text places the instant, not the person.
+      if offsetSeconds != 0 || sign == "+" { utcOffset = Int32(truncatingIfNeeded: offsetSeconds) }
     } else {
       return fail(index, "unexpected text after the timestamp")
     }

@@ -28,7 +28,18 @@ extension ZoneRules {
   @inlinable public func instant(
     parsing bytes: UnsafeBufferPointer<UInt8>, local: inout LocalTimeKind?
   ) -> Result<Instant, ISO8601.ParseError> {
-    switch ISO8601.parse(bytes) {
+    var ignored = UTCOffset.none
+    return instant(parsing: bytes, local: &local, utcOffset: &ignored)
+  }
+
+  /// `instant(parsing:local:)`, also setting `utcOffset` to the offset the text writes
+  /// (`ISO8601.parse(_:utcOffset:)`): the log readers' form, one pass over the text.
+  ///
+  /// - Complexity: O(n + log t).
+  @inlinable package func instant(
+    parsing bytes: UnsafeBufferPointer<UInt8>, local: inout LocalTimeKind?, utcOffset: inout Int32
+  ) -> Result<Instant, ISO8601.ParseError> {
+    switch ISO8601.parse(bytes, utcOffset: &utcOffset) {
     case .success(let timestamp):
       if case .local(let milliseconds) = timestamp { local = kind(ofLocal: milliseconds) } else { local = nil }
       return checkedInstant(timestamp)

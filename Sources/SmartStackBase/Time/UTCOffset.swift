@@ -55,26 +55,15 @@ public enum UTCOffset {
   }
 
   /// The offset written at the end of an ISO 8601 timestamp that `ISO8601.parse` accepted:
-  /// `+01:00`, `-0500` or `+05` in seconds, or `none` for `Z`, `-00:00` and a naive time.
+  /// `+01:00`, `-0500` or `+05` in seconds, or `none` for `Z`, `-00:00` and a naive time
+  /// (and for a text `ISO8601.parse` refuses).
   ///
   /// - Complexity: O(n) in the text's length; no allocation.
   public static func ofTimestamp(_ text: UnsafeBufferPointer<UInt8>) -> Int32 {
-    if let last = text.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "z") { return none }
-    // The time part starts after the 10-byte date; only a zone there has a sign.
-    var k = text.count - 1
-    while k > 10 && text[k] != UInt8(ascii: "+") && text[k] != UInt8(ascii: "-") { k -= 1 }
-    guard k > 10 else { return none }
-    var hours: Int32 = 0
-    var minutes: Int32 = 0
-    var n = 0
-    for i in (k + 1)..<text.count where text[i] != UInt8(ascii: ":") && n < 4 {
-      let digit = Int32(text[i] &- UInt8(ascii: "0"))
-      if n < 2 { hours = hours * 10 + digit } else { minutes = minutes * 10 + digit }
-      n += 1
-    }
-    let seconds = hours * 3_600 + minutes * 60
-    if seconds == 0 && text[k] == UInt8(ascii: "-") { return none }
-    return text[k] == UInt8(ascii: "-") ? -seconds : seconds
+    // The parser reads the offset as it goes (the readers' one pass); this is its answer.
+    var offset = none
+    guard case .success = ISO8601.parse(text, utcOffset: &offset) else { return none }
+    return offset
   }
 
   static let expected = "expected whole seconds east of UTC, e.g. 3600 or -18000"

@@ -217,6 +217,20 @@ public struct ZoneRules: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// `instant(parsing:)`, also setting `utcOffset` to the offset the text writes
+  /// (`ISO8601.parse(_:utcOffset:)`; `UTCOffset.none` when it writes none): the log
+  /// readers' form, one pass over the text.
+  ///
+  /// - Complexity: O(n + log t).
+  @inlinable package func instant(
+    parsing bytes: UnsafeBufferPointer<UInt8>, utcOffset: inout Int32
+  ) -> Result<Instant, ISO8601.ParseError> {
+    switch ISO8601.parse(bytes, utcOffset: &utcOffset) {
+    case .success(let timestamp): return checkedInstant(timestamp)
+    case .failure(let error): return .failure(error)
+    }
+  }
+
   /// The first instant of local day `dayIndex` (days since 1970-01-01 on the wall clock):
   /// local midnight, or, when midnight falls in a gap, the end of the gap (the first
   /// instant whose wall-clock time is on that day). In an overlap, the earlier midnight.

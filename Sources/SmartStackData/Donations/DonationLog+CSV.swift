@@ -210,10 +210,11 @@ struct CSVRowReader {
       }
     } else {
       var local: LocalTimeKind? = nil
-      switch timeZone.instant(parsing: timestampField, local: &local) {
+      var written = UTCOffset.none
+      switch timeZone.instant(parsing: timestampField, local: &local, utcOffset: &written) {
       case .success(let instant):
         milliseconds = instant.milliseconds
-        utcOffset = UTCOffset.ofTimestamp(timestampField)
+        utcOffset = written
         if let local {
           sink.localTimes.note(local) {
             let p = csv.position(ofByte: csv.sourceOffset(ofField: columns.timestamp, byte: 0))

@@ -113,10 +113,11 @@ struct JSONLinesFastRow {
     // What the general reader checks on the values.
     guard let timestamp, !timestamp.isEmpty, let kind, !kind.isEmpty else { return nil }
     let timestampBytes = UnsafeBufferPointer(rebasing: b[timestamp])
-    switch timeZone.instant(parsing: timestampBytes, local: &localTime) {
+    var written = UTCOffset.none
+    switch timeZone.instant(parsing: timestampBytes, local: &localTime, utcOffset: &written) {
     case .success(let instant):
       milliseconds = instant.milliseconds
-      utcOffset = offsetField != UTCOffset.none ? offsetField : UTCOffset.ofTimestamp(timestampBytes)
+      utcOffset = offsetField != UTCOffset.none ? offsetField : written
     case .failure: return nil
     }
     return i

@@ -49,10 +49,11 @@ extension JSONObjectReader {
         var utf8 = text
         result = utf8.withUTF8 { bytes -> (Int64, Int32)? in
           var local: LocalTimeKind? = nil
-          switch zone.instant(parsing: bytes, local: &local) {
+          var written = UTCOffset.none
+          switch zone.instant(parsing: bytes, local: &local, utcOffset: &written) {
           case .success(let instant):
             if let local { localTime = (local, item.offset) }
-            return (instant.milliseconds, UTCOffset.ofTimestamp(bytes))
+            return (instant.milliseconds, written)
           case .failure(let error):
             json.report(
               error.message, at: DonationLog.sourceOffset(in: json.bytes, string: item.offset, byte: error.offset),

@@ -100,8 +100,26 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
     guard end - start == bytes.count else { return false }
     guard let other = bytes.baseAddress, bytes.count > 0 else { return true }
     return arena.withUnsafeBufferPointer { stored in
-      memcmp(stored.baseAddress! + start, other, bytes.count) == 0
+      Self.sameBytes(UnsafeRawPointer(stored.baseAddress! + start), UnsafeRawPointer(other), count: bytes.count)
     }
+  }
+
+  /// Whether `count` bytes at `a` and `b` are equal. Names are short (ids, people): up to
+  /// 16 bytes they are compared as two overlapping 8-byte (or 4-byte) words, which stay
+  /// inside both ranges, without a call; longer ones by `memcmp`.
+  @inline(__always)
+  static func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+    if count >= 8 && count <= 16 {
+      return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+        && a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+          == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+    }
+    if count >= 4 && count < 8 {
+      return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+        && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+          == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+    }
+    return memcmp(a, b, count) == 0
   }
 
   private mutating func grow() {

@@ -184,12 +184,11 @@ struct VisitRows: Sendable {
       break
     }
     let field = csv.field(timestampColumn)
-    let parsed: Result<Int64, ISO8601.ParseError> =
-      if let epoch { epoch.parse(field) } else { zone.instant(parsing: field).map(\.milliseconds) }
     // The row's own offset: `utc_offset` when not empty, else the timestamp's.
     var utcOffset = UTCOffset.none
+    let parsed: Result<Int64, ISO8601.ParseError> =
+      if let epoch { epoch.parse(field) } else { zone.instant(parsing: field, utcOffset: &utcOffset).map(\.milliseconds) }
     var offsetProblem: (position: TextPosition, message: String)? = nil
-    if case .success = parsed, epoch == nil { utcOffset = UTCOffset.ofTimestamp(field) }
     if offsetColumn >= 0, case let cell = csv.field(offsetColumn), !cell.isEmpty {
       switch UTCOffset.parse(cell) {
       case .success(let seconds): utcOffset = seconds

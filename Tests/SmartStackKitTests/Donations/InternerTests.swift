@@ -44,6 +44,29 @@ struct InternerTests {
     #expect(lengths.count == 40)
   }
 
+  /// The word-at-a-time comparison of short names agrees with comparing the bytes, for
+  /// every length up to 40 and a difference at every position.
+  @Test func sameBytesAgreesWithComparingEveryByte() {
+    var rng = SplitMix64(seed: 31)
+    for count in 0...40 {
+      let a = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+      for position in -1..<count {
+        var b = a
+        if position >= 0 { b[position] &+= 1 + UInt8(rng.nextInt(below: 255)) }
+        let same = a.withUnsafeBytes { x in
+          b.withUnsafeBytes { y in
+            count == 0 ? true : Interner.sameBytes(x.baseAddress!, y.baseAddress!, count: count)
+          }
+        }
+        #expect(same == (a == b), "length \(count), difference at \(position)")
+      }
+    }
+    // Names of one length that differ only in their middle or last byte stay apart.
+    var names = Interner()
+    for i in 0..<300 { #expect(names.intern("person-\(String(1000 + i))") == Int32(i)) }
+    for i in 0..<300 { #expect(names.id(of: "person-\(String(1000 + i))") == Int32(i)) }
+  }
+
   @Test func equalityComparesNamesInOrder() {
     #expect(Interner(["a", "b", "a"]) == Interner(["a", "b"]))
     #expect(Interner(["a", "b"]) != Interner(["b", "a"]))

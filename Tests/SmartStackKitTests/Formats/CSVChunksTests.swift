@@ -34,6 +34,25 @@ struct CSVChunksTests {
     return (text, quoted)
   }
 
+  /// Counting a byte eight at a time gives the byte-by-byte count, for every start and
+  /// end alignment and bytes near the counted one (0x09, 0x0B; 0x0A with the high bit).
+  @Test func countingABytesAgreesWithCountingOneByOne() {
+    var rng = SplitMix64(seed: 7)
+    let alphabet: [UInt8] = [0x0A, 0x0A, 0x09, 0x0B, 0x8A, 0x22, 0x00, 0xFF, 0x2C, 0x41]
+    let bytes = (0..<300).map { _ in alphabet[rng.nextInt(below: alphabet.count)] }
+    bytes.withUnsafeBufferPointer { buffer in
+      for target: UInt8 in [0x0A, 0x22, 0x00, 0xFF] {
+        for start in 0..<20 {
+          for end in [start, start + 1, start + 7, start + 8, start + 9, 150, 283, 300] where end >= start && end <= 300 {
+            let expected = bytes[start..<end].filter { $0 == target }.count
+            #expect(CSVChunks.count(target, in: buffer, start..<end) == expected, "byte \(target), \(start)..<\(end)")
+          }
+        }
+      }
+    }
+    #expect([UInt8]().withUnsafeBufferPointer { CSVChunks.count(0x0A, in: $0, 0..<0) } == 0)
+  }
+
   @Test func partsAndWindowsReadTheOnePassLog() throws {
     var quotedSeen = 0
     for seed in UInt64(1)...120 {

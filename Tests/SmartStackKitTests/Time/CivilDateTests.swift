@@ -24,6 +24,21 @@ struct CivilDateTests {
     #expect(ISO8601.daysFromCivil(year: 0, month: 3, day: 1) == -719_468)
   }
 
+  /// The parser's form for years from 1 on is the general one, day for day (every day of
+  /// month 1...31, so days past a month's end too), across the 100- and 400-year rules.
+  @Test func daysFromCivilSinceYearOneEqualsDaysFromCivil() {
+    let years = Array(1...40) + Array(1596...1604) + Array(1696...1704) + Array(1896...2104) + Array(2396...2404)
+    for year in years {
+      for month in 1...12 {
+        for day in 1...31 {
+          let general = ISO8601.daysFromCivil(year: year, month: month, day: day)
+          let fast = ISO8601.daysFromCivilSinceYearOne(year: year, month: month, day: day)
+          if general != fast { Issue.record("\(year)-\(month)-\(day): \(fast), expected \(general)") }
+        }
+      }
+    }
+  }
+
   @Test func civilFromDaysInvertsAndStepsOneDayAtATime() {
     let first = ISO8601.daysFromCivil(year: 1599, month: 12, day: 31)
     let last = ISO8601.daysFromCivil(year: 2501, month: 1, day: 1)

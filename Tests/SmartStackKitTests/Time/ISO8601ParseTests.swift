@@ -129,6 +129,72 @@ struct ISO8601ParseTests {
       ISO8601.parse(utf8: "2026-03-02".utf8) == .success(.local(milliseconds: 1_772_409_600_000)))
   }
 
+  static let writtenOffsets: [(String, Int32)] = [
+    ("2026-03-02T08:01:05Z", UTCOffset.none),
+    ("2026-03-02T08:01:05z", UTCOffset.none),
+    ("2026-03-02T08:01:05-00:00", UTCOffset.none),
+    ("2026-03-02T08:01:05-0000", UTCOffset.none),
+    ("2026-03-02T08:01:05+00:00", 0),
+    ("2026-03-02T08:01:05+05", 18_000),
+    ("2026-03-02T08:01:05.5+0530", 19_800),
+    ("2026-03-02T08:01-05:00", -18_000),
+    ("2026-03-02 08:01:05.123456789-09:30", -34_200),
+    ("2026-03-02T08:01:05", UTCOffset.none),
+    ("2026-03-02", UTCOffset.none),
+  ]
+
+  /// The offset the parser reads as it goes (the log readers' one pass) is what the text
+  /// writes, and what `UTCOffset.ofTimestamp` answers.
+  @Test(arguments: writtenOffsets)
+  func readsTheWrittenOffsetInTheSamePass(text: String, expected: Int32) {
+    var bytes = Array(text.utf8)
+    bytes.withUnsafeBufferPointer { buffer in
+      var offset: Int32 = 12_345
+      #expect((try? ISO8601.parse(buffer, utcOffset: &offset).get()) != nil)
+      #expect(offset == expected, "\(text)")
+      #expect(UTCOffset.ofTimestamp(buffer) == expected)
+    }
+    bytes = Array("2026-13-02T08:01:05+01:00".utf8)
+    #expect(bytes.withUnsafeBufferPointer { UTCOffset.ofTimestamp($0) } == UTCOffset.none)
+  }
+
+  /// On thousands of accepted texts near the grammar's edges, the offset read in the
+  /// parse equals the one a second scan from the end finds (the readers' former way).
+  @Test func writtenOffsetAgreesWithAScanFromTheEnd() {
+    func scanned(_ text: [UInt8]) -> Int32 {
+      if let last = text.last, last == UInt8(ascii: "Z") || last == UInt8(ascii: "z") { return UTCOffset.none }
+      var k = text.count - 1
+      while k > 10 && text[k] != UInt8(ascii: "+") && text[k] != UInt8(ascii: "-") { k -= 1 }
+      guard k > 10 else { return UTCOffset.none }
+      var (hours, minutes, n): (Int32, Int32, Int) = (0, 0, 0)
+      for i in (k + 1)..<text.count where text[i] != UInt8(ascii: ":") && n < 4 {
+        let digit = Int32(text[i] &- UInt8(ascii: "0"))
+        if n < 2 { hours = hours * 10 + digit } else { minutes = minutes * 10 + digit }
+        n += 1
+      }
+      let seconds = hours * 3_600 + minutes * 60
+      if seconds == 0 && text[k] == UInt8(ascii: "-") { return UTCOffset.none }
+      return text[k] == UInt8(ascii: "-") ? -seconds : seconds
+    }
+    let alphabet = Array("0123456789-:+Zz .0123456789".utf8)
+    var g = Xoshiro256StarStar(seed: 78)
+    var accepted = 0
+    let seeds = ["2026-03-02T08:01:05.123+01:00", "2026-03-02T08:01-0530", "2026-03-02 08:01:05+09", "2026-03-02T08:01:05Z"]
+    for round in 0..<20_000 {
+      var bytes = Array(seeds[round % seeds.count].utf8)
+      for _ in 0..<g.nextInt(in: 0...2) {
+        let position = g.nextInt(below: bytes.count)
+        if g.nextInt(below: 2) == 0 { bytes[position] = alphabet[g.nextInt(below: alphabet.count)] } else { bytes.remove(at: position) }
+        if bytes.isEmpty { break }
+      }
+      var offset: Int32 = 0
+      guard case .success = bytes.withUnsafeBufferPointer({ ISO8601.parse($0, utcOffset: &offset) }) else { continue }
+      accepted += 1
+      if offset != scanned(bytes) { Issue.record("\(String(decoding: bytes, as: UTF8.self)): \(offset), expected \(scanned(bytes))") }
+    }
+    #expect(accepted > 5_000)
+  }
+
   @Test func parserNeverCrashesOnRandomBytes() {
     // Bytes drawn mostly from the timestamp alphabet, so that many get deep into the grammar.
     let alphabet = Array("0123456789-:+TZtz .,0123456789".utf8) + [0, 0xFF, 0xC3]
