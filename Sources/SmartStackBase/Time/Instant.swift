@@ -84,6 +84,11 @@ extension Instant {
   /// The first instant *after* the supported range: 2101-01-01T00:00:00Z
   /// (day 47 847 since the epoch).
   public static let endOfSupportedRange = Instant(milliseconds: 47_847 * 86_400_000)
+  /// `earliestSupported.milliseconds` as a constant the compiler folds: the readers' range
+  /// check runs on every row, and a `static let` is reached through its accessor.
+  @inlinable static var earliestSupportedMilliseconds: Int64 { 0 }
+  /// `endOfSupportedRange.milliseconds`, folded as `earliestSupportedMilliseconds`.
+  @inlinable static var endOfSupportedRangeMilliseconds: Int64 { 47_847 * 86_400_000 }
 
   /// 1 000.
   public static let millisecondsPerSecond: Int64 = 1_000

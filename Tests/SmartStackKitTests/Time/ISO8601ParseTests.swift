@@ -195,6 +195,52 @@ struct ISO8601ParseTests {
     #expect(accepted > 5_000)
   }
 
+  /// The word-at-a-time reading of the three common forms gives `parseAnyForm`'s result
+  /// and offset whenever it gives one, and gives none for every text `parseAnyForm`
+  /// refuses: over texts one or two edits away from each form, and every boundary value.
+  @Test func commonFormsReadAsTheByteByByteParserReadsThem() {
+    var texts: [String] = []
+    for (date, zone) in [("1970-01-01T00:00:00", "Z"), ("2100-12-31T23:59:59", "+00:00"), ("2028-02-29T12:30:45", "-05:30"),
+      ("2026-03-02T08:01:05", ""), ("2026-03-02T08:01:05", "+18:00"), ("2026-03-02T08:01:05", "-00:00"), ("1970-01-01T05:00:00", "+05:01")] {
+      texts.append(date + zone)
+    }
+    let alphabet = Array("0123456789-:+TZtz .\u{0}\u{FF}/;".utf8)
+    var g = Xoshiro256StarStar(seed: 79)
+    var agreed = 0
+    var common = 0
+    for round in 0..<60_000 {
+      var bytes = Array(texts[round % texts.count].utf8)
+      for _ in 0..<g.nextInt(in: 0...2) {
+        let position = g.nextInt(below: bytes.count)
+        switch g.nextInt(below: 4) {
+        case 0: bytes[position] = alphabet[g.nextInt(below: alphabet.count)]
+        case 1: bytes[position] = bytes[position] &+ 1
+        case 2: bytes[position] = bytes[position] &- 1
+        default: bytes.remove(at: position)
+        }
+        if bytes.isEmpty { break }
+      }
+      bytes.withUnsafeBufferPointer { buffer in
+        var anyOffset: Int32 = 1
+        let any = ISO8601.parseAnyForm(buffer, utcOffset: &anyOffset)
+        var fastOffset: Int32 = 2
+        if let fast = ISO8601.parseCommonForm(buffer, utcOffset: &fastOffset) {
+          common += 1
+          if any != .success(fast) || anyOffset != fastOffset {
+            Issue.record("\(String(decoding: bytes, as: UTF8.self)): \(fast) \(fastOffset), expected \(any) \(anyOffset)")
+          }
+        }
+        var offset: Int32 = 3
+        if ISO8601.parse(buffer, utcOffset: &offset) == any, case .success = any, offset != anyOffset {
+          Issue.record("offset of \(String(decoding: bytes, as: UTF8.self))")
+        }
+        if ISO8601.parse(buffer, utcOffset: &offset) == any { agreed += 1 }
+      }
+    }
+    #expect(agreed == 60_000)
+    #expect(common > 15_000, "many texts take the common form's way")
+  }
+
   @Test func parserNeverCrashesOnRandomBytes() {
     // Bytes drawn mostly from the timestamp alphabet, so that many get deep into the grammar.
     let alphabet = Array("0123456789-:+TZtz .,0123456789".utf8) + [0, 0xFF, 0xC3]
