@@ -19,8 +19,51 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
   private var arena: [UInt8] = []
   private var ends: [Int] = []
   private var hashes: [UInt64] = []
-  /// Slot -> id, or -1 for an empty slot. The count is a power of two.
-  private var slots: [Int32] = Array(repeating: -1, count: 16)
+  /// The table: a power-of-two count of slots, at most half of them used.
+  private var slots = [Slot](repeating: Slot(), count: 16)
+
+  /// One slot of the table: a name's hash, id (-1: empty), length and, for a name of at
+  /// most 16 bytes, its bytes (`Key`), so that looking up a short name reads one slot
+  /// and nothing else (reading the id, then its hash, then its bytes was three dependent
+  /// loads, about half of interning a visit log's names).
+  private struct Slot {
+    var hash: UInt64 = 0
+    var id: Int32 = -1
+    var length: Int32 = 0
+    var key = Key(words: (0, 0))
+  }
+
+  /// Up to 16 bytes of a name as two words, the same for the same bytes of one length:
+  /// 8...16 bytes are the first and the last 8 (overlapping); 4...7, the first and last 4
+  /// in one word; fewer, the bytes one by one. Longer names keep (0, 0) and are compared
+  /// in the arena.
+  private struct Key: Equatable {
+    var words: (UInt64, UInt64)
+
+    @inline(__always)
+    init(words: (UInt64, UInt64)) { self.words = words }
+
+    @inline(__always)
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+      let count = bytes.count
+      guard let base = bytes.baseAddress, count > 0, count <= 16 else {
+        words = (0, 0)
+        return
+      }
+      let raw = UnsafeRawPointer(base)
+      if count >= 8 {
+        words = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+      } else if count >= 4 {
+        let low = UInt64(raw.loadUnaligned(as: UInt32.self))
+        let high = UInt64(raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+        words = (low | high &<< 32, 0)
+      } else {
+        words = (UInt64(base[0]) | UInt64(base[count &>> 1]) &<< 8 | UInt64(base[count &- 1]) &<< 16, 0)
+      }
+    }
+
+    static func == (a: Key, b: Key) -> Bool { a.words.0 == b.words.0 && a.words.1 == b.words.1 }
+  }
 
   /// An empty interner.
   public init() {}
@@ -50,20 +93,15 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
   @discardableResult
   public mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
     let hash = Self.hash(bytes)
-    let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: hash) & mask
-    while true {
-      let id = slots[slot]
-      if id < 0 { break }
-      if hashes[Int(id)] == hash && equals(Int(id), bytes) { return id }
-      slot = (slot + 1) & mask
-    }
+    let key = Key(bytes)
+    let (slot, found) = find(bytes, hash: hash, key: key)
+    if found >= 0 { return found }
     let id = Int32(truncatingIfNeeded: names.count)
     names.append(String(decoding: bytes, as: UTF8.self))
     arena.append(contentsOf: bytes)
     ends.append(arena.count)
     hashes.append(hash)
-    slots[slot] = id
+    slots[slot] = Slot(hash: hash, id: id, length: Int32(truncatingIfNeeded: bytes.count), key: key)
     if names.count * 2 > slots.count { grow() }
     return id
   }
@@ -77,14 +115,29 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
 
   /// The id of `bytes`, or nil when they were never interned. O(`bytes.count`) expected.
   public func id(of bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
-    let hash = Self.hash(bytes)
-    let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: hash) & mask
-    while true {
-      let id = slots[slot]
-      if id < 0 { return nil }
-      if hashes[Int(id)] == hash && equals(Int(id), bytes) { return id }
-      slot = (slot + 1) & mask
+    let found = find(bytes, hash: Self.hash(bytes), key: Key(bytes)).id
+    return found >= 0 ? found : nil
+  }
+
+  /// The slot that holds `bytes` and its id, or the empty slot where they would go and -1.
+  /// - Complexity: O(1) expected (load factor at most 1/2); O(n) more for a name longer
+  ///   than 16 bytes whose hash matches.
+  @inline(__always)
+  private func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, key: Key) -> (slot: Int, id: Int32) {
+    let length = Int32(truncatingIfNeeded: bytes.count)
+    return slots.withUnsafeBufferPointer { table in
+      let mask = table.count &- 1
+      var slot = Int(truncatingIfNeeded: hash) & mask
+      while true {
+        let entry = table[slot]
+        if entry.id < 0 { return (slot, -1) }
+        if entry.hash == hash && entry.length == length && entry.key == key
+          && (length <= 16 || equals(Int(entry.id), bytes))
+        {
+          return (slot, entry.id)
+        }
+        slot = (slot &+ 1) & mask
+      }
     }
   }
 
@@ -100,36 +153,23 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
     guard end - start == bytes.count else { return false }
     guard let other = bytes.baseAddress, bytes.count > 0 else { return true }
     return arena.withUnsafeBufferPointer { stored in
-      Self.sameBytes(UnsafeRawPointer(stored.baseAddress! + start), UnsafeRawPointer(other), count: bytes.count)
+      memcmp(stored.baseAddress! + start, other, bytes.count) == 0
     }
-  }
-
-  /// Whether `count` bytes at `a` and `b` are equal. Names are short (ids, people): up to
-  /// 16 bytes they are compared as two overlapping 8-byte (or 4-byte) words, which stay
-  /// inside both ranges, without a call; longer ones by `memcmp`.
-  @inline(__always)
-  static func sameBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
-    if count >= 8 && count <= 16 {
-      return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
-        && a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-          == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-    }
-    if count >= 4 && count < 8 {
-      return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
-        && a.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-          == b.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
-    }
-    return memcmp(a, b, count) == 0
   }
 
   private mutating func grow() {
     let size = slots.count * 2
-    var bigger = [Int32](repeating: -1, count: size)
+    var bigger = [Slot](repeating: Slot(), count: size)
     let mask = size - 1
-    for id in 0..<names.count {
-      var slot = Int(truncatingIfNeeded: hashes[id]) & mask
-      while bigger[slot] >= 0 { slot = (slot + 1) & mask }
-      bigger[slot] = Int32(truncatingIfNeeded: id)
+    arena.withUnsafeBufferPointer { arena in
+      for id in 0..<names.count {
+        var slot = Int(truncatingIfNeeded: hashes[id]) & mask
+        while bigger[slot].id >= 0 { slot = (slot + 1) & mask }
+        let start = id == 0 ? 0 : ends[id - 1]
+        let bytes = UnsafeBufferPointer(rebasing: arena[start..<ends[id]])
+        bigger[slot] = Slot(
+          hash: hashes[id], id: Int32(truncatingIfNeeded: id), length: Int32(truncatingIfNeeded: bytes.count), key: Key(bytes))
+      }
     }
     slots = bigger
   }
