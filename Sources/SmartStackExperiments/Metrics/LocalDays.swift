@@ -82,47 +82,21 @@ public struct LocalDays: Sendable {
       rowOffsets = []
       return
     }
-    // Per day, the earliest start and latest end over the people's days. A dictionary
-    // only looked up; its keys are sorted below.
+    // Each person's days, on every core in blocks of people (`daySpans(of:)`); then per
+    // day the earliest start and latest end over the people's days, which no order of the
+    // people changes. A dictionary only looked up; its keys are sorted below.
+    let people = plan.people
+    let zone = plan.options.zone
+    let blocks = ParallelMap.map(ParallelMap.blocks(count: people.count, parts: 4 * ParallelMap.partCount)) { block in
+      block.map { Self.daySpans(of: people[$0], zone: zone) }
+    }
     var spans: [Int64: (start: Int64, end: Int64)] = [:]
-    for person in plan.people {
-      // The person's days in order of first visit, each from its first visit's start to
-      // its last visit's end (a day's visits need not be consecutive: per-row offsets
-      // can go back to an earlier local date, across the date line or between rows with
-      // and without offsets). The dictionary is only looked up.
-      var mine: [(day: Int64, start: Int64, end: Int64)] = []
-      var index: [Int64: Int] = [:]
-      var current = -1  // the entry of the previous visit's day
-      for (v, time) in person.visitTimes.enumerated() {
-        let own = person.visitOffsets.isEmpty ? UTCOffset.none : person.visitOffsets[v]
-        let offset =
-          own == UTCOffset.none
-          ? Int64(zone.offsetSeconds(at: Instant(milliseconds: time))) * Instant.millisecondsPerSecond
-          : Int64(own) * Instant.millisecondsPerSecond
-        let visitDay = WallClock.dayIndex(time &+ offset)
-        // The visit's day starts or ends where its own reading puts 00:00.
-        let dayEnd =
-          own == UTCOffset.none
-          ? zone.startOfLocalDay(dayIndex: visitDay &+ 1).milliseconds
-          : (visitDay &+ 1) &* Instant.millisecondsPerDay &- offset
-        if current >= 0 && mine[current].day == visitDay {
-          mine[current].end = dayEnd
-        } else if let i = index[visitDay] {
-          mine[i].end = dayEnd
-          current = i
-        } else {
-          let dayStart =
-            own == UTCOffset.none
-            ? zone.startOfLocalDay(dayIndex: visitDay).milliseconds
-            : visitDay &* Instant.millisecondsPerDay &- offset
-          index[visitDay] = mine.count
-          current = mine.count
-          mine.append((visitDay, dayStart, dayEnd))
+    for block in blocks {
+      for mine in block {
+        for span in mine {
+          let old = spans[span.day] ?? (span.start, span.end)
+          spans[span.day] = (min(old.start, span.start), max(old.end, span.end))
         }
-      }
-      for span in mine {
-        let old = spans[span.day] ?? (span.start, span.end)
-        spans[span.day] = (min(old.start, span.start), max(old.end, span.end))
       }
     }
     let days = spans.keys.sorted()
@@ -131,6 +105,48 @@ public struct LocalDays: Sendable {
       let span = spans[d]!
       return DayOffsets(day: d, startInstant: span.start, endInstant: span.end)
     }
+  }
+
+  /// A person's days in order of first visit, each from its first visit's start to its
+  /// last visit's end (a day's visits need not be consecutive: per-row offsets can go back
+  /// to an earlier local date, across the date line or between rows with and without
+  /// offsets).
+  ///
+  /// - Complexity: O(v) for v visits, plus O(log t) for each visit without an offset of
+  ///   its own.
+  private static func daySpans(of person: ReplayPlan.Person, zone: ZoneRules) -> [(day: Int64, start: Int64, end: Int64)] {
+    var mine: [(day: Int64, start: Int64, end: Int64)] = []
+    var index: [Int64: Int] = [:]  // only looked up
+    var current = -1  // the entry of the previous visit's day
+    var offsets = person.visitOffsets.makeIterator()  // in order: O(1) a visit
+    for time in person.visitTimes {
+      let own = offsets.next() ?? UTCOffset.none
+      let offset =
+        own == UTCOffset.none
+        ? Int64(zone.offsetSeconds(at: Instant(milliseconds: time))) * Instant.millisecondsPerSecond
+        : Int64(own) * Instant.millisecondsPerSecond
+      let visitDay = WallClock.dayIndex(time &+ offset)
+      // The visit's day starts or ends where its own reading puts 00:00.
+      let dayEnd =
+        own == UTCOffset.none
+        ? zone.startOfLocalDay(dayIndex: visitDay &+ 1).milliseconds
+        : (visitDay &+ 1) &* Instant.millisecondsPerDay &- offset
+      if current >= 0 && mine[current].day == visitDay {
+        mine[current].end = dayEnd
+      } else if let i = index[visitDay] {
+        mine[i].end = dayEnd
+        current = i
+      } else {
+        let dayStart =
+          own == UTCOffset.none
+          ? zone.startOfLocalDay(dayIndex: visitDay).milliseconds
+          : visitDay &* Instant.millisecondsPerDay &- offset
+        index[visitDay] = mine.count
+        current = mine.count
+        mine.append((visitDay, dayStart, dayEnd))
+      }
+    }
+    return mine
   }
 
   /// The offsets of local day `day`.
