@@ -92,6 +92,9 @@ public struct CSVReader {
   /// Offset of the current record's first byte.
   public private(set) var recordStart = 0
 
+  /// Whether `next()` reads a plain record by `nextPlainRecord()`. Always true but in a
+  /// test, which reads with false for the general path's result to compare with.
+  var readsPlainRecordsFast = true
   private var line = 1
   private var lineStart = 0
   private var recordLineStart = 0
@@ -252,6 +255,7 @@ extension CSVReader {
       skipLineEnd()
       return .problem(p)
     }
+    if readsPlainRecordsFast, let step = nextPlainRecord() { return step }
 
     var firstProblem: SyntaxError?
     var firstNul = -1
@@ -370,6 +374,78 @@ extension CSVReader {
         problem(at: at, "expected \(expected) fields as in the header, found \(fieldCount)"))
     }
     return .record
+  }
+
+  /// The record at `offset` when it is plain, as nearly every log row is: unquoted ASCII
+  /// fields on one line that ends with a LF (or the input's end), no `"`, CR or NUL, the
+  /// header's number of fields, within the line limit. Such a record reads as `next()`'s
+  /// general path would read it, without its per-field checks: its bytes are scanned eight
+  /// at a time for one below 0x2D (`,` LF `"` CR NUL among them) or above 0x7F, and only
+  /// those are looked at. Nil, with the reader unchanged but for its fields, for any other
+  /// record: the general path then reads it (and reports what is wrong with it).
+  ///
+  /// - Complexity: O(record length).
+  @inline(__always)
+  private mutating func nextPlainRecord() -> Step? {
+    guard let base = bytes.baseAddress else { return nil }
+    let raw = UnsafeRawPointer(base)
+    let n = bytes.count
+    let limit = min(n, recordStart &+ InputLimits.maximumLineBytes)
+    var fieldStart = offset
+    var i = offset
+    while true {
+      // The next byte at or after `i` that needs a look, or `limit`.
+      var stop = limit
+      while i &+ 8 <= limit {
+        let x = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+        let flags = (((x &- 0x2D2D_2D2D_2D2D_2D2D) & ~x) | x) & 0x8080_8080_8080_8080
+        if flags != 0 {
+          stop = i &+ (flags.trailingZeroBitCount &>> 3)
+          break
+        }
+        i &+= 8
+      }
+      if stop == limit {
+        while i < limit && base[i] >= 0x2D && base[i] < 0x80 { i &+= 1 }
+        stop = i
+      }
+      if stop == n || (stop < n && base[stop] == Self.newline) {
+        // The record's end: its last field, then the line end.
+        guard stop < limit || stop == n, stop &- recordStart <= InputLimits.maximumLineBytes else { break }
+        appendPlainField(fieldStart, stop)
+        if let expected = expectedFieldCount {
+          guard fieldCount == expected else { break }
+        } else {
+          expectedFieldCount = fieldCount
+        }
+        if stop < n {
+          offset = stop &+ 1
+          line &+= 1
+          lineStart = offset
+        } else {
+          offset = n
+        }
+        return .record
+      }
+      guard stop < limit else { break }  // the line limit: the general path reports it
+      let c = base[stop]
+      if c == Self.comma {
+        appendPlainField(fieldStart, stop)
+        fieldStart = stop &+ 1
+      } else if c >= 0x80 || c == Self.quote || c == Self.carriageReturn || c == 0 {
+        break
+      }
+      i = stop &+ 1
+    }
+    fieldCount = 0
+    return nil
+  }
+
+  @inline(__always)
+  private mutating func appendPlainField(_ start: Int, _ end: Int) {
+    let field = Field(start: start, end: end, sourceStart: start, isQuoted: false, isUnescaped: false)
+    if fieldCount < fields.count { fields[fieldCount] = field } else { fields.append(field) }
+    fieldCount &+= 1
   }
 
   /// Scans an unquoted stretch up to a `,`, a LF or the end; returns where it stopped.

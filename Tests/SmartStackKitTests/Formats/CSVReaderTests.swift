@@ -12,16 +12,20 @@ import SmartStackKit
 @testable import SmartStackBench
 
 /// Tokenizes `bytes` completely: each record as strings, or a problem as `LINE:COL: message`.
-private func tokenize(_ bytes: [UInt8]) -> [String] {
+/// With `detailed`, a record also lists its fields' source offsets and the reader's offset after it.
+private func tokenize(_ bytes: [UInt8], plainRecordsFast: Bool = true, detailed: Bool = false) -> [String] {
   bytes.withUnsafeBufferPointer { buffer in
     var csv = CSVReader(buffer)
+    csv.readsPlainRecordsFast = plainRecordsFast
     var out: [String] = []
     while true {
       switch csv.next() {
       case .record:
         var fields: [String] = []
         for i in 0..<csv.fieldCount { fields.append(String(decoding: csv.field(i), as: UTF8.self)) }
-        out.append("\(csv.recordLine)|" + fields.joined(separator: "|"))
+        let sources = (0..<csv.fieldCount).map { String(csv.fieldInfo($0).sourceStart) }
+        out.append(
+          "\(csv.recordLine)|" + fields.joined(separator: "|") + (detailed ? "@" + sources.joined(separator: ",") + ">\(csv.offset)" : ""))
       case .problem(let p):
         out.append("\(p.line):\(p.column): \(p.message)")
       case .end:
@@ -233,6 +237,33 @@ struct CSVReaderTests {
       }
       #expect(tokenize(bytes) == expected, "seed \(seed)")
     }
+  }
+
+  /// The plain-record way (unquoted ASCII fields on one line) gives the general path's
+  /// records, fields, positions and problems, on random logs near its edges: quotes, CR,
+  /// NUL, non-ASCII, `+` and spaces, empty fields, wrong field counts, blank lines, a
+  /// missing last line end.
+  @Test func plainRecordsReadAsTheGeneralPathReadsThem() {
+    var rng = SplitMix64(seed: 2027)
+    let pieces = ["2026-03-02T08:01:05+09:00", "person-0617", "Maps", "", "a b", "x+y", "é", "\"q\"", "\"a,b\"", "\r", "\u{0}", "~!#$%&'()*", "-", ",", "\n"]
+    var plain = 0
+    for seed in 0..<3_000 {
+      var text = seed % 2 == 0 ? "timestamp,user,kind\n" : "\u{FEFF}a,b\r\n"
+      for _ in 0..<rng.nextInt(below: 12) {
+        var fields: [String] = []
+        for _ in 0..<(1 + rng.nextInt(below: 4)) {
+          fields.append(rng.nextInt(below: 4) == 0 ? pieces[rng.nextInt(below: pieces.count)] : pieces[rng.nextInt(below: 3)])
+        }
+        text += fields.joined(separator: ",") + (rng.nextInt(below: 8) == 0 ? "\r\n" : "\n")
+      }
+      if rng.nextInt(below: 4) == 0 { text.removeLast() }
+      if rng.nextInt(below: 6) == 0 { text += "\n\n" }
+      let bytes = Array(text.utf8)
+      let fast = tokenize(bytes, detailed: true)
+      #expect(fast == tokenize(bytes, plainRecordsFast: false, detailed: true), "seed \(seed): \(text.debugDescription)")
+      plain += fast.filter { !$0.contains(": ") }.count
+    }
+    #expect(plain > 5_000)
   }
 
   @Test func neverCrashesOnRandomInput() {
