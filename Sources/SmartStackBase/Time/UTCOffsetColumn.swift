@@ -19,14 +19,18 @@
 ///   `starts[k]..<starts[k + 1]` (the last up to `count`), adjacent runs differ in value;
 ///   `codes` and `plain` empty.
 /// - `.palette`: `values` distinct (at most 256), `codes.count == count`, row `i` is
-///   `values[codes[i]]`; `starts` and `plain` empty.
-/// - `.plain`: `plain.count == count`; `starts`, `values` and `codes` empty.
+///   `values[codes[i]]`; `quarterHourCodes` has 145 entries, entry `offset / 900 + 72` of
+///   a whole quarter-hour offset within ±18 hours being 1 + its code, or 0 when it is not
+///   in `values`; `starts` and `plain` empty.
+/// - `.plain`: `plain.count == count`; `starts`, `values`, `codes` and `quarterHourCodes`
+///   empty. (`.runs` too has no `quarterHourCodes`.)
 ///
 /// Runs start at `Int32` row numbers: a column of runs holds at most `Int32.max` rows (a
 /// person's rows or a reader's chunk; appending beyond traps rather than wrapping).
 ///
 /// - Complexity: `append` O(1) amortised (a palette's: O(p) for p ≤ 256 values when the
-///   value differs from the row before); `subscript` O(1) for one run, a palette or a
+///   value differs from the row before and is not a whole quarter hour within ±18 hours,
+///   which every zone's offset is); `subscript` O(1) for one run, a palette or a
 ///   plain column, else O(log r) for r runs; iteration O(1) a row; building from a
 ///   sequence O(n).
 public struct UTCOffsetColumn: RandomAccessCollection, Sendable, Hashable, ExpressibleByArrayLiteral {
@@ -42,6 +46,10 @@ public struct UTCOffsetColumn: RandomAccessCollection, Sendable, Hashable, Expre
   var codes: [UInt8] = []
   /// Every row's value (`.plain`).
   var plain: [Int32] = []
+  /// A palette's codes of the quarter-hour offsets (`.palette`, see the invariants): a
+  /// row of a log of people in several zones, interleaved, finds its code without a
+  /// search of the palette (the search was most of appending to a visit chunk's column).
+  var quarterHourCodes: [UInt16] = []
   /// Rows a reader said it would append (`reserveCapacity`), given to a palette's codes or
   /// a plain column when the column turns into one.
   var reservedRows = 0
@@ -211,7 +219,11 @@ public struct UTCOffsetColumn: RandomAccessCollection, Sendable, Hashable, Expre
       guard code < 256 else { return turnPlain() }
       newCodes.append(contentsOf: repeatElement(UInt8(code), count: rows))
     }
-    (starts, values, codes, mode) = ([], palette, newCodes, .palette)
+    var quarterHours = [UInt16](repeating: 0, count: 145)
+    for (code, value) in palette.enumerated() {
+      if let slot = Self.quarterHourSlot(value) { quarterHours[slot] = UInt16(code + 1) }
+    }
+    (starts, values, codes, quarterHourCodes, mode) = ([], palette, newCodes, quarterHours, .palette)
   }
 
   /// Rows as one value each. O(n).
@@ -219,22 +231,39 @@ public struct UTCOffsetColumn: RandomAccessCollection, Sendable, Hashable, Expre
     var all: [Int32] = []
     all.reserveCapacity(Swift.max(reservedRows, count))
     all.append(contentsOf: self)
-    (starts, values, codes, plain, mode) = ([], [], [], all, .plain)
+    (starts, values, codes, quarterHourCodes, plain, mode) = ([], [], [], [], all, .plain)
   }
 
   /// Appends a row to a palette, turning plain at a 257th value.
   private mutating func appendToPalette(_ offset: Int32) {
     if let last = codes.last, values[Int(last)] == offset {
       codes.append(last)
-    } else if let code = values.firstIndex(of: offset) {
-      codes.append(UInt8(code))
+    } else if let code = paletteCode(offset) {
+      codes.append(code)
     } else if values.count < 256 {
       values.append(offset)
+      if let slot = Self.quarterHourSlot(offset) { quarterHourCodes[slot] = UInt16(values.count) }
       codes.append(UInt8(values.count - 1))
     } else {
       turnPlain()
       plain.append(offset)
     }
+  }
+
+  /// The palette's code of `offset`, or nil when it is not in the palette.
+  private func paletteCode(_ offset: Int32) -> UInt8? {
+    if let slot = Self.quarterHourSlot(offset) {
+      let code = quarterHourCodes[slot]
+      return code == 0 ? nil : UInt8(code - 1)
+    }
+    return values.firstIndex(of: offset).map { UInt8($0) }
+  }
+
+  /// `offset / 900 + 72` for a whole quarter-hour offset within ±18 hours, else nil.
+  @inline(__always)
+  static func quarterHourSlot(_ offset: Int32) -> Int? {
+    guard offset % 900 == 0, offset >= -64_800, offset <= 64_800 else { return nil }
+    return Int(offset / 900) + 72
   }
 
   public static func == (a: UTCOffsetColumn, b: UTCOffsetColumn) -> Bool {

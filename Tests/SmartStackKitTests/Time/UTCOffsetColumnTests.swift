@@ -61,6 +61,31 @@ struct UTCOffsetColumnTests {
     #expect(fortyRuns.mode == .runs)
   }
 
+  /// A palette finds a quarter-hour offset's code in its table and any other by search:
+  /// rows of every quarter hour within ±18 hours, interleaved with offsets that are not
+  /// (`none`, odd seconds, beyond ±18 hours), read back; the table names exactly the
+  /// palette's quarter-hour values.
+  @Test func aPalettesQuarterHourTableAgreesWithItsValues() {
+    let quarterHours = (-72...72).map { Int32($0) * 900 }
+    let others: [Int32] = [UTCOffset.none, 3601, -1, 64_801, -65_700, 19_799]
+    var g = SplitMix64(seed: 5)
+    var rows: [Int32] = (0..<40).map { Int32($0 % 2) * 3600 }  // a palette from the start
+    for _ in 0..<3000 {
+      rows.append(g.nextInt(below: 5) == 0 ? others[g.nextInt(below: others.count)] : quarterHours[g.nextInt(below: quarterHours.count)])
+    }
+    let column = UTCOffsetColumn(rows)
+    #expect(column.mode == .palette)
+    #expect(Array(column) == rows)
+    #expect(column.quarterHourCodes.count == 145)
+    for slot in 0..<145 {
+      let offset = Int32(slot - 72) * 900
+      let code = column.values.firstIndex(of: offset).map { UInt16($0 + 1) } ?? 0
+      #expect(column.quarterHourCodes[slot] == code, "offset \(offset)")
+    }
+    #expect(UTCOffsetColumn.quarterHourSlot(3601) == nil && UTCOffsetColumn.quarterHourSlot(65_700) == nil)
+    #expect(UTCOffsetColumn.quarterHourSlot(UTCOffset.none) == nil)
+  }
+
   @Test func aPaletteTurnsPlainAtItsTwoHundredFiftySeventhValue() {
     var column = UTCOffsetColumn((0..<100).map { Int32($0 % 2) })
     #expect(column.mode == .palette)
