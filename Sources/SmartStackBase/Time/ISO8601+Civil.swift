@@ -11,17 +11,21 @@ extension ISO8601 {
   /// into the next month (`2026-02-29` gives the day of `2026-03-01`). Other values give an
   /// unspecified result but never trap. Exact for |year| < 2^40.
   ///
+  /// The calendar repeats every 400 years, which are 146 097 days: the year is shifted by
+  /// `400 · 2^32` years, which makes every year with |year| < 2^40 non-negative, the days
+  /// before its March 1st are counted with unsigned divisions by constants (no era split,
+  /// no sign test; the timestamp parser's hot path inlines a few multiplications), and the
+  /// shift's `146 097 · 2^32` days are taken off again.
+  ///
   /// - Complexity: O(1), integer arithmetic only.
   @inlinable
   public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
-    let y = Int64(truncatingIfNeeded: month <= 2 ? year &- 1 : year)
-    let era = (y >= 0 ? y : y &- 399) / 400
-    let yearOfEra = y &- era &* 400  // 0...399
-    let m = Int64(truncatingIfNeeded: month)
-    let shiftedMonth = m > 2 ? m &- 3 : m &+ 9  // March = 0
-    let dayOfYear = (153 &* shiftedMonth &+ 2) / 5 &+ Int64(truncatingIfNeeded: day) &- 1
-    let dayOfEra = yearOfEra &* 365 &+ yearOfEra / 4 &- yearOfEra / 100 &+ dayOfYear
-    return era &* 146_097 &+ dayOfEra &- 719_468
+    let marchYear = Int64(truncatingIfNeeded: month <= 2 ? year &- 1 : year)
+    let y = UInt64(bitPattern: marchYear &+ (400 &<< 32))  // >= 0 for |year| < 2^40
+    let shiftedMonth = UInt64(truncatingIfNeeded: month > 2 ? month &- 3 : month &+ 9)  // March = 0
+    let dayOfYear = (153 &* shiftedMonth &+ 2) / 5 &+ UInt64(truncatingIfNeeded: day) &- 1
+    let days = y &* 365 &+ y / 4 &- y / 100 &+ y / 400 &+ dayOfYear
+    return Int64(bitPattern: days) &- (146_097 &<< 32) &- 719_468
   }
 
   /// The proleptic Gregorian date of day `days` since 1970-01-01; the inverse of
@@ -50,22 +54,6 @@ extension ISO8601 {
   @inlinable
   public static func isLeapYear(_ year: Int) -> Bool {
     year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-  }
-
-  /// `daysFromCivil(year:month:day:)` for the years the parser accepts (1970...2100, any
-  /// year from 1 on in fact): with a non-negative year the era split drops out and every
-  /// division is unsigned, by a constant, so the parser's hot path inlines a few
-  /// multiplications. Equal to `daysFromCivil` for every `year >= 1`, `month` in 1...12
-  /// and `day` in 1...31 (a test walks every day of 1970...2100).
-  ///
-  /// - Complexity: O(1).
-  @inline(__always)
-  static func daysFromCivilSinceYearOne(year: Int, month: Int, day: Int) -> Int64 {
-    let y = UInt(truncatingIfNeeded: month <= 2 ? year &- 1 : year)
-    let shiftedMonth = UInt(truncatingIfNeeded: month > 2 ? month &- 3 : month &+ 9)  // March = 0
-    let dayOfYear = (153 &* shiftedMonth &+ 2) / 5 &+ UInt(truncatingIfNeeded: day) &- 1
-    let days = y &* 365 &+ y / 4 &- y / 100 &+ y / 400 &+ dayOfYear
-    return Int64(truncatingIfNeeded: days) &- 719_468
   }
 
   /// The number of days in `month` (1...12) of `year`: 28...31; 0 for other months.

@@ -79,7 +79,7 @@ extension ISO8601 {
       day <= daysInMonth(year: year, month: month), hour <= 23, minute <= 59, second <= 59
     else { return nil }
     let local =
-      daysFromCivilSinceYearOne(year: year, month: month, day: day) * Instant.millisecondsPerDay
+      daysFromCivil(year: year, month: month, day: day) * Instant.millisecondsPerDay
       + Int64(hour * 3_600_000 + minute * 60_000 + second * 1_000)
     var offsetSeconds = 0
     switch n {
@@ -151,7 +151,7 @@ extension ISO8601 {
     guard day <= daysInMonth(year: year, month: month) else {
       return fail(8, "day \(pad2(day)) does not exist in \(monthNames[month - 1]) \(year)")
     }
-    let midnight = daysFromCivilSinceYearOne(year: year, month: month, day: day) * Instant.millisecondsPerDay
+    let midnight = daysFromCivil(year: year, month: month, day: day) * Instant.millisecondsPerDay
     if n == 10 { return .success(.local(milliseconds: midnight)) }
 
     // Time.

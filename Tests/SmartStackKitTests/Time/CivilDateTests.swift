@@ -24,16 +24,32 @@ struct CivilDateTests {
     #expect(ISO8601.daysFromCivil(year: 0, month: 3, day: 1) == -719_468)
   }
 
-  /// The parser's form for years from 1 on is the general one, day for day (every day of
-  /// month 1...31, so days past a month's end too), across the 100- and 400-year rules.
-  @Test func daysFromCivilSinceYearOneEqualsDaysFromCivil() {
-    let years = Array(1...40) + Array(1596...1604) + Array(1696...1704) + Array(1896...2104) + Array(2396...2404)
+  /// Howard Hinnant's `days_from_civil`, with the era split and signed divisions, as the
+  /// reference the shifted, unsigned form is checked against.
+  static func daysFromCivilByEras(year: Int, month: Int, day: Int) -> Int64 {
+    let y = Int64(month <= 2 ? year - 1 : year)
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let m = Int64(month)
+    let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  /// The shifted form equals the era form day for day (every day of month 1...31, so days
+  /// past a month's end too), across the 100- and 400-year rules, for negative years and
+  /// at the ends of the exact range, |year| < 2^40.
+  @Test func daysFromCivilEqualsTheEraFormForEveryYearInItsRange() {
+    let edge = 1 << 40
+    var years = Array(-804...(-796)) + Array(-404...404) + Array(1596...1604) + Array(1696...1704)
+    years += Array(1896...2104) + Array(2396...2404)
+    years += Array((-edge + 1)...(-edge + 401)) + Array((edge - 401)...(edge - 1))
     for year in years {
       for month in 1...12 {
         for day in 1...31 {
-          let general = ISO8601.daysFromCivil(year: year, month: month, day: day)
-          let fast = ISO8601.daysFromCivilSinceYearOne(year: year, month: month, day: day)
-          if general != fast { Issue.record("\(year)-\(month)-\(day): \(fast), expected \(general)") }
+          let expected = Self.daysFromCivilByEras(year: year, month: month, day: day)
+          let got = ISO8601.daysFromCivil(year: year, month: month, day: day)
+          if got != expected { Issue.record("\(year)-\(month)-\(day): \(got), expected \(expected)") }
         }
       }
     }
