@@ -345,8 +345,7 @@ extension CSVReader {
           start: contentStart, end: contentEnd, sourceStart: fieldStart,
           isQuoted: isQuoted, isUnescaped: false)
         if hasEscape { unescape(&field) }
-        if fieldCount < fields.count { fields[fieldCount] = field } else { fields.append(field) }
-        fieldCount += 1
+        appendField(field)
       }
 
       // After the field: a comma, a line end, or the end of the input.
@@ -441,11 +440,18 @@ extension CSVReader {
     return nil
   }
 
+  /// Sets the record's next field: overwrites the last record's field at `fieldCount`
+  /// when there is one, else appends (`fields` keeps its elements from record to record).
   @inline(__always)
-  private mutating func appendPlainField(_ start: Int, _ end: Int) {
-    let field = Field(start: start, end: end, sourceStart: start, isQuoted: false, isUnescaped: false)
+  private mutating func appendField(_ field: Field) {
     if fieldCount < fields.count { fields[fieldCount] = field } else { fields.append(field) }
     fieldCount &+= 1
+  }
+
+  /// `appendField` of an unquoted field of `start..<end` with nothing to unescape.
+  @inline(__always)
+  private mutating func appendPlainField(_ start: Int, _ end: Int) {
+    appendField(Field(start: start, end: end, sourceStart: start, isQuoted: false, isUnescaped: false))
   }
 
   /// Scans an unquoted stretch up to a `,`, a LF or the end; returns where it stopped.
