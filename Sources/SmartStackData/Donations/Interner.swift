@@ -36,8 +36,9 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
   /// Up to 16 bytes of a name as two words, the same for the same bytes of one length:
   /// 8...16 bytes are the first and the last 8 (overlapping); 4...7, the first and last 4
   /// in one word; fewer, the bytes one by one. Longer names keep (0, 0) and are compared
-  /// in the arena.
-  private struct Key: Equatable {
+  /// in the arena. These are the words `hash(_:)` reads of such a name
+  /// (`hash(_:count:)`).
+  struct Key: Equatable {
     var words: (UInt64, UInt64)
 
     @inline(__always)
@@ -92,8 +93,7 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
   /// - Complexity: O(`bytes.count`) expected; amortised O(1) table growth.
   @discardableResult
   public mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
-    let hash = Self.hash(bytes)
-    let key = Key(bytes)
+    let (hash, key) = Self.hashAndKey(bytes)
     let (slot, found) = find(bytes, hash: hash, key: key)
     if found >= 0 { return found }
     let id = Int32(truncatingIfNeeded: names.count)
@@ -115,7 +115,8 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
 
   /// The id of `bytes`, or nil when they were never interned. O(`bytes.count`) expected.
   public func id(of bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
-    let found = find(bytes, hash: Self.hash(bytes), key: Key(bytes)).id
+    let (hash, key) = Self.hashAndKey(bytes)
+    let found = find(bytes, hash: hash, key: key).id
     return found >= 0 ? found : nil
   }
 
@@ -174,6 +175,43 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
     slots = bigger
   }
 
+  /// `hash(bytes)` and `Key(bytes)`, the bytes of a name of at most 16 bytes read once.
+  @inline(__always)
+  private static func hashAndKey(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt64, key: Key) {
+    let key = Key(bytes)
+    return (bytes.count <= 16 ? hash(key, count: bytes.count) : hash(bytes), key)
+  }
+
+  /// `hash(_:)` of a name of `count` bytes, at most 16, from its `key`, which holds the
+  /// words `hash(_:)` reads of it: for 9...16 bytes the first 8 and the last 8, for fewer
+  /// the one tail word. Equal to `hash(_:)` of those bytes (a test checks every length).
+  @inline(__always)
+  static func hash(_ key: Key, count: Int) -> UInt64 {
+    var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: count)
+    if count > 0 {
+      var tail = key.words.0
+      if count > 8 {
+        h = (h ^ key.words.0) &* 0xFF51_AFD7_ED55_8CCD
+        h = (h &<< 29) | (h &>> 35)
+        tail = key.words.1
+      }
+      h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+    }
+    return finalised(h)
+  }
+
+  /// The murmur3 64-bit finaliser.
+  @inline(__always)
+  private static func finalised(_ hash: UInt64) -> UInt64 {
+    var h = hash
+    h ^= h &>> 33
+    h = h &* 0xFF51_AFD7_ED55_8CCD
+    h ^= h &>> 33
+    h = h &* 0xC4CE_B9FE_1A85_EC53
+    h ^= h &>> 33
+    return h
+  }
+
   /// A fixed 64-bit hash of a byte string: 8 bytes at a time, multiply-rotate, the last
   /// (possibly overlapping) 8 bytes or, for short strings, a few overlapping loads, then
   /// the murmur3 finaliser. Not seeded: ids never depend on it anyway.
@@ -200,11 +238,6 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
       }
       h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
     }
-    h ^= h &>> 33
-    h = h &* 0xFF51_AFD7_ED55_8CCD
-    h ^= h &>> 33
-    h = h &* 0xC4CE_B9FE_1A85_EC53
-    h ^= h &>> 33
-    return h
+    return finalised(h)
   }
 }

@@ -74,6 +74,24 @@ struct InternerTests {
     #expect(people.id(of: "person-0999") == nil)
   }
 
+  /// The hash of a name of at most 16 bytes made from its key is the hash of its bytes,
+  /// for every length 0...16 (one of them read from the middle of a larger buffer, so
+  /// unaligned), so a short name hashes the same whichever way it is looked up.
+  @Test func aShortNamesHashFromItsKeyIsItsBytesHash() {
+    var rng = SplitMix64(seed: 16)
+    for count in 0...16 {
+      for _ in 0..<200 {
+        let buffer = (0..<(count + 3)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        buffer.withUnsafeBufferPointer { all in
+          let name = UnsafeBufferPointer(rebasing: all[3..<(3 + count)])
+          let expected = Interner.hash(name)
+          let fromKey = Interner.hash(Interner.Key(name), count: count)
+          if fromKey != expected { Issue.record("\(Array(name)): \(fromKey), expected \(expected)") }
+        }
+      }
+    }
+  }
+
   @Test func equalityComparesNamesInOrder() {
     #expect(Interner(["a", "b", "a"]) == Interner(["a", "b"]))
     #expect(Interner(["a", "b"]) != Interner(["b", "a"]))
