@@ -392,52 +392,72 @@ extension CSVReader {
     let limit = min(n, recordStart &+ InputLimits.maximumLineBytes)
     var fieldStart = offset
     var i = offset
-    while true {
-      // The next byte at or after `i` that needs a look, or `limit`.
-      var stop = limit
-      while i &+ 8 <= limit {
+    // Eight bytes at a time; `flags` has bit 7 of each byte below 0x2D or above 0x7F set,
+    // exactly (no borrow crosses bytes: each byte is ORed with 0x80 before 0x2D is taken
+    // off), so every flagged byte of a word is looked at without loading it again.
+    var flags: UInt64 = 0
+    while i < limit {
+      let width: Int
+      if i &+ 8 <= limit {
         let x = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-        let flags = (((x &- 0x2D2D_2D2D_2D2D_2D2D) & ~x) | x) & 0x8080_8080_8080_8080
-        if flags != 0 {
-          stop = i &+ (flags.trailingZeroBitCount &>> 3)
-          break
+        flags = (~((x | 0x8080_8080_8080_8080) &- 0x2D2D_2D2D_2D2D_2D2D) | x) & 0x8080_8080_8080_8080
+        width = 8
+      } else {
+        // The last bytes before `limit`, one at a time.
+        let c = base[i]
+        flags = c < 0x2D || c >= 0x80 ? 0x80 : 0
+        width = 1
+      }
+      while flags != 0 {
+        let stop = i &+ (flags.trailingZeroBitCount &>> 3)
+        flags &= flags &- 1
+        let c = base[stop]
+        if c == Self.newline {
+          // The record's end (`stop < limit`, so within the line limit): its last field,
+          // then the line end.
+          return endPlainRecord(fieldStart: fieldStart, at: stop)
         }
-        i &+= 8
-      }
-      if stop == limit {
-        while i < limit && base[i] >= 0x2D && base[i] < 0x80 { i &+= 1 }
-        stop = i
-      }
-      if stop == n || (stop < n && base[stop] == Self.newline) {
-        // The record's end: its last field, then the line end.
-        guard stop < limit || stop == n, stop &- recordStart <= InputLimits.maximumLineBytes else { break }
-        appendPlainField(fieldStart, stop)
-        if let expected = expectedFieldCount {
-          guard fieldCount == expected else { break }
-        } else {
-          expectedFieldCount = fieldCount
+        if c == Self.comma {
+          appendPlainField(fieldStart, stop)
+          fieldStart = stop &+ 1
+        } else if c >= 0x80 || c == Self.quote || c == Self.carriageReturn || c == 0 {
+          fieldCount = 0
+          return nil
         }
-        if stop < n {
-          offset = stop &+ 1
-          line &+= 1
-          lineStart = offset
-        } else {
-          offset = n
-        }
-        return .record
       }
-      guard stop < limit else { break }  // the line limit: the general path reports it
-      let c = base[stop]
-      if c == Self.comma {
-        appendPlainField(fieldStart, stop)
-        fieldStart = stop &+ 1
-      } else if c >= 0x80 || c == Self.quote || c == Self.carriageReturn || c == 0 {
-        break
-      }
-      i = stop &+ 1
+      i &+= width
     }
-    fieldCount = 0
-    return nil
+    // No line feed before `limit`: the input's last line (without a line end) when `limit`
+    // is the input's end; else past the line limit, which the general path reports.
+    guard limit == n else {
+      fieldCount = 0
+      return nil
+    }
+    return endPlainRecord(fieldStart: fieldStart, at: n)
+  }
+
+  /// Ends a plain record whose last field ends at `end`, a line feed or the input's end:
+  /// the record when it has the header's number of fields (the first record sets it), else
+  /// nil with no fields, for the general path to report.
+  @inline(__always)
+  private mutating func endPlainRecord(fieldStart: Int, at end: Int) -> Step? {
+    appendPlainField(fieldStart, end)
+    if let expected = expectedFieldCount {
+      guard fieldCount == expected else {
+        fieldCount = 0
+        return nil
+      }
+    } else {
+      expectedFieldCount = fieldCount
+    }
+    if end < bytes.count {
+      offset = end &+ 1
+      line &+= 1
+      lineStart = offset
+    } else {
+      offset = end
+    }
+    return .record
   }
 
   /// Sets the record's next field: overwrites the last record's field at `fieldCount`
