@@ -18,6 +18,7 @@ extension ISO8601 {
   /// shift's `146 097 · 2^32` days are taken off again.
   ///
   /// - Complexity: O(1), integer arithmetic only.
+  @inline(__always)
   @inlinable
   public static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
     let marchYear = Int64(truncatingIfNeeded: month <= 2 ? year &- 1 : year)
