@@ -88,13 +88,15 @@ extension DonationLogBuilder {
       internSet(pairs.map { ParameterID(key: keys[Int($0.key)], value: values[Int($0.value)]) }.sorted())
     }
     // Column by column (what `append(timestamp:…)` does row by row, as the one-pass reader
-    // does): offsets appear with the first row that has one, `none` before it.
+    // does): offsets appear with the first row that has one, `none` before it. Each column
+    // is renumbered by `Array.map`, whose closure inlines, and then copied; appending a
+    // `lazy.map` called the closure through a thunk for every row.
     let before = count
     timestamps.append(contentsOf: part.timestamps)
-    self.users.append(contentsOf: part.users.lazy.map { users[Int($0)] })
-    self.kinds.append(contentsOf: part.kinds.lazy.map { kinds[Int($0)] })
-    self.intents.append(contentsOf: part.intents.lazy.map { $0 < 0 ? $0 : intents[Int($0)] })
-    parameterSets.append(contentsOf: part.parameterSets.lazy.map { sets[Int($0)] })
+    self.users.append(contentsOf: part.users.map { users[Int($0)] })
+    self.kinds.append(contentsOf: part.kinds.map { kinds[Int($0)] })
+    self.intents.append(contentsOf: part.intents.map { $0 < 0 ? $0 : intents[Int($0)] })
+    parameterSets.append(contentsOf: part.parameterSets.map { sets[Int($0)] })
     if !part.utcOffsets.isEmpty {
       if utcOffsets.isEmpty {
         utcOffsets.reserveCapacity(max(timestamps.capacity, count))
