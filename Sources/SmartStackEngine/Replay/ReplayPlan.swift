@@ -246,21 +246,23 @@ public struct ReplayPlan: Sendable {
         }
       }
 
-      // Donations and their matches (a kind stack matches at most one instance a donation;
-      // a matcher's rows may match more and grow `matches` past its room).
-      p.donationTimes.reserveCapacity(rows.count)
-      p.donationKinds.reserveCapacity(rows.count)
+      // Donations, each column gathered in a loop of its own: a person's rows lie far apart
+      // in the log, and a loop that does nothing else keeps many of those loads in flight
+      // (one loop doing all of a row's work waited on nearly every row's timestamp).
+      p.donationTimes = rows.map { log.timestamps[Int($0)] }
+      if !log.utcOffsets.isEmpty {
+        for r in rows { p.donationOffsets.append(log.utcOffsets[Int(r)]) }
+      }
+      p.donationKinds = rows.map { log.kinds[Int($0)] }
+      // Their matches (a kind stack matches at most one instance a donation; a matcher's
+      // rows may match more and grow `matches` past its room).
       p.matchStart.reserveCapacity(rows.count + 1)
       p.matches.reserveCapacity(rows.count)
-      for r in rows {
-        let i = Int(r)
-        p.donationTimes.append(log.timestamps[i])
-        if !log.utcOffsets.isEmpty { p.donationOffsets.append(log.utcOffsets[i]) }
-        p.donationKinds.append(log.kinds[i])
+      for (k, r) in rows.enumerated() {
         if let matcher {
-          p.matches.append(contentsOf: matcher.instances(matching: i))
+          p.matches.append(contentsOf: matcher.instances(matching: Int(r)))
         } else {
-          let m = instanceOfKind[Int(log.kinds[i])]
+          let m = instanceOfKind[Int(p.donationKinds[k])]
           if m >= 0 { p.matches.append(m) }
         }
         p.matchStart.append(Int32(p.matches.count))
