@@ -64,3 +64,67 @@ struct ChunkRowsByPerson {
     }
   }
 }
+
+/// A `ChunkRowsByPerson` that one task of the spread groups a chunk into
+/// (`ParallelMap`): a box, so the task mutates it in place.
+///
+/// **Invariant:** within one `ParallelMap.map`, at most one task writes a box, and no task
+/// reads a box another task writes; the spread reads the boxes only in the next map, after
+/// the one that wrote them has returned.
+final class GroupedVisitChunk {
+  var rows: ChunkRowsByPerson
+
+  init(people: Int) { rows = ChunkRowsByPerson(people: people) }
+}
+
+/// The visits (times, and offsets when the log has any) of a block of consecutive people
+/// (`people`), as the spread builds them: one task of a `ParallelMap.map` appends to a
+/// block, and no other task touches it (the invariant of `GroupedVisitChunk`).
+final class VisitSpreadBlock {
+  let people: Range<Int>
+  /// Person `people.lowerBound + j`'s times are `times[j]`, reserved for all its rows.
+  var times: [[Int64]]
+  /// Likewise its offsets, as runs (they need no room reserved); empty without offsets.
+  var offsets: [UTCOffsetColumn]
+
+  /// A block of `people` with `rows[i]` rows for person `i`; `offsets` when the log has any.
+  init(people: Range<Int>, rows: ArraySlice<Int>, offsets: Bool) {
+    self.people = people
+    times = rows.map { n -> [Int64] in
+      var t: [Int64] = []
+      t.reserveCapacity(n)
+      return t
+    }
+    self.offsets = offsets ? [UTCOffsetColumn](repeating: [], count: people.count) : []
+  }
+
+  /// Appends the block's people's rows of `chunks`, chunk after chunk (file order).
+  ///
+  /// - Complexity: O(the block's rows in `chunks` + the people with rows in them).
+  func append(_ chunks: ArraySlice<GroupedVisitChunk>) {
+    for chunk in chunks {
+      let grouped = chunk.rows
+      // Read through buffers: a slice of the chunk's arrays per person retained and released
+      // them, and with every core doing so their reference counts went from core to core.
+      grouped.times.withUnsafeBufferPointer { groupedTimes in
+        grouped.offsets.withUnsafeBufferPointer { groupedOffsets in
+          for i in grouped.people where people.contains(i) {
+            let rows = grouped.rows(of: i)
+            let j = i - people.lowerBound
+            times[j].append(contentsOf: UnsafeBufferPointer(rebasing: groupedTimes[rows]))
+            guard !offsets.isEmpty else { continue }
+            // As runs: a person's offsets within a chunk are nearly always one value.
+            var r = rows.lowerBound
+            while r < rows.upperBound {
+              let value = groupedOffsets[r]
+              var end = r + 1
+              while end < rows.upperBound && groupedOffsets[end] == value { end += 1 }
+              offsets[j].append(value, count: end - r)
+              r = end
+            }
+          }
+        }
+      }
+    }
+  }
+}

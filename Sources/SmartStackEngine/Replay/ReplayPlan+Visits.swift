@@ -75,36 +75,35 @@ extension ReplayPlan {
         }
       }
     }
-    var times = rowsOf.map { n -> [Int64] in
-      var t: [Int64] = []
-      t.reserveCapacity(n)
-      return t
+    // Chunk by chunk, in file order, in waves of one chunk per core, each wave's chunks let
+    // go before the next: each chunk of a wave is grouped by person on a core of its own
+    // (`ChunkRowsByPerson`, a counting sort, stable: a person's rows keep file order), then
+    // each block of people appends its rows of the wave's chunks, in file order, on a core
+    // of its own (`VisitSpreadBlock`). Grouping matters: row by row, nearly every append went
+    // to another of thousands of arrays and missed the cache (and the TLB).
+    let cores = ParallelMap.partCount
+    let grouped = (0..<cores).map { _ in GroupedVisitChunk(people: people.count) }
+    let blocks = ParallelMap.blocks(count: people.count, parts: cores).map {
+      VisitSpreadBlock(people: $0, rows: rowsOf[$0], offsets: hasOffsets)
     }
-    // A person's offsets are a few runs (`UTCOffsetColumn`): they need no room reserved.
-    var offsets = hasOffsets ? [UTCOffsetColumn](repeating: [], count: people.count) : []
-    // Chunk by chunk, in file order, each let go once spread. A chunk's rows are first
-    // grouped by person (a counting sort, stable: a person's rows keep file order), then
-    // each person's are appended at once: row by row, nearly every append went to another
-    // of thousands of arrays and missed the cache (and the TLB).
-    var grouped = ChunkRowsByPerson(people: people.count)
-    for k in chunks.indices {
-      let chunk = chunks[k]
-      chunks[k] = VisitChunk(userIDs: [], times: [], utcOffsets: [])
-      grouped.group(chunk, personOf: personOf, offsets: hasOffsets)
-      for i in grouped.people {
-        let rows = grouped.rows(of: i)
-        times[i].append(contentsOf: grouped.times[rows])
-        guard hasOffsets else { continue }
-        // As runs: a person's offsets within a chunk are nearly always one value.
-        var r = rows.lowerBound
-        while r < rows.upperBound {
-          let value = grouped.offsets[r]
-          var end = r + 1
-          while end < rows.upperBound && grouped.offsets[end] == value { end += 1 }
-          offsets[i].append(value, count: end - r)
-          r = end
-        }
+    var k = 0
+    while k < chunks.count {
+      let wave = k..<min(k + cores, chunks.count)
+      _ = ParallelMap.map(Array(wave)) { c in
+        grouped[c - wave.lowerBound].rows.group(chunks[c], personOf: personOf, offsets: hasOffsets)
       }
+      _ = ParallelMap.map(blocks) { block in block.append(grouped.prefix(wave.count)) }
+      for c in wave { chunks[c] = VisitChunk(userIDs: [], times: [], utcOffsets: []) }
+      k = wave.upperBound
+    }
+    var times: [[Int64]] = []
+    var offsets: [UTCOffsetColumn] = []
+    times.reserveCapacity(people.count)
+    if hasOffsets { offsets.reserveCapacity(people.count) }
+    for block in blocks {
+      times += block.times
+      offsets += block.offsets
+      (block.times, block.offsets) = ([], [])
     }
     guard unknown > 0 else { return (times, offsets, nil) }
     // The log's names are in order of first appearance, so the first unknown ones by id
