@@ -60,6 +60,14 @@ package enum CSVChunks {
   /// (`ParallelMap`) by `readPart`, and handed to `join` in file order with their ranges;
   /// then the window's pages of `mapped` are let go of (`MappedInputFile.release`).
   ///
+  /// With `quoted`, a window is first cut at line ends without counting quotes, and each
+  /// part's quotes are counted while it is read, on its core: when every part holds an
+  /// even number of them, each cut has an even number before it, so the cuts are exactly
+  /// those that counting first finds (the first safe line end at or after each target).
+  /// Otherwise (a quoted field holds a line end near a cut) the window is cut again,
+  /// counting quotes first, and read again. Counting first was a pass over every window
+  /// on one core, and it was also where the mapped file's pages were first touched.
+  ///
   /// - Returns: false as soon as `readPart` returns nil for a part of a window (that
   ///   window's parts are not joined, later windows are not read); true when every part
   ///   was read and joined.
@@ -72,13 +80,23 @@ package enum CSVChunks {
   ) -> Bool {
     var start = start
     while start < bytes.count {
-      let window = Self.window(in: bytes, from: start, size: windowBytes, quoted: quoted)
-      let cuts = Self.parts(of: window, in: bytes, count: parts, quoted: quoted)
-      let read = ParallelMap.map(cuts, readPart)
-      guard !read.contains(where: { $0 == nil }) else { return false }
-      for (part, cut) in zip(read, cuts) { join(part!, cut) }
-      mapped?.release(before: window.upperBound)
-      start = window.upperBound
+      // Cut at line ends alone (`quoted: false`), counting each part's quotes as it is read.
+      let window = Self.window(in: bytes, from: start, size: windowBytes, quoted: false)
+      var cuts = Self.parts(of: window, in: bytes, count: parts, quoted: false)
+      var read = ParallelMap.map(cuts) { range in
+        (part: readPart(range), evenQuotes: !quoted || count(UInt8(ascii: "\""), in: bytes, range) % 2 == 0)
+      }
+      var end = window.upperBound
+      if !read.allSatisfy(\.evenQuotes) {
+        let counted = Self.window(in: bytes, from: start, size: windowBytes, quoted: true)
+        cuts = Self.parts(of: counted, in: bytes, count: parts, quoted: true)
+        read = ParallelMap.map(cuts) { (part: readPart($0), evenQuotes: true) }
+        end = counted.upperBound
+      }
+      guard !read.contains(where: { $0.part == nil }) else { return false }
+      for (part, cut) in zip(read, cuts) { join(part.part!, cut) }
+      mapped?.release(before: end)
+      start = end
     }
     return true
   }

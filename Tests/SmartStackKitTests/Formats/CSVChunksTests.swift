@@ -71,6 +71,39 @@ struct CSVChunksTests {
     #expect(quotedSeen > 20, "most logs hold quoted fields with line ends inside")
   }
 
+  /// `read` cuts at line ends first and checks each part's quotes afterwards; the cuts it
+  /// joins are exactly those that counting quotes first gives (`window` and `parts` with
+  /// `quoted`), on logs with quoted line ends, for several window sizes and part counts,
+  /// and the windows where cutting at line ends alone cuts elsewhere (read again) are
+  /// many.
+  @Test func readJoinsTheCutsThatCountingQuotesFirstGives() {
+    var cutElsewhere = 0
+    for seed in UInt64(1)...120 {
+      let bytes = Array(Self.log(seed: seed).text.utf8)
+      bytes.withUnsafeBufferPointer { buffer in
+        for (window, parts) in [(40, 3), (100, 2), (1000, 4), (7, 5)] {
+          var expected: [Range<Int>] = []
+          var start = 0
+          while start < buffer.count {
+            let counted = CSVChunks.window(in: buffer, from: start, size: window, quoted: true)
+            let cuts = CSVChunks.parts(of: counted, in: buffer, count: parts, quoted: true)
+            let uncounted = CSVChunks.window(in: buffer, from: start, size: window, quoted: false)
+            if CSVChunks.parts(of: uncounted, in: buffer, count: parts, quoted: false) != cuts { cutElsewhere += 1 }
+            expected += cuts
+            start = counted.upperBound
+          }
+          var joined: [Range<Int>] = []
+          let read = CSVChunks.read(
+            buffer, from: 0, mapped: nil, windowBytes: window, parts: parts, readPart: { _ in 0 },
+            join: { _, range in joined.append(range) })
+          #expect(read)
+          #expect(joined == expected, "seed \(seed), window \(window), parts \(parts)")
+        }
+      }
+    }
+    #expect(cutElsewhere > 20, "line ends inside quoted fields move cuts: \(cutElsewhere)")
+  }
+
   /// A part with any problem gives nil, so that the one-pass reader reports it with its
   /// own positions: a bad time, an empty line in the middle, a lone CR, a wrong field count.
   @Test(arguments: [
