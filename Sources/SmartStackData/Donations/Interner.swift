@@ -37,7 +37,7 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
   /// 8...16 bytes are the first and the last 8 (overlapping); 4...7, the first and last 4
   /// in one word; fewer, the bytes one by one. Longer names keep (0, 0) and are compared
   /// in the arena. A short name's hash is made from these words (`hash(_:count:)`).
-  struct Key: Equatable {
+  private struct Key: Equatable {
     var words: (UInt64, UInt64)
 
     @inline(__always)
@@ -189,7 +189,7 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
   /// alone left the low bits the table's mask keeps less spread for numbered names (a
   /// test checks the spread of six families of names).
   @inline(__always)
-  static func hash(_ key: Key, count: Int) -> UInt64 {
+  private static func hash(_ key: Key, count: Int) -> UInt64 {
     let h = mum(key.words.0 ^ 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: count), key.words.1 ^ 0xC4CE_B9FE_1A85_EC53)
     return mum(h ^ 0xFF51_AFD7_ED55_8CCD, 0x2D35_8DCC_AA6C_78A5)
   }
