@@ -88,15 +88,13 @@ extension DonationLogBuilder {
       internSet(pairs.map { ParameterID(key: keys[Int($0.key)], value: values[Int($0.value)]) }.sorted())
     }
     // Column by column (what `append(timestamp:…)` does row by row, as the one-pass reader
-    // does): offsets appear with the first row that has one, `none` before it. Each column
-    // is renumbered by `Array.map`, whose closure inlines, and then copied; appending a
-    // `lazy.map` called the closure through a thunk for every row.
+    // does): offsets appear with the first row that has one, `none` before it.
     let before = count
     timestamps.append(contentsOf: part.timestamps)
-    self.users.append(contentsOf: part.users.map { users[Int($0)] })
-    self.kinds.append(contentsOf: part.kinds.map { kinds[Int($0)] })
-    self.intents.append(contentsOf: part.intents.map { $0 < 0 ? $0 : intents[Int($0)] })
-    parameterSets.append(contentsOf: part.parameterSets.map { sets[Int($0)] })
+    Self.append(part.users, renumberedBy: users, to: &self.users)
+    Self.append(part.kinds, renumberedBy: kinds, to: &self.kinds)
+    Self.append(part.intents, renumberedBy: intents, to: &self.intents)
+    Self.append(part.parameterSets, renumberedBy: sets, to: &parameterSets)
     if !part.utcOffsets.isEmpty {
       if utcOffsets.isEmpty {
         utcOffsets.reserveCapacity(max(timestamps.capacity, count))
@@ -107,5 +105,19 @@ extension DonationLogBuilder {
       utcOffsets.append(contentsOf: repeatElement(UTCOffset.none, count: part.count))
     }
     localTimes.append(part.localTimes, lineOffset: lineOffset)
+  }
+
+  /// Appends `ids` to `column`, each id renumbered to `map[id]` (a negative id, none, is
+  /// kept): copied, then renumbered in place. The join runs while the other cores wait, and
+  /// renumbering into a new array first (`Array.map`) allocated and touched a temporary
+  /// column per part; appending a `lazy.map` called its closure through a thunk per row.
+  ///
+  /// - Complexity: O(`ids.count`).
+  private static func append(_ ids: [Int32], renumberedBy map: [Int32], to column: inout [Int32]) {
+    let start = column.count
+    column.append(contentsOf: ids)
+    column.withUnsafeMutableBufferPointer { column in
+      for i in start..<column.count where column[i] >= 0 { column[i] = map[Int(column[i])] }
+    }
   }
 }
