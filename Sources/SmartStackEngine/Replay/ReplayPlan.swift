@@ -201,6 +201,16 @@ public struct ReplayPlan: Sendable {
       let first = log.timestamps[Int(firstRow)]
       var p = Person(name: log.userNames[Int32(u)], instances: [], alwaysAvailable: true)
 
+      // The donations, each column gathered in a loop of its own: a person's rows lie far
+      // apart in the log, and a loop that does nothing else keeps many of those loads in
+      // flight (one loop doing all of a row's work waited on nearly every row's timestamp).
+      // The stack below reads the person's own columns, not the log again.
+      p.donationTimes = rows.map { log.timestamps[Int($0)] }
+      if !log.utcOffsets.isEmpty {
+        for r in rows { p.donationOffsets.append(log.utcOffsets[Int(r)]) }
+      }
+      p.donationKinds = rows.map { log.kinds[Int($0)] }
+
       // The stack, and the kind -> instance map for kind-based stacks.
       var instanceOfKind: [Int32] = []
       switch options.stack {
@@ -209,8 +219,8 @@ public struct ReplayPlan: Sendable {
       case .all:
         p.alwaysAvailable = false
         instanceOfKind = Array(repeating: -1, count: log.kindNames.count)
-        for r in rows {
-          let k = Int(log.kinds[Int(r)])
+        for kind in p.donationKinds {
+          let k = Int(kind)
           if instanceOfKind[k] < 0 {
             instanceOfKind[k] = Int32(p.instances.count)
             let name = log.kindNames[Int32(k)]
@@ -227,11 +237,11 @@ public struct ReplayPlan: Sendable {
         var count = Array(repeating: 0, count: log.kindNames.count)
         var last = Array(repeating: Int64.min, count: log.kindNames.count)
         var seen: [Int] = []
-        for r in rows where log.timestamps[Int(r)] < first + warmup {
-          let k = Int(log.kinds[Int(r)])
+        for (kind, time) in zip(p.donationKinds, p.donationTimes) where time < first + warmup {
+          let k = Int(kind)
           if count[k] == 0 { seen.append(k) }
           count[k] += 1
-          last[k] = log.timestamps[Int(r)]
+          last[k] = time
         }
         seen.sort {
           if count[$0] != count[$1] { return count[$0] > count[$1] }
@@ -246,14 +256,6 @@ public struct ReplayPlan: Sendable {
         }
       }
 
-      // Donations, each column gathered in a loop of its own: a person's rows lie far apart
-      // in the log, and a loop that does nothing else keeps many of those loads in flight
-      // (one loop doing all of a row's work waited on nearly every row's timestamp).
-      p.donationTimes = rows.map { log.timestamps[Int($0)] }
-      if !log.utcOffsets.isEmpty {
-        for r in rows { p.donationOffsets.append(log.utcOffsets[Int(r)]) }
-      }
-      p.donationKinds = rows.map { log.kinds[Int($0)] }
       // Their matches (a kind stack matches at most one instance a donation; a matcher's
       // rows may match more and grow `matches` past its room).
       p.matchStart.reserveCapacity(rows.count + 1)
