@@ -91,10 +91,17 @@ extension DonationLogBuilder {
     // does): offsets appear with the first row that has one, `none` before it.
     let before = count
     timestamps.append(contentsOf: part.timestamps)
-    Self.append(part.users, renumberedBy: users, to: &self.users)
-    Self.append(part.kinds, renumberedBy: kinds, to: &self.kinds)
-    Self.append(part.intents, renumberedBy: intents, to: &self.intents)
-    Self.append(part.parameterSets, renumberedBy: sets, to: &parameterSets)
+    // Each id column copied, then renumbered in place (`Interner.remap`): the join runs
+    // while the other cores wait, and renumbering into a new array first allocated and
+    // touched a temporary column per part.
+    self.users.append(contentsOf: part.users)
+    Interner.remap(&self.users, from: before, through: users)
+    self.kinds.append(contentsOf: part.kinds)
+    Interner.remap(&self.kinds, from: before, through: kinds)
+    self.intents.append(contentsOf: part.intents)
+    Interner.remap(&self.intents, from: before, through: intents)
+    parameterSets.append(contentsOf: part.parameterSets)
+    Interner.remap(&parameterSets, from: before, through: sets)
     if !part.utcOffsets.isEmpty {
       if utcOffsets.isEmpty {
         utcOffsets.reserveCapacity(max(timestamps.capacity, count))
@@ -105,19 +112,5 @@ extension DonationLogBuilder {
       utcOffsets.append(contentsOf: repeatElement(UTCOffset.none, count: part.count))
     }
     localTimes.append(part.localTimes, lineOffset: lineOffset)
-  }
-
-  /// Appends `ids` to `column`, each id renumbered to `map[id]` (a negative id, none, is
-  /// kept): copied, then renumbered in place. The join runs while the other cores wait, and
-  /// renumbering into a new array first (`Array.map`) allocated and touched a temporary
-  /// column per part; appending a `lazy.map` called its closure through a thunk per row.
-  ///
-  /// - Complexity: O(`ids.count`).
-  private static func append(_ ids: [Int32], renumberedBy map: [Int32], to column: inout [Int32]) {
-    let start = column.count
-    column.append(contentsOf: ids)
-    column.withUnsafeMutableBufferPointer { column in
-      for i in start..<column.count where column[i] >= 0 { column[i] = map[Int(column[i])] }
-    }
   }
 }

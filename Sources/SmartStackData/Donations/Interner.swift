@@ -141,6 +141,19 @@ public struct Interner: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
+  /// Renumbers the ids `ids[start...]` in place, id `i` becoming `map[i]` (a negative id,
+  /// none, stays): how a part read on its own core, with an interner of its own, joins
+  /// the whole log's ids (`map` being the part's names interned into the log's interner).
+  /// Nothing is written when `map` is the identity.
+  ///
+  /// - Complexity: O(`ids.count - start` + `map.count`).
+  static func remap(_ ids: inout [Int32], from start: Int = 0, through map: [Int32]) {
+    guard map.indices.contains(where: { map[$0] != Int32(truncatingIfNeeded: $0) }) else { return }
+    ids.withUnsafeMutableBufferPointer { ids in
+      for i in start..<ids.count where ids[i] >= 0 { ids[i] = map[Int(ids[i])] }
+    }
+  }
+
   /// The id of `name`, or nil when it was never interned.
   public func id(of name: String) -> Int32? {
     var name = name

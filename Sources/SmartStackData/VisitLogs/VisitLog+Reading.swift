@@ -75,10 +75,7 @@ extension VisitLog {
       join: { part, range in
         (rowsRead, bytesRead) = (rowsRead + part.times.count, bytesRead + range.count)
         var chunk = VisitChunk(userIDs: part.ids, times: part.times, utcOffsets: part.offsets)
-        let renumbered = part.names.names.map { names.intern($0) }
-        if renumbered.enumerated().contains(where: { $0.offset != Int($0.element) }) {
-          for i in chunk.userIDs.indices { chunk.userIDs[i] = renumbered[Int(chunk.userIDs[i])] }
-        }
+        Interner.remap(&chunk.userIDs, through: part.names.names.map { names.intern($0) })
         chunks.append(chunk)
       })
     guard read else { return nil }

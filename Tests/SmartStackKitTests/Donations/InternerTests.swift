@@ -104,6 +104,20 @@ struct InternerTests {
     }
   }
 
+  /// Remapping renumbers only the ids from `start` on, keeps negative ids (none), and
+  /// leaves the ids alone under the identity map.
+  @Test func remapRenumbersFromStartAndKeepsNone() {
+    var ids: [Int32] = [0, 1, 2, -1, 0, 2]
+    Interner.remap(&ids, from: 2, through: [5, 3, 4])
+    #expect(ids == [0, 1, 4, -1, 5, 4])
+    var same: [Int32] = [2, 0, -1, 1]
+    Interner.remap(&same, through: [0, 1, 2])
+    #expect(same == [2, 0, -1, 1])
+    var empty: [Int32] = []
+    Interner.remap(&empty, through: [1, 0])
+    #expect(empty.isEmpty)
+  }
+
   @Test func equalityComparesNamesInOrder() {
     #expect(Interner(["a", "b", "a"]) == Interner(["a", "b"]))
     #expect(Interner(["a", "b"]) != Interner(["b", "a"]))
