@@ -76,7 +76,9 @@ public struct BenchReport: Sendable {
     self.repetitions = repetitions
   }
 
-  /// How the library was compiled: `debug` (about 5–50× slower) or `release`.
+  /// The build configuration: `release`, or `debug`, slower and refused against a release
+  /// baseline (the bench and the commands unoptimised; the library's layers optimised
+  /// with `-O` but file by file, not as whole modules: `Package.swift`).
   public static var currentBuild: String {
     #if DEBUG
       return "debug"
