@@ -23,14 +23,11 @@
 import Foundation
 import PackageDescription
 
-// The library's layers compile optimised (`-O`) in debug builds too: they are generic code
-// (the engine, the readers, the simulation) that runs 5 to 50 times slower unoptimised, and
-// the tests replay logs and simulate people through them. On the project's 2-core machine
-// `swift test` took 216 s with them unoptimised and 62 s optimised (README, "Set up").
-// Checks stay: bounds, overflow and `precondition` trap in `-O` as in `-Onone`; only
-// `assert` is off, as in a release build. `SMARTSTACK_DEBUG_ONONE=1 swift build` builds
-// them unoptimised, for stepping through them in a debugger. An unsafe flag: a package that
-// depends on this one by version needs Swift 6.2 or later (swift-tools-version 6.2).
+// The library's layers compile optimised (`-O`) in debug builds too, so that the tests'
+// replays and simulations run at release speed; `SMARTSTACK_DEBUG_ONONE=1 swift build`
+// builds them unoptimised, for a debugger. Why, what it measured, and why the manifest is
+// swift-tools-version 6.2 (an unsafe flag in a dependency): README, "Set up" and
+// "Dependencies".
 let optimisedInDebug: [SwiftSetting] =
   ProcessInfo.processInfo.environment["SMARTSTACK_DEBUG_ONONE"] == "1"
   ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
