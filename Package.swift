@@ -45,8 +45,12 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-    // The Biome importer's payloads are protobuf (README.md, "Dependencies").
-    .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0"),
+    // The Biome importer's payloads are protobuf (README.md, "Dependencies"). Its two
+    // default traits (Foundation streams of delimited messages, FieldMask helpers) are off:
+    // nothing here uses them, and SwiftPM 6.3.1 writes their two `-D` flags in an order
+    // that changes from one build plan to the next, which recompiled SwiftProtobuf
+    // (about 40 s in a release build) in every other later `swift build`.
+    .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0", traits: []),
   ],
   targets: [
     // The system zlib (gzip import): headers and libz from the OS, e.g. Debian's zlib1g-dev.
