@@ -48,8 +48,8 @@ let package = Package(
     // The Biome importer's payloads are protobuf (README.md, "Dependencies"). Its two
     // default traits (Foundation streams of delimited messages, FieldMask helpers) are off:
     // nothing here uses them, and SwiftPM 6.3.1 writes their two `-D` flags in an order
-    // that changes from one build plan to the next, which recompiled SwiftProtobuf
-    // (about 40 s in a release build) in every other later `swift build`.
+    // that changes from one build plan to the next, so a later `swift build` that planned
+    // again recompiled SwiftProtobuf (about 40 s in a release build) about every other time.
     .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0", traits: []),
   ],
   targets: [

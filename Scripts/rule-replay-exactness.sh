@@ -18,8 +18,8 @@ mkdir -p "$out"
 targets="static round-robin mru mfu hour-of-day hour-of-week markov relevance smart-rotate oracle"
 
 # check SCENARIO STRATEGY: simulate, evaluate rr on its own log, and write the verdict ("ok"
-# or what differs) to OUT/NAME-STRATEGY/verdict; a failed command leaves no verdict, and
-# its message in OUT/NAME-STRATEGY/errors.
+# or what differs) to OUT/NAME-STRATEGY/verdict; a failed command (the comparison's too)
+# leaves no verdict, and its message in OUT/NAME-STRATEGY/errors.
 check() {
   local scenario="$1" x="$2" name dir
   name="$(basename "$scenario" .json)"
@@ -31,7 +31,8 @@ check() {
     --emit-exposures "$dir/exposures.csv" --quiet
   "$bin" evaluate --exposures "$dir/exposures.csv" --strategy "$x" --estimator rr \
     --out "$dir/est" --quiet
-  python3 - "$dir/sim/runs.csv" "$dir/est/estimates.csv" > "$dir/verdict" <<'PY'
+  local verdict
+  verdict="$(python3 - "$dir/sim/runs.csv" "$dir/est/estimates.csv" <<'PY'
 import csv, sys
 run = next(csv.DictReader(open(sys.argv[1], newline="")))
 visits = int(run["visits"])
@@ -40,6 +41,8 @@ got = {r["metric"]: r["estimate"] for r in csv.DictReader(open(sys.argv[2], newl
 bad = [f"{m}: rr {got.get(m)} simulate {want[m]:.6f}" for m in want if got.get(m) != f"{want[m]:.6f}"]
 print("; ".join(bad) if bad else "ok")
 PY
+)"
+  echo "$verdict" > "$dir/verdict"
 }
 
 # The pairs, in a fixed order; they run as many at a time as there are cores (each is a
@@ -54,12 +57,11 @@ for scenario in Datasets/scenarios/*.json; do
   if grep -q '"context"' "$scenario"; then extra="context-mfu"; fi
   for x in $targets $extra; do pairs+=("$scenario $x"); done
 done
-# xargs runs `check` on each pair, as many at a time as there are cores, and exits non-zero
-# when any of them failed.
+# xargs runs `check` on each pair, as many at a time as there are cores; a pair whose check
+# failed has no verdict, and is reported below with its message.
 export -f check
 export bin out
-errors=0
-printf '%s\n' "${pairs[@]}" | xargs -P "$(nproc)" -n 2 bash -euo pipefail -c 'check "$1" "$2"' check || errors=1
+printf '%s\n' "${pairs[@]}" | xargs -P "$(nproc)" -n 2 bash -euo pipefail -c 'check "$1" "$2"' check || true
 
 checked=0
 failed=0
@@ -76,4 +78,4 @@ for pair in "${pairs[@]}"; do
   fi
 done
 echo "rule replay on a strategy's own log: $((checked - failed)) of $checked (scenario, strategy) pairs exact"
-[ "$failed" -eq 0 ] && [ "$errors" -eq 0 ]
+[ "$failed" -eq 0 ]
