@@ -176,23 +176,32 @@ struct DonationLogBuilder {
       }
       parameterSets[i] = setMap[Int(old)]
     }
+    (parameterTable, parameterKeys, parameterValues) = Self.canonicalParameters(
+      parameterTable, keys: parameterKeys, values: parameterValues, order: order)
+    setIDs = [:]
+  }
+
+  /// The parameter table of the sets `order` (old ids, set 0 first), in that order, with
+  /// keys and values renumbered by walking those sets, each set's pairs in (key, value)
+  /// text order: the canonical table (`DonationLog`, "Canonical ids"), also for
+  /// `DonationSpill`, which finds `order` without the rows.
+  static func canonicalParameters(
+    _ table: [[ParameterID]], keys oldKeys: Interner, values oldValues: Interner, order: [Int32]
+  ) -> (table: [[ParameterID]], keys: Interner, values: Interner) {
     var keys = Interner()
     var values = Interner()
-    var table: [[ParameterID]] = []
-    table.reserveCapacity(order.count)
+    var canonical: [[ParameterID]] = []
+    canonical.reserveCapacity(order.count)
     for old in order {
-      let named = parameterTable[Int(old)]
-        .map { (key: parameterKeys[$0.key], value: parameterValues[$0.value]) }
+      let named = table[Int(old)]
+        .map { (key: oldKeys[$0.key], value: oldValues[$0.value]) }
         .sorted { $0.key != $1.key ? $0.key < $1.key : $0.value < $1.value }
       var pairs = named.map {
         ParameterID(key: keys.intern($0.key), value: values.intern($0.value))
       }
       pairs.sort()
-      table.append(pairs)
+      canonical.append(pairs)
     }
-    parameterTable = table
-    parameterKeys = keys
-    parameterValues = values
-    setIDs = [:]
+    return (canonical, keys, values)
   }
 }

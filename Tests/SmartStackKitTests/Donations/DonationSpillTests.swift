@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+
+/// A small seeded generator for the property tests (SplitMix64).
+private struct TestRandom {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+  mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+}
+
+private let pieces = ["a", "B", "7", ",", "\"", ";", "=", "%", " ", "é", "日本", "\n", "{", "\\"]
+
+private func name(_ random: inout TestRandom) -> String {
+  (0..<(random.below(3) + 1)).map { _ in pieces[random.below(pieces.count)] }.joined()
+}
+
+/// Donations of up to 14 users, with intents, parameters and (with `offsets`) some rows'
+/// own UTC offsets, at a few instants (many ties), in array order.
+private func randomDonations(_ random: inout TestRandom, offsets: Bool) -> [Donation] {
+  let users = (0..<(random.below(14) + 1)).map { "u\($0)-" + name(&random) }
+  let kinds = (0..<4).map { _ in name(&random) }
+  let start: Int64 = 1_772_438_400_000
+  return (0..<random.below(120)).map { _ in
+    var parameters: [Parameter] = []
+    if random.below(3) == 0 { parameters.append(Parameter(name(&random), name(&random))) }
+    return Donation(
+      timestamp: Instant(milliseconds: start + Int64(random.below(40)) * 60_000),
+      user: users[random.below(users.count)], kind: kinds[random.below(kinds.count)],
+      intent: random.below(3) == 0 ? nil : name(&random), parameters: parameters,
+      utcOffset: offsets && random.below(2) == 0 ? Int32(random.below(5) - 2) * 3600 : nil)
+  }
+}
+
+/// The text of `donations` in file order (not sorted): JSON Lines, one object per line.
+private func jsonlText(_ donations: [Donation]) -> String {
+  donations.map { DonationLog([$0]).jsonlText() }.joined()
+}
+
+private func temporaryFile(_ text: String, name: String) throws -> String {
+  let path = FileManager.default.temporaryDirectory.appendingPathComponent("spill-\(UUID().uuidString)-\(name)").path
+  try Array(text.utf8).withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path)) }
+  return path
+}
+
+/// One user's rows as values (time, kind, intent, parameters, offset), names as text.
+private func rows(of user: Int32, in log: DonationLog) -> [String] {
+  log.rows(ofUser: user).map { r in
+    let d = log[Int(r)]
+    return "\(d.timestamp.milliseconds) \(d.kind) \(d.intent ?? "-") \(d.parameters) \(log.utcOffset(Int(r))) \(log.kinds[Int(r)]) \(log.intents[Int(r)]) \(log.parameterSets[Int(r)])"
+  }
+}
+
+/// Reads `path` whole and spilled (`usersPerBucket` users a bucket) and checks the spill
+/// against the whole log: the same names and ids, and each block's log gives each of its
+/// users the whole log's rows and no other user any.
+private func checkSpill(_ path: String, usersPerBucket: Int, maxRows: Int, label: String) throws {
+  var localTimes = LocalTimeReport()
+  let whole = try DonationLog.read(path: path, localTimes: &localTimes)
+  let spill = try DonationSpill.read(path: path, usersPerBucket: usersPerBucket)
+  #expect(spill.count == whole.count, "\(label)")
+  #expect(spill.userNames == whole.userNames, "\(label)")
+  #expect(spill.kindNames == whole.kindNames, "\(label)")
+  #expect(spill.intentNames == whole.intentNames, "\(label)")
+  #expect(spill.parameterKeys == whole.parameterKeys, "\(label)")
+  #expect(spill.parameterValues == whole.parameterValues, "\(label)")
+  #expect(spill.parameterTable == whole.parameterTable, "\(label)")
+  #expect(spill.firstTimestamp == whole.timestamps.first, "\(label)")
+  #expect(spill.lastTimestamp == whole.timestamps.last, "\(label)")
+  #expect(spill.hasOffsets == !whole.utcOffsets.isEmpty, "\(label)")
+  #expect(spill.localTimes == localTimes, "\(label)")
+  #expect(spill.userRows == (0..<whole.userNames.count).map { whole.rows(ofUser: Int32($0)).count }, "\(label)")
+  let blocks = spill.blocks(maxRows: maxRows)
+  #expect(blocks.map(\.lowerBound) == [0] + blocks.dropLast().map(\.upperBound), "\(label): consecutive")
+  #expect((blocks.last?.upperBound ?? 0) == whole.userNames.count, "\(label): every user")
+  for block in blocks {
+    let part = try spill.log(users: block)
+    #expect(part.userNames == whole.userNames, "\(label)")
+    #expect(zip(part.timestamps, part.timestamps.dropFirst()).allSatisfy { $0 <= $1 }, "\(label): time order")
+    #expect(part.utcOffsets.isEmpty == whole.utcOffsets.isEmpty, "\(label)")
+    for u in 0..<whole.userNames.count {
+      let expected = block.contains(u) ? rows(of: Int32(u), in: whole) : []
+      #expect(rows(of: Int32(u), in: part) == expected, "\(label): user \(u) in \(block)")
+    }
+  }
+}
+
+@Suite("A spilled donation log gives each block of users the whole log's rows and ids")
+struct DonationSpillTests {
+  @Test func sortedCSVLogsSpillToTheWholeLogsRowsForManySeeds() throws {
+    for seed in UInt64(0)..<60 {
+      var random = TestRandom(state: seed)
+      let log = DonationLog(randomDonations(&random, offsets: seed % 2 == 0))
+      let path = try temporaryFile(log.csvText(), name: "log.csv")
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      try checkSpill(path, usersPerBucket: 1 + Int(seed % 4), maxRows: 1 + Int(seed % 50), label: "seed \(seed)")
+    }
+  }
+
+  @Test func unsortedJSONLinesLogsSpillToTheWholeLogsRowsForManySeeds() throws {
+    for seed in UInt64(100)..<160 {
+      var random = TestRandom(state: seed)
+      let donations = randomDonations(&random, offsets: seed % 2 == 1)
+      let path = try temporaryFile(jsonlText(donations), name: "log.jsonl")
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      try checkSpill(path, usersPerBucket: 1 + Int(seed % 3), maxRows: 1 + Int(seed % 40), label: "seed \(seed)")
+    }
+  }
+
+  @Test func aBadLogThrowsExactlyWhatReadingItWholeThrows() throws {
+    let text = "timestamp,user,kind\n2026-03-02T08:00:00Z,ana,Weather\nnot a time,ana,Weather\n2026-03-02T09:00:00Z,,\n"
+    let path = try temporaryFile(text, name: "bad.csv")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var wholeError = ""
+    var spillError = ""
+    do { _ = try DonationLog.read(path: path) } catch { wholeError = "\(error)" }
+    do { _ = try DonationSpill.read(path: path) } catch { spillError = "\(error)" }
+    #expect(!wholeError.isEmpty)
+    #expect(spillError == wholeError)
+  }
+
+  @Test func blocksAreWholeBucketsAndStayWithinTheRowBudget() throws {
+    var random = TestRandom(state: 7)
+    let log = DonationLog(randomDonations(&random, offsets: false) + randomDonations(&random, offsets: false))
+    let path = try temporaryFile(log.csvText(), name: "log.csv")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let spill = try DonationSpill.read(path: path, usersPerBucket: 2)
+    for maxRows in [1, 5, 20, 1000] {
+      for block in spill.blocks(maxRows: maxRows) {
+        #expect(block.lowerBound % 2 == 0)
+        #expect(block.upperBound % 2 == 0 || block.upperBound == spill.userRows.count)
+        let rows = spill.userRows[block].reduce(0, +)
+        let buckets = (block.count + 1) / 2
+        #expect(rows <= maxRows || buckets == 1, "\(block) holds \(rows) rows over \(maxRows)")
+      }
+    }
+  }
+
+  @Test func theSpillFolderIsGoneOnceTheSpillIs() throws {
+    let path = try temporaryFile("timestamp,user,kind\n2026-03-02T08:00:00Z,ana,Weather\n", name: "log.csv")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var folder = ""
+    do {
+      let spill = try DonationSpill.read(path: path)
+      folder = spill.folder.path
+      #expect(FileManager.default.fileExists(atPath: folder))
+      #expect(try spill.log(users: 0..<1).count == 1)
+    }
+    #expect(!folder.isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: folder))
+  }
+}
