@@ -226,3 +226,49 @@ struct VisitRows: Sendable {
     return true
   }
 }
+
+extension VisitLog {
+  /// Reads the visit log at `path` in one pass, handing its rows to `body` in consecutive
+  /// chunks of up to `chunkRows` rows, in file order, with the names met so far (a
+  /// chunk's `userIDs` index them; names are in order of first appearance, as
+  /// `VisitLog.userNames`), and keeps nothing: what `VisitSpill` reads a big visit log
+  /// with. The file is mapped and let go of behind the reader.
+  ///
+  /// `body` may be called with rows before a later problem is found: the reader then throws
+  /// what `read(path:zone:limit:)` throws for the same file (every problem, in one pass),
+  /// and the caller drops what it was given.
+  ///
+  /// - Throws: `InputFileError`, `DiagnosticList`, as `read(path:zone:limit:)`; whatever
+  ///   `body` throws.
+  package static func stream(
+    path: String, zone: ZoneRules = .utc, limit: Int = DiagnosticCollector.defaultLimit, chunkRows: Int = 1 << 16,
+    _ body: (VisitChunk, _ names: [String]) throws -> Void
+  ) throws {
+    let mapped = try MappedInputFile(path: path)
+    try mapped.withBytes { bytes in
+      var problems = DiagnosticCollector(file: path, limit: limit)
+      var csv = CSVReader(bytes)
+      var columns = VisitColumns()
+      let rows = max(1, chunkRows)
+      if let reader = VisitRows.header(&csv, zone: zone, problems: &problems) {
+        while !problems.isFull, reader.next(&csv, into: &columns, problems: &problems) {
+          mapped.release(before: csv.offset)
+          if columns.times.count >= rows { try Self.emit(&columns, body) }
+        }
+      }
+      try problems.throwIfAny()
+      try Self.emit(&columns, body)
+    }
+  }
+
+  /// Hands `columns`' rows to `body` as a chunk (when there are any) and empties them,
+  /// keeping the names.
+  private static func emit(_ columns: inout VisitColumns, _ body: (VisitChunk, [String]) throws -> Void) throws {
+    guard !columns.times.isEmpty else { return }
+    let chunk = VisitChunk(userIDs: columns.ids, times: columns.times, utcOffsets: columns.offsets)
+    columns.ids.removeAll(keepingCapacity: true)
+    columns.times.removeAll(keepingCapacity: true)
+    columns.offsets = UTCOffsetColumn()
+    try body(chunk, columns.names.names)
+  }
+}

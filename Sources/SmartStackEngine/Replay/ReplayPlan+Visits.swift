@@ -29,6 +29,37 @@ extension ReplayPlan {
     } else {
       options.visits = visits
     }
+    addVisits(mode: mode, timesByPerson: timesOf, offsetsByPerson: offsetsOf)
+  }
+
+  /// `addVisits(_:)` for a visit log already spread over this plan's people: `times[i]`
+  /// (and `offsets[i]`, when the log has offsets, else `offsets` empty) are person `i`'s
+  /// rows in file order, as `spread` gives them; `note` is the note on rows of people with
+  /// no donation, if any. `file` names the visit log (`options.visits`).
+  package mutating func addVisits(
+    file: String, times: consuming [[Int64]], offsets: consuming [UTCOffsetColumn], note: String?
+  ) {
+    precondition(times.count == people.count && (offsets.isEmpty || offsets.count == people.count))
+    options.visits = .log(VisitLog(file: file, users: [], times: []))
+    if let note { notes.append(note) }
+    addVisits(mode: .log, timesByPerson: times, offsetsByPerson: offsets)
+  }
+
+  /// The note on `rows` visit rows of people with no donation in the log, `examples` the
+  /// first of their names met (up to three): `addVisits`' wording, for every way of
+  /// reading a visit log.
+  package static func unknownVisitsNote(rows: Int, examples: [String]) -> String? {
+    guard rows > 0 else { return nil }
+    return "\(rows) visit(s) of people with no donation in the log were ignored (e.g. "
+      + examples.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + ")"
+  }
+
+  /// Every person's visits and targets, from the visit log's rows per person
+  /// (`timesByPerson`, `offsetsByPerson`; both empty unless `mode` is `.log`).
+  private mutating func addVisits(
+    mode: ReplayOptions.Visits.Mode, timesByPerson timesOf: consuming [[Int64]],
+    offsetsByPerson offsetsOf: consuming [UTCOffsetColumn]
+  ) {
     let horizon = InputLimits.milliseconds(options.horizonSeconds * 1000)
     let warmup = InputLimits.milliseconds(options.warmupDays * 86_400_000)
     let window = options.scoredWindow
@@ -105,15 +136,11 @@ extension ReplayPlan {
       offsets += block.offsets
       (block.times, block.offsets) = ([], [])
     }
-    guard unknown > 0 else { return (times, offsets, nil) }
     // The log's names are in order of first appearance, so the first unknown ones by id
     // are the first met in the file.
     let names = visitLog.userNames
-    let examples = unknownName.indices.filter { unknownName[$0] }.prefix(3).map { "'\(names[$0])'" }
-    let note =
-      "\(unknown) visit(s) of people with no donation in the log were ignored (e.g. "
-      + examples.joined(separator: ", ") + ")"
-    return (times, offsets, note)
+    let examples = unknownName.indices.filter { unknownName[$0] }.prefix(3).map { names[$0] }
+    return (times, offsets, Self.unknownVisitsNote(rows: unknown, examples: Array(examples)))
   }
 
   /// One person's visits and targets (see `addVisits`): `logTimes` and `logOffsets` are

@@ -74,10 +74,10 @@ public struct ReplayPlan: Sendable {
   /// (`block(_:)`) keeps each person's index, which seeds the person's strategy and
   /// numbers the person for observers, so a block replays its people exactly as the whole
   /// plan does. 0 for a whole plan.
-  public private(set) var firstPersonIndex = 0
+  public internal(set) var firstPersonIndex = 0
   /// True for a block of a plan (`block(_:)`): its metrics are joined with the other
   /// blocks' afterwards, so a run of it keeps each person-day as it is counted.
-  public private(set) var isBlock = false
+  public internal(set) var isBlock = false
   /// Things the user should know that are not errors (ignored visit rows, timeline ids
   /// that match nothing), in a fixed order.
   public var notes: [String]

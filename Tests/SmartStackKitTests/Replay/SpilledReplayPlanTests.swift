@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+import SmartStackKit
+@testable import SmartStackBase
+@testable import SmartStackData
+@testable import SmartStackEngine
+@testable import SmartStackExperiments
+
+/// A replay plan built block by block from spilled logs (`ReplayPlan(block:of:visits:options:)`)
+/// is the whole plan's blocks, and replays to the whole replay's metrics bit for bit.
+@Suite("Spilled plans: blocks of people read from disk replay exactly as the whole log")
+struct SpilledReplayPlanTests {
+  /// Twelve people (one of them travelling, with rows' own offsets) donating five kinds
+  /// at pseudo-random times over six days, written out of time order on odd rows.
+  static func donationLog() -> String {
+    var rows: [String] = []
+    var state: UInt64 = 11
+    func next(_ n: UInt64) -> UInt64 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return (state >> 33) % n
+    }
+    let kinds = ["Coffee", "News", "Weather", "Transit", "Music"]
+    for day in 2...7 {
+      for hour in 6...22 {
+        for person in 0..<11 where next(3) == 0 {
+          rows.append("2026-03-0\(day)T\(hour < 10 ? "0" : "")\(hour):\(10 + next(40)):00Z,p\(person),\(kinds[Int(next(5))])")
+        }
+      }
+    }
+    rows += [
+      "2026-03-05T08:00:00+09:00,traveller,Coffee", "2026-03-04T19:00:00-05:00,traveller,News",
+      "2026-03-04T20:00:00-05:00,traveller,Coffee", "2026-03-05T08:00:00-05:00,traveller,News",
+    ]
+    // Every third row moved to the end: the file is not in time order.
+    let moved = rows.enumerated().filter { $0.offset % 3 == 1 }.map(\.element)
+    let kept = rows.enumerated().filter { $0.offset % 3 != 1 }.map(\.element)
+    return (["timestamp,user,kind"] + kept + moved.reversed()).joined(separator: "\n") + "\n"
+  }
+
+  /// Visits of the people, a name with no donation ("ghost") and the traveller's with offsets.
+  static func visitLog() -> String {
+    var rows = ["timestamp,user,utc_offset"]
+    for day in 2...7 {
+      for hour in stride(from: 7, through: 21, by: 2) {
+        for person in 0..<11 where (day + hour + person) % 4 != 0 {
+          rows.append("2026-03-0\(day)T\(hour < 10 ? "0" : "")\(hour):\(10 + person * 3):00Z,p\(person),")
+        }
+      }
+      rows.append("2026-03-0\(day)T12:00:00Z,ghost,")
+    }
+    rows += ["2026-03-04T18:59:00Z,traveller,-18000", "2026-03-05T07:59:00Z,traveller,32400"]
+    return rows.joined(separator: "\n") + "\n"
+  }
+
+  static func write(_ text: String, _ name: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("spilled-\(UUID().uuidString)-\(name)").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  /// One person's plan as text: everything a replay reads of it.
+  static func describe(_ p: ReplayPlan.Person) -> String {
+    "\(p.name) \(p.instances.map(\.id)) \(p.alwaysAvailable) \(p.donationTimes) \(p.donationKinds) \(p.matchStart) \(p.matches) "
+      + "\(p.visitTimes) \(p.visitTarget) \(Array(p.donationOffsets)) \(Array(p.visitOffsets)) \(p.entries.count)"
+  }
+
+  @Test(
+    "every block of a spilled log is the whole plan's block, and the blocks replay to the whole replay",
+    arguments: ["all", "top", "sessions", "donations"])
+  func blocksAreTheWholePlans(variant: String) throws {
+    let zone = ZoneRules(identifier: "Europe/Berlin")!
+    let logPath = try Self.write(Self.donationLog(), "log.csv")
+    let visitPath = try Self.write(Self.visitLog(), "visits.csv")
+    defer {
+      try? FileManager.default.removeItem(atPath: logPath)
+      try? FileManager.default.removeItem(atPath: visitPath)
+    }
+    var options = ReplayOptions()
+    options.zone = zone
+    options.seed = 3
+    switch variant {
+    case "top":
+      options.stack = .top(2)
+      options.warmupDays = 1
+      options.visits = .log(try VisitLog.read(path: visitPath, zone: zone))
+    case "sessions": options.visits = .sessions(gapMinutes: 30)
+    case "donations": options.visits = .donations
+    default: options.visits = .log(try VisitLog.read(path: visitPath, zone: zone))
+    }
+    let whole = try ReplayPlan(log: try DonationLog.read(path: logPath, timeZone: zone), options: options)
+    #expect(whole.people.count == 12)
+    let spill = try DonationSpill.read(path: logPath, timeZone: zone, usersPerBucket: 2)
+    let visits = try VisitSpill.read(path: visitPath, zone: zone, people: spill)
+    let choice = try StrategyRegistry.builtIn.parse("mfu")
+    let wholeMetrics = RunMetrics(Replay.run(whole, choice: choice), days: LocalDays(plan: whole))
+    for maxRows in [1, 40, 100_000] {
+      var blocks: [RunMetrics] = []
+      for range in spill.blocks(maxRows: maxRows) {
+        let block = try ReplayPlan(block: range, of: spill, visits: visits, options: options)
+        #expect(block.firstPersonIndex == range.lowerBound)
+        #expect(block.notes == whole.notes)
+        #expect(block.donations == whole.donations)
+        #expect(block.firstInstant == whole.firstInstant && block.lastInstant == whole.lastInstant)
+        #expect(block.people.map(Self.describe) == whole.block(range).people.map(Self.describe), "\(variant) \(range)")
+        blocks.append(RunMetrics(block: Replay.run(block, choice: choice), days: LocalDays(plan: whole)))
+      }
+      PeopleBlockMetricsTests.expectIdentical(RunMetrics(blocks: blocks), wholeMetrics)
+    }
+    if variant == "all" {
+      #expect(whole.notes.contains { $0.contains("'ghost'") })
+    }
+  }
+}
