@@ -76,35 +76,60 @@ public struct LocalDays: Sendable {
   /// - Complexity: O(V log t + D log D) for V scored visits, t zone transitions and D
   ///   distinct person-days.
   public init(plan: ReplayPlan) {
-    zone = plan.options.zone
-    guard plan.people.contains(where: { !$0.visitOffsets.isEmpty }) else {
-      rowDays = []
-      rowOffsets = []
-      return
-    }
-    // Each person's days, on every core in blocks of people (`daySpans(of:)`); then per
-    // day the earliest start and latest end over the people's days, which no order of the
-    // people changes. A dictionary only looked up; its keys are sorted below.
-    let people = plan.people
-    let zone = plan.options.zone
-    let blocks = ParallelMap.map(ParallelMap.blocks(count: people.count, parts: 4 * ParallelMap.partCount)) { block in
-      block.map { Self.daySpans(of: people[$0], zone: zone) }
-    }
-    var spans: [Int64: (start: Int64, end: Int64)] = [:]
-    for block in blocks {
-      for mine in block {
-        for span in mine {
-          let old = spans[span.day] ?? (span.start, span.end)
-          spans[span.day] = (min(old.start, span.start), max(old.end, span.end))
+    var spans = Spans(zone: plan.options.zone)
+    spans.add(plan)
+    self = spans.days
+  }
+
+  /// The days of a plan given in blocks of people (`add(_:)`, in any order: a day spans
+  /// from the earliest start to the latest end over its people, which no order changes),
+  /// for a replay that never holds the whole plan (`Replay.runAll(blocks:…)`).
+  public struct Spans: Sendable {
+    let zone: ZoneRules
+    /// Per day, the earliest start and latest end so far; only looked up, its keys sorted
+    /// in `days`.
+    private var spans: [Int64: (start: Int64, end: Int64)] = [:]
+    private var hasRowOffsets = false
+
+    public init(zone: ZoneRules) { self.zone = zone }
+
+    /// Adds the days of `plan`'s people. O(V log t) for V scored visits.
+    public mutating func add(_ plan: ReplayPlan) {
+      guard plan.people.contains(where: { !$0.visitOffsets.isEmpty }) else { return }
+      hasRowOffsets = true
+      // Each person's days, on every core in blocks of people (`daySpans(of:)`).
+      let people = plan.people
+      let zone = zone
+      let blocks = ParallelMap.map(ParallelMap.blocks(count: people.count, parts: 4 * ParallelMap.partCount)) { block in
+        block.map { LocalDays.daySpans(of: people[$0], zone: zone) }
+      }
+      for block in blocks {
+        for mine in block {
+          for span in mine {
+            let old = spans[span.day] ?? (span.start, span.end)
+            spans[span.day] = (min(old.start, span.start), max(old.end, span.end))
+          }
         }
       }
     }
-    let days = spans.keys.sorted()
-    rowDays = days
-    rowOffsets = days.map { d in
-      let span = spans[d]!
-      return DayOffsets(day: d, startInstant: span.start, endInstant: span.end)
+
+    /// The days of every plan added.
+    public var days: LocalDays {
+      guard hasRowOffsets else { return LocalDays(zone: zone) }
+      let days = spans.keys.sorted()
+      return LocalDays(
+        zone: zone, rowDays: days,
+        rowOffsets: days.map { d in
+          let span = spans[d]!
+          return DayOffsets(day: d, startInstant: span.start, endInstant: span.end)
+        })
     }
+  }
+
+  private init(zone: ZoneRules, rowDays: [Int64], rowOffsets: [DayOffsets]) {
+    self.zone = zone
+    self.rowDays = rowDays
+    self.rowOffsets = rowOffsets
   }
 
   /// A person's days in order of first visit, each from its first visit's start to its
@@ -114,7 +139,7 @@ public struct LocalDays: Sendable {
   ///
   /// - Complexity: O(v) for v visits, plus O(log t) for each visit without an offset of
   ///   its own.
-  private static func daySpans(of person: ReplayPlan.Person, zone: ZoneRules) -> [(day: Int64, start: Int64, end: Int64)] {
+  fileprivate static func daySpans(of person: ReplayPlan.Person, zone: ZoneRules) -> [(day: Int64, start: Int64, end: Int64)] {
     var mine: [(day: Int64, start: Int64, end: Int64)] = []
     var index: [Int64: Int] = [:]  // only looked up
     var current = -1  // the entry of the previous visit's day
