@@ -53,6 +53,11 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
   @Option(parsing: .unconditional, help: "Workers (default: the number of cores): strategies run in parallel, and a strategy's people are cut into blocks when there are fewer strategies than workers; the outputs are the same bytes for any number.")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
+  @Option(
+    name: .customLong("max-memory"),
+    help: "About how much memory the replay may hold of the log: a size such as 512M or 4G. A replay whose log and visit log are bigger than twice this reads them once to disk and replays their people block by block, each block within it; the reports are the same bytes either way (docs/performance.md, \"Streaming replay\"). Default: a quarter of the machine's memory.")
+  var maxMemory: String?
+
   @Flag(help: "Print nothing but errors.")
   var quiet = false
 
@@ -61,6 +66,7 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
 
   func validate() throws {
     guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    _ = try memoryBudget()
     _ = try stackRules()
     _ = try timeSplit()
   }
@@ -110,6 +116,11 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     }
     let inputPaths = input.inputPaths
     try OutputFolder.check(out, files: OutputFolder.replayFiles, inputs: inputPaths)
+    let budget = try memoryBudget()
+    if ReplayMemory.replaysInBlocks(inputBytes: input.logBytes, budget: budget) {
+      try await runInBlocks(choices: choices, inputPaths: inputPaths, budget: budget)
+      return
+    }
     let started = Instant.current
     // The loader hashes the inputs while it reads them: the manifest takes its digests. The
     // visit log is read last, once the plans have their donations and the donation log is
@@ -161,6 +172,19 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
         progress.update(done: done + finished, total: total)
       }
     }
+    try publish(
+      records, windows: windows, held: held, claim: claim, manifest: manifest, people: plans[0].plan.people.count,
+      visits: plans.map(\.plan.visitCount), donations: plans[0].plan.donations)
+    published = true
+  }
+
+  /// Writes `runs.csv` and `daily.csv` of `records` (with a split column for `windows`)
+  /// into the held folder as one set with its manifest, then, unless `--quiet`, prints the
+  /// table and what was replayed (`visits` per window).
+  func publish(
+    _ records: [RunRecord], windows: [ReplaySplit.Window]?, held: OutputFolder.Held, claim: OutputClaim,
+    manifest: CommandManifest, people: Int, visits: [Int], donations: Int
+  ) throws {
     try reportingErrors {
       var runs = RunTables.runs(records)
       var daily = RunTables.daily(records)
@@ -172,13 +196,11 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
         [OutputSet.File(name: "runs.csv", text: runs), OutputSet.File(name: "daily.csv", text: daily)],
         into: held, claim: claim, manifest: manifest, jobs: jobs, files: OutputFolder.replayFiles)
     }
-    published = true
     if !quiet {
       StandardOutput.write(RunTables.markdown(records))
-      let visits = plans.map(\.plan.visitCount)
       let perWindow = windows.map { " (" + zip($0, visits).map { "\($0.point) \($1)" }.joined(separator: ", ") + ")" } ?? ""
       StandardError.write(
-        "replayed \(plans[0].plan.people.count) people, \(visits.reduce(0, +)) visits\(perWindow), \(plans[0].plan.donations) donations; wrote \(out)/runs.csv and \(out)/daily.csv"
+        "replayed \(people) people, \(visits.reduce(0, +)) visits\(perWindow), \(donations) donations; wrote \(out)/runs.csv and \(out)/daily.csv"
       )
     }
   }

@@ -32,9 +32,13 @@ enum ReplaySplit {
   /// - Throws: `ValidationError` (exit 64) when the windows do not fit the log's dates:
   ///   `--split: test (…) is not within the log's dates …`.
   static func windows(_ split: TimeSplit, log: DonationLog, zone: ZoneRules, source: String) throws -> [Window] {
-    let first = log.timestamps.min()
-    let last = log.timestamps.max()
-    return try split.points.indices.map { i in
+    try windows(split, first: log.timestamps.min(), last: log.timestamps.max(), zone: zone, source: source)
+  }
+
+  /// `windows(_:log:zone:source:)` for a log whose earliest and latest instants are
+  /// `first` and `last` (nil: no rows).
+  static func windows(_ split: TimeSplit, first: Int64?, last: Int64?, zone: ZoneRules, source: String) throws -> [Window] {
+    try split.points.indices.map { i in
       var scored: ScoredWindow? = nil
       if let first, let last {
         do throws(TimeSplitError) {

@@ -141,23 +141,32 @@ package struct DonationSpill {
     first.indices.filter { first[$0] != .never }.sorted { first[$0] < first[$1] }
   }
 
+  /// Bytes a donation row takes on disk (`SpilledDonation`).
+  package static var rowBytes: Int { MemoryLayout<SpilledDonation>.stride }
+
   /// Consecutive ranges of users (canonical ids), each of whole buckets, covering every
-  /// user: a range ends before the bucket that would take it past `maxRows` rows (a single
-  /// bucket over it is a range alone). O(users).
-  package func blocks(maxRows: Int) -> [Range<Int>] {
+  /// user: a range ends before the bucket that would take its rows on disk past
+  /// `maxBytes` (a single bucket over it is a range alone). A user's rows on disk are its
+  /// donations' (`rowBytes` each) and, given `visitRows` (per user), its visits'
+  /// (`VisitSpill.rowBytes` each): about what its part of a block's plan takes in memory,
+  /// up to a small factor (docs/performance.md, "Streaming replay"). O(users).
+  package func blocks(maxBytes: Int, visitRows: [Int]? = nil) -> [Range<Int>] {
     var blocks: [Range<Int>] = []
     var start = 0
-    var rows = 0
+    var bytes = 0
     var bucketStart = 0
     while bucketStart < userRows.count {
       let bucketEnd = min(bucketStart + usersPerBucket, userRows.count)
-      let bucketRows = userRows[bucketStart..<bucketEnd].reduce(0, +)
-      if bucketStart > start && rows + bucketRows > maxRows {
+      var bucketBytes = 0
+      for u in bucketStart..<bucketEnd {
+        bucketBytes += userRows[u] * Self.rowBytes + (visitRows.map { $0[u] } ?? 0) * VisitSpill.rowBytes
+      }
+      if bucketStart > start && bytes + bucketBytes > maxBytes {
         blocks.append(start..<bucketStart)
         start = bucketStart
-        rows = 0
+        bytes = 0
       }
-      rows += bucketRows
+      bytes += bucketBytes
       bucketStart = bucketEnd
     }
     if start < userRows.count { blocks.append(start..<userRows.count) }

@@ -33,6 +33,11 @@ package struct VisitSpill {
   /// names in order of first appearance in the file.
   package let unknownRows: Int
   package let unknownExamples: [String]
+  /// Rows kept per person (user ids of the donation spill).
+  package let personRows: [Int]
+
+  /// Bytes a visit row takes on disk (`SpilledVisit`).
+  package static var rowBytes: Int { MemoryLayout<SpilledVisit>.stride }
 
   /// Reads the visit log at `path` (`VisitLog.stream`) into buckets of the people of
   /// `donations`.
@@ -49,6 +54,7 @@ package struct VisitSpill {
     var unknownName: [Bool] = []
     var (count, unknown, hasOffsets) = (0, 0, false)
     var names: [String] = []
+    var personRows = [Int](repeating: 0, count: donations.userRows.count)
     try VisitLog.stream(path: path, zone: zone, limit: limit) { chunk, chunkNames in
       names = chunkNames
       while personOf.count < names.count {
@@ -68,13 +74,15 @@ package struct VisitSpill {
         try folder.append(
           SpilledVisit(time: chunk.times[row], utcOffset: offset, person: person), to: Int(person) / usersPerBucket)
         count += 1
+        personRows[Int(person)] += 1
       }
     }
     try folder.flush()
     return VisitSpill(
       folder: folder, usersPerBucket: usersPerBucket, file: path, hasOffsets: hasOffsets, count: count,
       unknownRows: unknown,
-      unknownExamples: unknownName.indices.filter { unknownName[$0] }.prefix(3).map { names[$0] })
+      unknownExamples: unknownName.indices.filter { unknownName[$0] }.prefix(3).map { names[$0] },
+      personRows: personRows)
   }
 
   /// The visits of the people `people` (user ids of the donation spill), per person in file

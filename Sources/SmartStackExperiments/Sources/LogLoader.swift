@@ -68,12 +68,7 @@ public struct LogLoader {
       throw UnknownTimeZone(identifier: input.timezone)
     }
     let files = input.files
-    var unhashed: [String] = []
-    for file in files
-    where digests[file.path.resolved] == nil && !unhashed.contains(file.path.resolved) {
-      unhashed.append(file.path.resolved)
-    }
-    let hashing = BackgroundDigests(unhashed)
+    let (hashing, unhashed) = startHashing(files)
 
     var options = ReplayOptions()
     options.zone = zone
@@ -94,6 +89,65 @@ public struct LogLoader {
           try VisitLog.read(path: $0, zone: zone)
         })
     }
+    try readOtherFiles(input, zone: zone, into: &options)
+    if let point = input.split {
+      options.scoredWindow = try Self.scoredWindow(point, zone: zone, first: log.timestamps.min(), last: log.timestamps.max())
+    }
+    let (inputs, fileDigests) = try digests(of: files, hashing: hashing, unhashed: unhashed)
+    return LoadedLog(
+      log: log, options: options, localTimes: localTimes, inputs: inputs, digests: fileDigests,
+      deferredVisits: deferredVisits)
+  }
+
+  /// The input files of `input` for a replay in blocks of people (`SpilledLog`): the
+  /// donation log and a visit log are read once each and held on disk in buckets of
+  /// people (`DonationSpill`, `VisitSpill`), not in memory; every other file is read as
+  /// `load(_:engine:checkLocalTimes:)` reads it, and every file is hashed as it does.
+  ///
+  /// - Parameter usersPerBucket: people per bucket of the spills (the finest blocks).
+  /// - Throws: what `load(_:engine:checkLocalTimes:)` throws for the same files, in the
+  ///   same order (log, visits, stack, timelines, scores, context); `OutputFileError`
+  ///   when the spill cannot be written.
+  package mutating func spill(
+    _ input: LogInput, engine: EngineOptions = EngineOptions(), usersPerBucket: Int = 256,
+    checkLocalTimes: (LocalTimeReport) throws -> Void = { _ in }
+  ) throws -> SpilledLog {
+    guard let zone = ZoneRules(identifier: input.timezone) else {
+      throw UnknownTimeZone(identifier: input.timezone)
+    }
+    let files = input.files
+    let (hashing, unhashed) = startHashing(files)
+    var options = ReplayOptions()
+    options.zone = zone
+    options.horizonSeconds = input.horizonSeconds
+    options.warmupDays = input.warmupDays
+    options.engine = engine
+    let donations = try DonationSpill.read(
+      path: input.log.resolved, format: input.format, timeZone: zone, usersPerBucket: usersPerBucket)
+    parsed.append(input.log.resolved)
+    try checkLocalTimes(donations.localTimes)
+    var visits: VisitSpill? = nil
+    switch input.visits {
+    case .donations: options.visits = .donations
+    case .sessions(let minutes): options.visits = .sessions(gapMinutes: minutes)
+    case .file(let file):
+      visits = try VisitSpill.read(path: file.resolved, zone: zone, people: donations)
+      parsed.append(file.resolved)
+      options.visits = .log(VisitLog(file: file.resolved, users: [], times: []))
+    }
+    try readOtherFiles(input, zone: zone, into: &options)
+    if let point = input.split {
+      options.scoredWindow = try Self.scoredWindow(
+        point, zone: zone, first: donations.firstTimestamp, last: donations.lastTimestamp)
+    }
+    let (inputs, fileDigests) = try digests(of: files, hashing: hashing, unhashed: unhashed)
+    return SpilledLog(
+      donations: donations, visits: visits, options: options, inputs: inputs, digests: fileDigests)
+  }
+
+  /// The stack, timelines, scores and context files of `input` into `options`, read or
+  /// from the cache, in that order.
+  private mutating func readOtherFiles(_ input: LogInput, zone: ZoneRules, into options: inout ReplayOptions) throws {
     switch input.stack {
     case .all: options.stack = .all
     case .top(let n): options.stack = .top(n)
@@ -116,16 +170,39 @@ public struct LogLoader {
         try ContextLog.read(path: $0, zone: zone)
       }
     }
-    if let point = input.split, let first = log.timestamps.min(), let last = log.timestamps.max() {
-      do {
-        options.scoredWindow = try point.split.window(
-          point: point.index, zone: zone, firstDay: zone.dayIndex(at: Instant(milliseconds: first)),
-          lastDay: zone.dayIndex(at: Instant(milliseconds: last)))
-      } catch {
-        throw DiagnosticList([point.location.diagnostic(error.message)])
-      }
-    }
+  }
 
+  /// The scored window of a split's point for a log from `first` to `last` (nil for a
+  /// log without rows).
+  ///
+  /// - Throws: `DiagnosticList` located at the split when the split does not fit the log.
+  private static func scoredWindow(_ point: SplitPoint, zone: ZoneRules, first: Int64?, last: Int64?) throws -> ScoredWindow? {
+    guard let first, let last else { return nil }
+    do {
+      return try point.split.window(
+        point: point.index, zone: zone, firstDay: zone.dayIndex(at: Instant(milliseconds: first)),
+        lastDay: zone.dayIndex(at: Instant(milliseconds: last)))
+    } catch {
+      throw DiagnosticList([point.location.diagnostic(error.message)])
+    }
+  }
+
+  /// The files that `files` name and this loader has not hashed, each once, hashed in the
+  /// background (`BackgroundDigests`) while the caller reads them.
+  private func startHashing(_ files: [(role: String, path: ConfigPath)]) -> (BackgroundDigests, [String]) {
+    var unhashed: [String] = []
+    for file in files
+    where digests[file.path.resolved] == nil && !unhashed.contains(file.path.resolved) {
+      unhashed.append(file.path.resolved)
+    }
+    return (BackgroundDigests(unhashed), unhashed)
+  }
+
+  /// Waits for `hashing`, keeps its digests, and gives every file of `files` as a source
+  /// input and its digest, in order.
+  private mutating func digests(
+    of files: [(role: String, path: ConfigPath)], hashing: BackgroundDigests, unhashed: [String]
+  ) throws -> ([SourceInput], [FileDigest]) {
     for (path, result) in zip(unhashed, hashing.wait()) {
       digests[path] = try result.get()
       hashed.append(path)
@@ -137,9 +214,7 @@ public struct LogLoader {
       inputs.append(SourceInput(role: file.role, path: file.path.written, hash: digest.hexHash))
       fileDigests.append(digest)
     }
-    return LoadedLog(
-      log: log, options: options, localTimes: localTimes, inputs: inputs, digests: fileDigests,
-      deferredVisits: deferredVisits)
+    return (inputs, fileDigests)
   }
 
   /// Lets go of every parsed file at `path` (as resolved), under any format and zone, so
@@ -218,6 +293,25 @@ public struct LoadedLog: Sendable {
       visits = .log(try VisitLog.read(path: path, zone: options.zone))
     }
     return visits
+  }
+}
+
+/// A log source's inputs for a replay in blocks of people (`LogLoader.spill`): the
+/// donation log and a visit log on disk, the other files read, and the replay options.
+package struct SpilledLog {
+  package var donations: DonationSpill
+  /// The visit log's rows, when `options.visits` names a visit log.
+  package var visits: VisitSpill?
+  /// The replay options the inputs make (a visit log named without its rows).
+  package var options: ReplayOptions
+  /// Every input file in the order log, visits, stack, timelines, scores, context, with
+  /// its role, its path as written and its hash; and the same files' digests.
+  package var inputs: [SourceInput]
+  package var digests: [FileDigest]
+
+  /// Block `people` of the plan (`ReplayPlan(block:of:visits:options:)`) with `options`.
+  package func plan(_ people: Range<Int>, options: ReplayOptions) throws -> ReplayPlan {
+    try ReplayPlan(block: people, of: donations, visits: visits, options: options)
   }
 }
 

@@ -79,7 +79,7 @@ private func checkSpill(_ path: String, usersPerBucket: Int, maxRows: Int, label
   #expect(spill.hasOffsets == !whole.utcOffsets.isEmpty, "\(label)")
   #expect(spill.localTimes == localTimes, "\(label)")
   #expect(spill.userRows == (0..<whole.userNames.count).map { whole.rows(ofUser: Int32($0)).count }, "\(label)")
-  let blocks = spill.blocks(maxRows: maxRows)
+  let blocks = spill.blocks(maxBytes: maxRows * DonationSpill.rowBytes)
   #expect(blocks.map(\.lowerBound) == [0] + blocks.dropLast().map(\.upperBound), "\(label): consecutive")
   #expect((blocks.last?.upperBound ?? 0) == whole.userNames.count, "\(label): every user")
   for block in blocks {
@@ -135,10 +135,10 @@ struct DonationSpillTests {
     defer { try? FileManager.default.removeItem(atPath: path) }
     let spill = try DonationSpill.read(path: path, usersPerBucket: 2)
     for maxRows in [1, 5, 20, 1000] {
-      for block in spill.blocks(maxRows: maxRows) {
+      for block in spill.blocks(maxBytes: maxRows * DonationSpill.rowBytes) {
         #expect(block.lowerBound % 2 == 0)
         #expect(block.upperBound % 2 == 0 || block.upperBound == spill.userRows.count)
-        let rows = spill.userRows[block].reduce(0, +)
+        let rows = spill.userRows[block].reduce(0, +)  // bytes: rows × rowBytes
         let buckets = (block.count + 1) / 2
         #expect(rows <= maxRows || buckets == 1, "\(block) holds \(rows) rows over \(maxRows)")
       }

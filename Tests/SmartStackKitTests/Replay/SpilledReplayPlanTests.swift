@@ -96,7 +96,7 @@ struct SpilledReplayPlanTests {
     let wholeMetrics = RunMetrics(Replay.run(whole, choice: choice), days: LocalDays(plan: whole))
     for maxRows in [1, 40, 100_000] {
       var blocks: [RunMetrics] = []
-      for range in spill.blocks(maxRows: maxRows) {
+      for range in spill.blocks(maxBytes: maxRows * DonationSpill.rowBytes) {
         let block = try ReplayPlan(block: range, of: spill, visits: visits, options: options)
         #expect(block.firstPersonIndex == range.lowerBound)
         #expect(block.notes == whole.notes)
@@ -131,7 +131,7 @@ struct SpilledReplayPlanTests {
     let spill = try DonationSpill.read(path: logPath, timeZone: zone, usersPerBucket: 3)
     let visits = try VisitSpill.read(path: visitPath, zone: zone, people: spill)
     for (maxRows, jobs) in [(1, 1), (60, 2), (1_000_000, 2), (90, 3)] {
-      let blocks = spill.blocks(maxRows: maxRows)
+      let blocks = spill.blocks(maxBytes: maxRows * DonationSpill.rowBytes, visitRows: visits.personRows)
       let (records, summary) = try await Replay.runAll(
         blockCount: blocks.count, plan: { try ReplayPlan(block: blocks[$0], of: spill, visits: visits, options: options) },
         choices: choices, source: "log.csv", jobs: jobs)
