@@ -24,6 +24,12 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
           --visits Datasets/logs/commuter/visits.csv \\
           --stack Datasets/logs/commuter/stack.json \\
           --timelines Datasets/timelines/commuter.json --out reports/timelines
+        smartstack replay --log Datasets/logs/shift-worker/donations.csv \\
+          --visits Datasets/logs/shift-worker/visits.csv \\
+          --max-memory 128K --out reports/blocks
+
+      A log bigger than twice --max-memory is read once to disk and replayed block by \
+      block of people, with the same reports (docs/performance.md, "Streaming replay").
       """)
 
   @OptionGroup var input: ReplayInputOptions

@@ -75,6 +75,14 @@ struct ReplayInBlocksTests {
       ["--log", "\(logs)/shift-worker/donations.csv", "--visits", "\(logs)/shift-worker/visits.csv",
        "--split", "rolling:folds=2:test-days=3", "--timezone", "Europe/Berlin"], in: folder, jobs: [1])
     try expectSameReplay(["--log", "\(logs)/tiny.csv"], in: folder, jobs: [2])
+    let data = root.appendingPathComponent("Datasets").path
+    try expectSameReplay(
+      ["--log", "\(logs)/tiny.csv", "--scores", "\(data)/scores/tiny.csv", "--context", "\(data)/context/tiny.csv",
+       "--strategy", "scores,mru,context-mfu", "--smart-rotate", "off"], in: folder, jobs: [1])
+    try expectSameReplay(
+      ["--log", "\(logs)/commuter/donations.csv", "--visits", "\(logs)/commuter/visits.csv",
+       "--stack", "\(logs)/commuter/stack.json", "--timelines", "\(data)/timelines/commuter.json",
+       "--strategy", "relevance,mfu"], in: folder, jobs: [2])
   }
 
   @Test("a log of 700 people out of time order, with offsets and a visit name with no donation, replays in blocks to the same bytes")
@@ -101,6 +109,20 @@ struct ReplayInBlocksTests {
     #expect(memory.status != 0 && blocks.status == memory.status)
     #expect(blocks.stderr == memory.stderr, "\(blocks.stderr)")
     #expect(memory.stderr.contains("'collector' donates 11 kinds"), "\(memory.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("blocks").path))
+  }
+
+  @Test("a bad log is reported as in memory, FILE:LINE:COLUMN and exit 65, with no reports")
+  func aBadLog() throws {
+    let folder = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let log = try CLI.write(
+      "timestamp,user,kind\n2026-03-02T08:00:00Z,ana,Weather\nnot a time,ana,Weather\n2026-03-02T09:00:00Z,ben,\n",
+      to: "bad.csv", in: folder)
+    let memory = try CLI.run(["replay", "--log", log, "--out", "memory"], in: folder)
+    let blocks = try CLI.run(["replay", "--log", log, "--out", "blocks", "--max-memory", "1"], in: folder)
+    #expect(memory.status == 65 && blocks.status == 65)
+    #expect(blocks.stderr == memory.stderr && memory.stderr.contains("bad.csv:3:1:"), "\(blocks.stderr)")
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("blocks").path))
   }
 

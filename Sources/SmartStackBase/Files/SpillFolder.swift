@@ -24,10 +24,13 @@ public final class SpillFolder {
   public let path: String
   /// The bytes a bucket's buffer holds before it is written: 64 KiB.
   public let bufferBytes: Int
-  private var buffers: [[UInt8]] = []
-  private var created: [Bool] = []
+  // Not checked for exclusive access at run time (`@exclusivity(unchecked)`): a folder has
+  // one owner at a time (it is not `Sendable`), and no method calls out while it holds an
+  // access, so accesses cannot overlap. The checks were 8 % of spilling a visit log.
+  @exclusivity(unchecked) private var buffers: [[UInt8]] = []
+  @exclusivity(unchecked) private var created: [Bool] = []
   /// Bytes written to each bucket's file so far (buffers not included).
-  private var written: [Int] = []
+  @exclusivity(unchecked) private var written: [Int] = []
   private var removed = false
 
   /// A new, empty folder under `TMPDIR` (or `/tmp`) named `prefix`-XXXXXX.
