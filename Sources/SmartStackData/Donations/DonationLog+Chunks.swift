@@ -13,6 +13,29 @@ extension DonationLog {
     _ bytes: UnsafeBufferPointer<UInt8>, file: String, format: DonationLogFormat, timeZone: ZoneRules,
     mapped: MappedInputFile?, windowBytes: Int = CSVChunks.windowBytes, parts: Int = ParallelMap.partCount
   ) -> DonationLogBuilder? {
+    var joined = DonationLogBuilder()
+    let read = chunked(
+      bytes, file: file, format: format, timeZone: timeZone, mapped: mapped, windowBytes: windowBytes, parts: parts
+    ) { part, cut, lineOffset in
+      if joined.count == 0 {
+        joined.reserve(CSVChunks.estimatedRows(part.count, in: cut.count, remaining: bytes.count - cut.lowerBound))
+      }
+      joined.append(part, lineOffset: lineOffset)
+    }
+    return read ? joined : nil
+  }
+
+  /// `chunked(_:file:format:timeZone:mapped:windowBytes:parts:)` handing each part, in file
+  /// order, to `join` with its bytes (`cut`) and the number of lines before it (counted
+  /// only as far as a part with naive local times needs: 0 may be passed for a part without
+  /// any), instead of joining the parts into one builder: what `DonationSpill` writes to
+  /// disk as it reads. False when any part (or the header) meets a problem; the parts
+  /// before it were handed over.
+  static func chunked(
+    _ bytes: UnsafeBufferPointer<UInt8>, file: String, format: DonationLogFormat, timeZone: ZoneRules,
+    mapped: MappedInputFile?, windowBytes: Int = CSVChunks.windowBytes, parts: Int = ParallelMap.partCount,
+    join: (_ part: DonationLogBuilder, _ cut: Range<Int>, _ lineOffset: Int) -> Void
+  ) -> Bool {
     // Where the body starts, and how a part is read.
     var start = 0
     let readPart: (Range<Int>) -> DonationLogBuilder?
@@ -21,7 +44,7 @@ extension DonationLog {
       var csv = CSVReader(bytes)
       guard case .record = csv.next(), let columns = try? CSVColumns(csv, file: file, limit: 1),
         let fieldCount = csv.expectedFieldCount
-      else { return nil }
+      else { return false }
       start = csv.offset
       readPart = { range in
         var csv = CSVReader(chunk: UnsafeBufferPointer(rebasing: bytes[range]), expectedFieldCount: fieldCount)
@@ -49,26 +72,20 @@ extension DonationLog {
         return part
       }
     }
-    var joined = DonationLogBuilder()
     // Lines before `counted` (LF bytes in `bytes[..<counted]`), counted only as far as a
     // part with naive local times needs.
     var counted = 0
     var lines = 0
-    let read = CSVChunks.read(
+    return CSVChunks.read(
       bytes, from: start, quoted: format == .csv, mapped: mapped, windowBytes: windowBytes, parts: parts,
       readPart: readPart,
       join: { part, cut in
-        if joined.count == 0 {
-          joined.reserve(CSVChunks.estimatedRows(part.count, in: cut.count, remaining: bytes.count - cut.lowerBound))
-        }
         if !part.localTimes.isEmpty {
           lines += CSVChunks.lineFeeds(in: bytes, counted..<cut.lowerBound)
           counted = cut.lowerBound
         }
-        joined.append(part, lineOffset: lines)
+        join(part, cut, lines)
       })
-    guard read else { return nil }
-    return joined
   }
 }
 

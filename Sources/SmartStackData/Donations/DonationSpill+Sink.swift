@@ -106,6 +106,31 @@ struct DonationSpillSink: DonationSink {
     rows += 1
   }
 
+  /// Adds the rows of `part`, read after the rows so far (`DonationLog.chunked`): its
+  /// names interned here in its order of first appearance (as `DonationLogBuilder.append`
+  /// joins parts), then each row as the one-pass reader hands it over, and its naive local
+  /// times' places moved down by `lineOffset` lines.
+  ///
+  /// - Complexity: O(rows of `part` + its distinct names and parameter sets).
+  mutating func append(_ part: DonationLogBuilder, lineOffset: Int) {
+    let users = part.userNames.names.map { names.userNames.intern($0) }
+    let kinds = part.kindNames.names.map { names.kindNames.intern($0) }
+    let intents = part.intentNames.names.map { names.intentNames.intern($0) }
+    let keys = part.parameterKeys.names.map { names.parameterKeys.intern($0) }
+    let values = part.parameterValues.names.map { names.parameterValues.intern($0) }
+    let sets = part.parameterTable.map { pairs in
+      names.internSet(pairs.map { ParameterID(key: keys[Int($0.key)], value: values[Int($0.value)]) }.sorted())
+    }
+    for i in 0..<part.count {
+      let intent = part.intents[i]
+      append(
+        timestamp: part.timestamps[i], user: users[Int(part.users[i])], kind: kinds[Int(part.kinds[i])],
+        intent: intent < 0 ? -1 : intents[Int(intent)], parameterSet: sets[Int(part.parameterSets[i])],
+        utcOffset: part.utcOffsets.isEmpty ? UTCOffset.none : part.utcOffsets[i])
+    }
+    localTimes.append(part.localTimes, lineOffset: lineOffset)
+  }
+
   /// Records `use` for `id` (a name interned for a row with a problem, which is never
   /// appended, leaves its id without a use: `.never`).
   @inline(__always)

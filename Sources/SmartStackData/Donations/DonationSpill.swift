@@ -60,10 +60,20 @@ package struct DonationSpill {
     limit: Int = DiagnosticCollector.defaultLimit, usersPerBucket: Int = 256
   ) throws -> DonationSpill {
     let file = try MappedInputFile(path: path)
-    let folder = try SpillFolder(prefix: "smartstack-spill")
-    var sink = DonationSpillSink(folder: folder, usersPerBucket: usersPerBucket)
-    try file.withBytes { bytes in
+    let sink = try file.withBytes { bytes -> DonationSpillSink in
       let resolved = DonationLogFormat.resolve(format, path: path, bytes: bytes)
+      // A big log on every core, in parts joined in file order (`DonationLog.chunked`), as
+      // `DonationLog.read` reads it; a small one, or one with a problem, in one pass, which
+      // reports every problem.
+      if bytes.count >= CSVChunks.minimumBytes {
+        var sink = DonationSpillSink(folder: try SpillFolder(prefix: "smartstack-spill"), usersPerBucket: usersPerBucket)
+        let read = DonationLog.chunked(bytes, file: path, format: resolved, timeZone: timeZone, mapped: file) {
+          part, _, lineOffset in sink.append(part, lineOffset: lineOffset)
+        }
+        if read { return sink }
+        sink.folder.remove()
+      }
+      var sink = DonationSpillSink(folder: try SpillFolder(prefix: "smartstack-spill"), usersPerBucket: usersPerBucket)
       let passed = { (offset: Int) in file.release(before: offset) }
       switch resolved {
       case .csv:
@@ -71,9 +81,10 @@ package struct DonationSpill {
       case .jsonl:
         try DonationLog.readJSONLines(bytes, file: path, timeZone: timeZone, limit: limit, into: &sink, passed: passed)
       }
+      return sink
     }
     if let failure = sink.failure { throw failure }
-    try folder.flush()
+    try sink.folder.flush()
     return try DonationSpill(sink)
   }
 

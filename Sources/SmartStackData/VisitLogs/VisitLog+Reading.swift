@@ -43,16 +43,35 @@ extension VisitLog {
     _ bytes: UnsafeBufferPointer<UInt8>, file: String, zone: ZoneRules, mapped: MappedInputFile?,
     windowBytes: Int = CSVChunks.windowBytes, parts: Int = ParallelMap.partCount
   ) -> VisitLog? {
+    var names: [String] = []
+    var chunks: [VisitChunk] = []
+    let read = chunked(bytes, file: file, zone: zone, mapped: mapped, windowBytes: windowBytes, parts: parts) {
+      chunk, namesSoFar in
+      chunks.append(chunk)
+      names = namesSoFar
+    }
+    return read ? VisitLog(file: file, userNames: names, chunks: chunks) : nil
+  }
+
+  /// `chunked(_:file:zone:mapped:windowBytes:parts:)` handing each part, in file order, to
+  /// `join` as a chunk whose ids index the names met so far (given with it, in order of
+  /// first appearance), instead of keeping them: what `VisitSpill` writes to disk as it
+  /// reads. False when any part (or the header) meets a problem; the parts before it were
+  /// handed over.
+  static func chunked(
+    _ bytes: UnsafeBufferPointer<UInt8>, file: String, zone: ZoneRules, mapped: MappedInputFile?,
+    windowBytes: Int = CSVChunks.windowBytes, parts: Int = ParallelMap.partCount,
+    join: (VisitChunk, _ names: [String]) -> Void
+  ) -> Bool {
     var problems = DiagnosticCollector(file: file, limit: 1)
     var csv = CSVReader(bytes)
     guard let rows = VisitRows.header(&csv, zone: zone, problems: &problems), problems.isEmpty,
       let fieldCount = csv.expectedFieldCount
-    else { return nil }
-    // The parts are kept as read, each a chunk of the log, with their names renumbered
-    // into the log's (in file order, so the names stay in order of first appearance):
-    // no row is copied into a joined column.
+    else { return false }
+    // The parts are handed over as read, each a chunk of the log, with their names
+    // renumbered into the log's (in file order, so the names stay in order of first
+    // appearance): no row is copied into a joined column.
     var names = Interner()
-    var chunks: [VisitChunk] = []
     // Rows and bytes of the windows joined so far: what later parts reserve by.
     var (rowsRead, bytesRead) = (0, 0)
     let read = CSVChunks.read(
@@ -76,10 +95,9 @@ extension VisitLog {
         (rowsRead, bytesRead) = (rowsRead + part.times.count, bytesRead + range.count)
         var chunk = VisitChunk(userIDs: part.ids, times: part.times, utcOffsets: part.offsets)
         Interner.remap(&chunk.userIDs, through: part.names.names.map { names.intern($0) })
-        chunks.append(chunk)
+        join(chunk, names.names)
       })
-    guard read else { return nil }
-    return VisitLog(file: file, userNames: names.names, chunks: chunks)
+    return read
   }
 }
 
@@ -228,24 +246,42 @@ struct VisitRows: Sendable {
 }
 
 extension VisitLog {
-  /// Reads the visit log at `path` in one pass, handing its rows to `body` in consecutive
-  /// chunks of up to `chunkRows` rows, in file order, with the names met so far (a
+  /// Reads the visit log at `path` once, handing its rows to `body` in consecutive
+  /// chunks (of up to `chunkRows` rows in one pass; a big log is read in parts on every
+  /// core, a part a chunk), in file order, with the names met so far (a
   /// chunk's `userIDs` index them; names are in order of first appearance, as
   /// `VisitLog.userNames`), and keeps nothing: what `VisitSpill` reads a big visit log
   /// with. The file is mapped and let go of behind the reader.
   ///
   /// `body` may be called with rows before a later problem is found: the reader then throws
   /// what `read(path:zone:limit:)` throws for the same file (every problem, in one pass),
-  /// and the caller drops what it was given.
+  /// and the caller drops what it was given. When the parts read on every core meet a
+  /// problem (or a quoted field cut between parts), `restart` is called, the caller drops
+  /// what it was given, and the file is read again in one pass from its start.
   ///
   /// - Throws: `InputFileError`, `DiagnosticList`, as `read(path:zone:limit:)`; whatever
   ///   `body` throws.
   package static func stream(
     path: String, zone: ZoneRules = .utc, limit: Int = DiagnosticCollector.defaultLimit, chunkRows: Int = 1 << 16,
-    _ body: (VisitChunk, _ names: [String]) throws -> Void
+    restart: () throws -> Void = {}, _ body: (VisitChunk, _ names: [String]) throws -> Void
   ) throws {
     let mapped = try MappedInputFile(path: path)
     try mapped.withBytes { bytes in
+      // A big log on every core, in parts handed over in file order (`chunked`), as `read`
+      // reads it; when a part meets a problem, `restart` drops what was handed over and
+      // one pass reads the file again, reporting every problem.
+      if bytes.count >= CSVChunks.minimumBytes {
+        var failure: (any Error)? = nil
+        var handed = false
+        let read = chunked(bytes, file: path, zone: zone, mapped: mapped) { chunk, names in
+          guard failure == nil else { return }
+          handed = true
+          do { try body(chunk, names) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        if read { return }
+        if handed { try restart() }
+      }
       var problems = DiagnosticCollector(file: path, limit: limit)
       var csv = CSVReader(bytes)
       var columns = VisitColumns()

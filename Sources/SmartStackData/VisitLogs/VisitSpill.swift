@@ -48,14 +48,24 @@ package struct VisitSpill {
   package static func read(
     path: String, zone: ZoneRules = .utc, limit: Int = DiagnosticCollector.defaultLimit, people donations: DonationSpill
   ) throws -> VisitSpill {
-    let folder = try SpillFolder(prefix: "smartstack-visits")
+    var folder = try SpillFolder(prefix: "smartstack-visits")
     let usersPerBucket = donations.usersPerBucket
     var personOf: [Int32] = []
     var unknownName: [Bool] = []
     var (count, unknown, hasOffsets) = (0, 0, false)
     var names: [String] = []
     var personRows = [Int](repeating: 0, count: donations.userRows.count)
-    try VisitLog.stream(path: path, zone: zone, limit: limit) { chunk, chunkNames in
+    try VisitLog.stream(
+      path: path, zone: zone, limit: limit,
+      restart: {
+        // Read again from the start: everything so far goes.
+        folder.remove()
+        folder = try SpillFolder(prefix: "smartstack-visits")
+        (personOf, unknownName, names) = ([], [], [])
+        (count, unknown, hasOffsets) = (0, 0, false)
+        personRows = [Int](repeating: 0, count: donations.userRows.count)
+      }
+    ) { chunk, chunkNames in
       names = chunkNames
       while personOf.count < names.count {
         personOf.append(donations.userNames.id(of: names[personOf.count]) ?? -1)

@@ -159,3 +159,47 @@ struct DonationSpillTests {
     #expect(!FileManager.default.fileExists(atPath: folder))
   }
 }
+
+/// Logs of over `CSVChunks.minimumBytes`, which the spill reads in parts on every core.
+@Suite("A big spilled log, read in parts on every core, gives the whole log's rows and ids")
+struct BigDonationSpillTests {
+  /// `rows` rows of 900 users and seven kinds, some with offsets and parameters, CSV, in
+  /// time order or not.
+  static func bigCSV(rows: Int, sorted: Bool) -> String {
+    var random = TestRandom(state: 99)
+    var lines: [String] = []
+    lines.reserveCapacity(rows + 1)
+    let start: Int64 = 1_772_438_400
+    for i in 0..<rows {
+      let t = sorted ? start + Int64(i / 3) : start + Int64(random.below(200_000))
+      let time = Instant(milliseconds: t * 1000)
+      let offset = random.below(4) == 0 ? ",3600" : ","
+      let parameters = random.below(5) == 0 ? "card=\(random.below(3))" : ""
+      lines.append("\(ISO8601.format(time)),user\(random.below(900)),Kind\(random.below(7)),,\(parameters)\(offset)")
+    }
+    return (["timestamp,user,kind,intent,parameters,utc_offset"] + lines).joined(separator: "\n") + "\n"
+  }
+
+  @Test("sorted and unsorted logs of 5 MB", arguments: [true, false])
+  func bigLogs(sorted: Bool) throws {
+    let text = Self.bigCSV(rows: 110_000, sorted: sorted)
+    #expect(text.utf8.count > CSVChunks.minimumBytes)
+    let path = try temporaryFile(text, name: "big.csv")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try checkSpill(path, usersPerBucket: 128, maxRows: 30_000, label: "big \(sorted)")
+  }
+
+  @Test("a problem deep in a big log is reported exactly as reading it whole reports it")
+  func aProblemDeepInABigLog() throws {
+    var text = Self.bigCSV(rows: 110_000, sorted: true)
+    text += "2026-13-40T00:00:00Z,late,Kind1,,,\n"
+    let path = try temporaryFile(text, name: "big-bad.csv")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    var wholeError = ""
+    var spillError = ""
+    do { _ = try DonationLog.read(path: path) } catch { wholeError = "\(error)" }
+    do { _ = try DonationSpill.read(path: path) } catch { spillError = "\(error)" }
+    #expect(wholeError.contains(":110002:"), "\(wholeError)")
+    #expect(spillError == wholeError)
+  }
+}

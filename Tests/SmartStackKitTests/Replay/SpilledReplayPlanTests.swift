@@ -141,4 +141,65 @@ struct SpilledReplayPlanTests {
       #expect(summary.notes == whole.notes && summary.donations == whole.donations)
     }
   }
+
+  /// A visit log of over `CSVChunks.minimumBytes` for the people of `donationLog()` (and
+  /// names with no donation), some rows with offsets, not in time order; `bad` ends it
+  /// with a row whose time does not parse.
+  static func bigVisitLog(bad: Bool) -> String {
+    var rows = ["timestamp,user,utc_offset"]
+    var state: UInt64 = 5
+    func next(_ n: UInt64) -> UInt64 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return (state >> 33) % n
+    }
+    let people = (0..<11).map { "p\($0)" } + ["traveller", "ghost1", "ghost2"]
+    for _ in 0..<170_000 {
+      let time = "2026-03-0\(2 + next(6))T\(10 + next(12)):\(10 + next(50)):\(10 + next(50))Z"
+      rows.append("\(time),\(people[Int(next(UInt64(people.count)))]),\(next(5) == 0 ? "3600" : "")")
+    }
+    if bad { rows.append("2026-03-99T00:00:00Z,p1,") }
+    return rows.joined(separator: "\n") + "\n"
+  }
+
+  @Test("a big visit log, read in parts on every core, gives every block the whole plan's visits")
+  func bigVisitLog() throws {
+    let zone = ZoneRules(identifier: "Europe/Berlin")!
+    let logPath = try Self.write(Self.donationLog(), "log.csv")
+    let visitText = Self.bigVisitLog(bad: false)
+    #expect(visitText.utf8.count > CSVChunks.minimumBytes)
+    let visitPath = try Self.write(visitText, "visits.csv")
+    defer {
+      try? FileManager.default.removeItem(atPath: logPath)
+      try? FileManager.default.removeItem(atPath: visitPath)
+    }
+    var options = ReplayOptions()
+    options.zone = zone
+    options.visits = .log(try VisitLog.read(path: visitPath, zone: zone))
+    let whole = try ReplayPlan(log: try DonationLog.read(path: logPath, timeZone: zone), options: options)
+    let spill = try DonationSpill.read(path: logPath, timeZone: zone, usersPerBucket: 5)
+    let visits = try VisitSpill.read(path: visitPath, zone: zone, people: spill)
+    #expect(visits.unknownRows > 0 && visits.hasOffsets)
+    for range in spill.blocks(maxBytes: 1) {
+      let block = try ReplayPlan(block: range, of: spill, visits: visits, options: options)
+      #expect(block.notes == whole.notes)
+      #expect(block.people.map(Self.describe) == whole.block(range).people.map(Self.describe), "\(range)")
+    }
+  }
+
+  @Test("a problem deep in a big visit log is reported exactly as reading it whole reports it")
+  func aProblemDeepInABigVisitLog() throws {
+    let logPath = try Self.write(Self.donationLog(), "log.csv")
+    let visitPath = try Self.write(Self.bigVisitLog(bad: true), "visits.csv")
+    defer {
+      try? FileManager.default.removeItem(atPath: logPath)
+      try? FileManager.default.removeItem(atPath: visitPath)
+    }
+    let spill = try DonationSpill.read(path: logPath)
+    var wholeError = ""
+    var spillError = ""
+    do { _ = try VisitLog.read(path: visitPath) } catch { wholeError = "\(error)" }
+    do { _ = try VisitSpill.read(path: visitPath, people: spill) } catch { spillError = "\(error)" }
+    #expect(wholeError.contains(":170002:"), "\(wholeError)")
+    #expect(spillError == wholeError)
+  }
 }
