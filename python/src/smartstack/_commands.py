@@ -277,6 +277,11 @@ OPTIONS = {
    False
   ],
   [
+   "max-memory",
+   "option",
+   False
+  ],
+  [
    "quiet",
    "flag",
    False
@@ -579,7 +584,7 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
     return _api.BatchResult(run, _api.folder_of(run, cwd, None))
 
 
-def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, horizon: float | None = None, stack: str | os.PathLike | None = None, warmup_days: float | None = None, timezone: str | None = None, strict_local_times: bool = False, timelines: str | os.PathLike | None = None, scores: str | os.PathLike | pd.DataFrame | None = None, context: str | os.PathLike | None = None, relevance_threshold: float | None = None, normaliser_scope: str | None = None, normaliser_window_days: int | None = None, strategy: str | Sequence[str] | None = None, smart_rotate: str | None = None, rotation_limit: str | None = None, split: str | None = None, seed: int | None = None, out: str | os.PathLike | None = None, jobs: int | None = None, quiet: bool = False, overwrite: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.ReplayResult:
+def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, horizon: float | None = None, stack: str | os.PathLike | None = None, warmup_days: float | None = None, timezone: str | None = None, strict_local_times: bool = False, timelines: str | os.PathLike | None = None, scores: str | os.PathLike | pd.DataFrame | None = None, context: str | os.PathLike | None = None, relevance_threshold: float | None = None, normaliser_scope: str | None = None, normaliser_window_days: int | None = None, strategy: str | Sequence[str] | None = None, smart_rotate: str | None = None, rotation_limit: str | None = None, split: str | None = None, seed: int | None = None, out: str | os.PathLike | None = None, jobs: int | None = None, max_memory: str | None = None, quiet: bool = False, overwrite: bool = False, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.ReplayResult:
     """`smartstack replay`: Replays a donation log through each strategy and scores it.
 
     The tool: Replay a donation log with ranking strategies and write runs.csv and
@@ -643,6 +648,11 @@ def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, 
         jobs (--jobs): Workers (default: the number of cores): strategies run in parallel,
             and a strategy's people are cut into blocks when there are fewer strategies than
             workers; the outputs are the same bytes for any number. (default: 2)
+        max_memory (--max-memory): About how much memory the replay may hold of the log: a
+            size such as 512M or 4G. A replay whose log and visit log are bigger than twice
+            this reads them once to disk and replays their people block by block, each block
+            within it; the reports are the same bytes either way (docs/performance.md,
+            "Streaming replay"). Default: a quarter of the machine's memory.
         quiet (--quiet): Print nothing but errors.
         overwrite (--overwrite): Replace the reports of another run in --out (only the files
             its manifest.json lists are removed). Without it such a folder is refused; the
@@ -656,7 +666,7 @@ def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, 
     DataFrames given as log=, visits= or exposures= are written to a temporary CSV file.
     Raises SmartStackError with the tool's message when it fails.
     """
-    given = {'log': log, 'format': format, 'visits': visits, 'horizon': horizon, 'stack': stack, 'warmup_days': warmup_days, 'timezone': timezone, 'strict_local_times': strict_local_times, 'timelines': timelines, 'scores': scores, 'context': context, 'relevance_threshold': relevance_threshold, 'normaliser_scope': normaliser_scope, 'normaliser_window_days': normaliser_window_days, 'strategy': strategy, 'smart_rotate': smart_rotate, 'rotation_limit': rotation_limit, 'split': split, 'seed': seed, 'out': out, 'jobs': jobs, 'quiet': quiet, 'overwrite': overwrite}
+    given = {'log': log, 'format': format, 'visits': visits, 'horizon': horizon, 'stack': stack, 'warmup_days': warmup_days, 'timezone': timezone, 'strict_local_times': strict_local_times, 'timelines': timelines, 'scores': scores, 'context': context, 'relevance_threshold': relevance_threshold, 'normaliser_scope': normaliser_scope, 'normaliser_window_days': normaliser_window_days, 'strategy': strategy, 'smart_rotate': smart_rotate, 'rotation_limit': rotation_limit, 'split': split, 'seed': seed, 'out': out, 'jobs': jobs, 'max_memory': max_memory, 'quiet': quiet, 'overwrite': overwrite}
     run = _api.execute('replay', [], given, binary=binary, cwd=cwd, progress=progress)
     return _api.ReplayResult(run, _api.folder_of(run, cwd, 'reports/replay'))
 
