@@ -136,9 +136,7 @@ extension ReplayInputOptions {
   /// The sizes of the donation log and of a visit log file, in bytes (0 for one that
   /// cannot be read: the loader reports it).
   var logBytes: Int {
-    var paths = [log]
-    if !(visits == "donations" || visits.hasPrefix("sessions:")) { paths.append(visits) }
-    return paths.reduce(0) { total, path in
+    ([log] + (visitLog.map { [$0] } ?? [])).reduce(0) { total, path in
       let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
       return total + size
     }

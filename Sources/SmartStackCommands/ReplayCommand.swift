@@ -270,13 +270,16 @@ struct ReplayInputOptions: ParsableArguments {
   /// (before any option is checked; `LogInput.files` lists the same once they are).
   var inputPaths: [String] {
     var paths = [log]
-    if !(visits == "donations" || visits.hasPrefix("sessions:")) { paths.append(visits) }
+    if let visitLog { paths.append(visitLog) }
     if !(stack == "all" || stack.hasPrefix("top:")) { paths.append(stack) }
     if let timelines { paths.append(timelines) }
     if let scores { paths.append(scores) }
     if let context { paths.append(context) }
     return paths
   }
+
+  /// `--visits` when it names a visit log file (neither `donations` nor `sessions:M`).
+  var visitLog: String? { visits == "donations" || visits.hasPrefix("sessions:") ? nil : visits }
 
   /// `--timezone` read.
   ///

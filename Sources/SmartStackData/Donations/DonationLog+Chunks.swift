@@ -96,14 +96,7 @@ extension DonationLogBuilder {
   ///
   /// - Complexity: O(rows of `part` + its distinct names and parameter sets).
   mutating func append(_ part: DonationLogBuilder, lineOffset: Int) {
-    let users = part.userNames.names.map { userNames.intern($0) }
-    let kinds = part.kindNames.names.map { kindNames.intern($0) }
-    let intents = part.intentNames.names.map { intentNames.intern($0) }
-    let keys = part.parameterKeys.names.map { parameterKeys.intern($0) }
-    let values = part.parameterValues.names.map { parameterValues.intern($0) }
-    let sets = part.parameterTable.map { pairs in
-      internSet(pairs.map { ParameterID(key: keys[Int($0.key)], value: values[Int($0.value)]) }.sorted())
-    }
+    let (users, kinds, intents, sets) = internNames(of: part)
     // Column by column (what `append(timestamp:…)` does row by row, as the one-pass reader
     // does): offsets appear with the first row that has one, `none` before it.
     let before = count
@@ -129,5 +122,23 @@ extension DonationLogBuilder {
       utcOffsets.append(contentsOf: repeatElement(UTCOffset.none, count: part.count))
     }
     localTimes.append(part.localTimes, lineOffset: lineOffset)
+  }
+
+  /// Interns `part`'s names and parameter sets here, in `part`'s order of first
+  /// appearance, and gives, for each of `part`'s user, kind, intent and set ids, its id
+  /// here: how a part read after these rows joins them (`append(_:lineOffset:)`,
+  /// `DonationSpillSink.append(_:lineOffset:)`).
+  ///
+  /// - Complexity: O(`part`'s distinct names and parameter sets).
+  mutating func internNames(of part: DonationLogBuilder) -> (users: [Int32], kinds: [Int32], intents: [Int32], sets: [Int32]) {
+    let users = part.userNames.names.map { userNames.intern($0) }
+    let kinds = part.kindNames.names.map { kindNames.intern($0) }
+    let intents = part.intentNames.names.map { intentNames.intern($0) }
+    let keys = part.parameterKeys.names.map { parameterKeys.intern($0) }
+    let values = part.parameterValues.names.map { parameterValues.intern($0) }
+    let sets = part.parameterTable.map { pairs in
+      internSet(pairs.map { ParameterID(key: keys[Int($0.key)], value: values[Int($0.value)]) }.sorted())
+    }
+    return (users, kinds, intents, sets)
   }
 }

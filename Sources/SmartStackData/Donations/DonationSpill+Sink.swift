@@ -113,14 +113,7 @@ struct DonationSpillSink: DonationSink {
   ///
   /// - Complexity: O(rows of `part` + its distinct names and parameter sets).
   mutating func append(_ part: DonationLogBuilder, lineOffset: Int) {
-    let users = part.userNames.names.map { names.userNames.intern($0) }
-    let kinds = part.kindNames.names.map { names.kindNames.intern($0) }
-    let intents = part.intentNames.names.map { names.intentNames.intern($0) }
-    let keys = part.parameterKeys.names.map { names.parameterKeys.intern($0) }
-    let values = part.parameterValues.names.map { names.parameterValues.intern($0) }
-    let sets = part.parameterTable.map { pairs in
-      names.internSet(pairs.map { ParameterID(key: keys[Int($0.key)], value: values[Int($0.value)]) }.sorted())
-    }
+    let (users, kinds, intents, sets) = names.internNames(of: part)
     for i in 0..<part.count {
       let intent = part.intents[i]
       append(

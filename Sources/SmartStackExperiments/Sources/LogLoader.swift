@@ -64,17 +64,8 @@ public struct LogLoader {
     _ input: LogInput, engine: EngineOptions = EngineOptions(), deferringVisits: Bool,
     checkLocalTimes: (LocalTimeReport) throws -> Void = { _ in }
   ) throws -> LoadedLog {
-    guard let zone = ZoneRules(identifier: input.timezone) else {
-      throw UnknownTimeZone(identifier: input.timezone)
-    }
-    let files = input.files
-    let (hashing, unhashed) = startHashing(files)
-
-    var options = ReplayOptions()
-    options.zone = zone
-    options.horizonSeconds = input.horizonSeconds
-    options.warmupDays = input.warmupDays
-    options.engine = engine
+    let (zone, files, hashing, unhashed, baseOptions) = try start(input, engine: engine)
+    var options = baseOptions
     let (log, localTimes) = try readLog(input, zone: zone, checkLocalTimes: checkLocalTimes)
     var deferredVisits: String? = nil
     switch input.visits {
@@ -112,16 +103,8 @@ public struct LogLoader {
     _ input: LogInput, engine: EngineOptions = EngineOptions(), usersPerBucket: Int = 256,
     checkLocalTimes: (LocalTimeReport) throws -> Void = { _ in }
   ) throws -> SpilledLog {
-    guard let zone = ZoneRules(identifier: input.timezone) else {
-      throw UnknownTimeZone(identifier: input.timezone)
-    }
-    let files = input.files
-    let (hashing, unhashed) = startHashing(files)
-    var options = ReplayOptions()
-    options.zone = zone
-    options.horizonSeconds = input.horizonSeconds
-    options.warmupDays = input.warmupDays
-    options.engine = engine
+    let (zone, files, hashing, unhashed, baseOptions) = try start(input, engine: engine)
+    var options = baseOptions
     let donations = try DonationSpill.read(
       path: input.log.resolved, format: input.format, timeZone: zone, usersPerBucket: usersPerBucket)
     parsed.append(input.log.resolved)
@@ -143,6 +126,27 @@ public struct LogLoader {
     let (inputs, fileDigests) = try digests(of: files, hashing: hashing, unhashed: unhashed)
     return SpilledLog(
       donations: donations, visits: visits, options: options, inputs: inputs, digests: fileDigests)
+  }
+
+  /// What both ways of loading begin with: the zone, the input files, their hashing
+  /// started in the background, and the options the input gives before any file is read.
+  ///
+  /// - Throws: `UnknownTimeZone` for a zone name that is not known.
+  private func start(_ input: LogInput, engine: EngineOptions) throws -> (
+    zone: ZoneRules, files: [(role: String, path: ConfigPath)], hashing: BackgroundDigests, unhashed: [String],
+    options: ReplayOptions
+  ) {
+    guard let zone = ZoneRules(identifier: input.timezone) else {
+      throw UnknownTimeZone(identifier: input.timezone)
+    }
+    let files = input.files
+    let (hashing, unhashed) = startHashing(files)
+    var options = ReplayOptions()
+    options.zone = zone
+    options.horizonSeconds = input.horizonSeconds
+    options.warmupDays = input.warmupDays
+    options.engine = engine
+    return (zone, files, hashing, unhashed, options)
   }
 
   /// The stack, timelines, scores and context files of `input` into `options`, read or
