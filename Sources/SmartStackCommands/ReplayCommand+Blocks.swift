@@ -14,8 +14,10 @@ enum ReplayMemory {
   /// their bytes on disk, and the rest of the run needs room too.
   static func blockBytes(_ budget: Int) -> Int { max(budget / 4, 1) }
 
-  /// The default budget: a quarter of the machine's memory.
-  static var defaultBudget: Int { Int(clamping: ProcessInfo.processInfo.physicalMemory / 4) }
+  /// The default budget: a quarter of the memory the process may use, the machine's or
+  /// its control group's limit when that is smaller (`MemoryLimit`: a container's, a
+  /// Slurm job's, a Kubernetes pod's).
+  static var defaultBudget: Int { Int(clamping: MemoryLimit.current() / 4) }
 
   /// `text` as a number of bytes: a whole or decimal number with an optional K, M, G or T
   /// (powers of 1024; a trailing B or iB is allowed), e.g. `512M`, `1.5G`, `800000`.

@@ -61,7 +61,7 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
 
   @Option(
     name: .customLong("max-memory"),
-    help: "About how much memory the replay may hold of the log: a size such as 512M or 4G. A replay whose log and visit log are bigger than twice this reads them once to disk and replays their people block by block, each block within it; the reports are the same bytes either way (docs/performance.md, \"Streaming replay\"). Default: a quarter of the machine's memory.")
+    help: "About how much memory the replay may hold of the log: a size such as 512M or 4G. A replay whose log and visit log are bigger than twice this reads them once to disk and replays their people block by block, each block within it; the reports are the same bytes either way (docs/performance.md, \"Streaming replay\"). Default: a quarter of the memory the process may use: the machine's, or its cgroup's limit (a container's, a Slurm job's) when smaller.")
   var maxMemory: String?
 
   @Flag(help: "Print nothing but errors.")
