@@ -95,6 +95,28 @@ struct ReplayInBlocksTests {
       in: folder)
   }
 
+  @Test("a replay in blocks leaves nothing in TMPDIR, when it ends and when it is killed while its spills hold rows")
+  func nothingIsLeftInTMPDIR() throws {
+    let folder = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (log, visits) = try Self.bigLog(in: folder)
+    let scratch = folder.appendingPathComponent("tmp")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: false)
+    let arguments = ["replay", "--log", log, "--visits", visits, "--strategy", "mfu", "--max-memory", "1"]
+    let finished = try CLI.run(arguments + ["--out", "finished"], in: folder, environment: ["TMPDIR": scratch.path])
+    #expect(finished.status == 0, "\(finished.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [])
+    // Killed (SIGKILL, as a scheduler's time limit or the OOM killer does) after the visit
+    // spill's first segment, then after its third: the donation spill holds every row.
+    for point in ["spill:1", "spill:3"] {
+      let killed = try CLI.run(
+        arguments + ["--out", "killed"], in: folder,
+        environment: ["TMPDIR": scratch.path, "SMARTSTACK_CRASH_AT": point])
+      #expect(killed.status == SIGKILL, "\(point): \(killed.stderr)")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [], "\(point)")
+    }
+  }
+
   @Test("a person the options refuse, in a later block, is reported as in memory and leaves no reports")
   func aRefusalInALaterBlock() throws {
     let folder = try CLI.temporaryFolder()

@@ -8,7 +8,8 @@ import Foundation
 ///   would) the N-th time (1-based) it reaches `POINT`. Points: `cell` (a cell's journal
 ///   line was just written), `report` (a report file was just written into the staging
 ///   folder), `commit` (the staging folder was just renamed to the committed folder),
-///   `move` (a committed file was just renamed into place).
+///   `move` (a committed file was just renamed into place), `spill` (a spill file's
+///   segment was just written: `SpillFile`).
 /// - `SMARTSTACK_NO_FSYNC=1`: report sets are not `fsync`ed (they still survive a killed
 ///   process, not a power cut); for tests that write hundreds of sets on a slow disk.
 /// - `SMARTSTACK_FAIL_WRITE=NAME`: writing an output file whose name is `NAME` (e.g.

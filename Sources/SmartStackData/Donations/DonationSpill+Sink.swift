@@ -30,14 +30,14 @@ struct FirstUse: Comparable {
 /// the rows.
 ///
 /// Memory: the distinct names and parameter sets, 16 bytes per name for its first use
-/// and 8 per user for its row count, and the spill folder's buffers.
+/// and 8 per user for its row count, and the spill file's buffers.
 struct DonationSpillSink: DonationSink {
   static var cachesParameterTexts: Bool { true }
 
   /// The names and parameter sets; it never holds a row.
   var names = DonationLogBuilder()
   var localTimes = LocalTimeReport()
-  let folder: SpillFolder
+  let spillFile: SpillFile
   let usersPerBucket: Int
   private(set) var rows: Int64 = 0
   private(set) var firstTimestamp = Int64.max
@@ -57,8 +57,8 @@ struct DonationSpillSink: DonationSink {
   /// The columns or keys the reader ignored, in the order first met.
   private(set) var ignoredColumns: [String] = []
 
-  init(folder: SpillFolder, usersPerBucket: Int) {
-    self.folder = folder
+  init(spillFile: SpillFile, usersPerBucket: Int) {
+    self.spillFile = spillFile
     self.usersPerBucket = max(1, usersPerBucket)
   }
 
@@ -94,7 +94,7 @@ struct DonationSpillSink: DonationSink {
     if utcOffset != UTCOffset.none { hasOffsets = true }
     if failure == nil {
       do {
-        try folder.append(
+        try spillFile.append(
           SpilledDonation(
             timestamp: timestamp, row: rows, user: user, kind: kind, intent: intent,
             parameterSet: parameterSet, utcOffset: utcOffset),

@@ -6,7 +6,7 @@ import SmartStackBase
 ///
 /// `read(path:…)` reads the file in one pass (mapped, let go of behind the reader, as
 /// `DonationStatistics.read(path:…)` does) and writes each row to a bucket of a
-/// `SpillFolder` by its user. What stays in memory is the log's names (the same
+/// `SpillFile` by its user. What stays in memory is the log's names (the same
 /// `Interner`s a `DonationLog` of the whole file has, with the same canonical ids), each
 /// user's number of rows and the log's first and last instant. `log(users:)` then gives
 /// the rows of a range of users as a `DonationLog` equal, user by user, to the whole
@@ -20,12 +20,12 @@ import SmartStackBase
 /// buckets by canonical user: an unsorted log costs one more pass over its rows on disk.
 ///
 /// Memory: the distinct names and parameter sets, about 24 bytes per user, and one
-/// bucket buffer (`SpillFolder.bufferBytes`) per bucket written to; on disk, 40 bytes a
+/// bucket buffer (`SpillFile.bufferBytes`) per bucket written to; on disk, 40 bytes a
 /// row (`SpilledDonation`).
 package struct DonationSpill {
-  /// The folder holding the buckets; bucket `b` holds the rows of the users
+  /// The spill file holding the buckets; bucket `b` holds the rows of the users
   /// `b * usersPerBucket ..< (b + 1) * usersPerBucket` (canonical ids), in file order.
-  let folder: SpillFolder
+  let spillFile: SpillFile
   package let usersPerBucket: Int
   /// The number of rows.
   package let count: Int
@@ -46,7 +46,7 @@ package struct DonationSpill {
   /// The naive local times the log holds, as `DonationLog.read(path:…localTimes:)` gives them.
   package let localTimes: LocalTimeReport
 
-  /// Reads the donation log at `path` into a new spill folder (see the type).
+  /// Reads the donation log at `path` into a new spill file (see the type).
   ///
   /// - Parameter usersPerBucket: Users per bucket (the finest blocks `blocks(maxRows:)`
   ///   makes).
@@ -66,14 +66,14 @@ package struct DonationSpill {
       // `DonationLog.read` reads it; a small one, or one with a problem, in one pass, which
       // reports every problem.
       if bytes.count >= CSVChunks.minimumBytes {
-        var sink = DonationSpillSink(folder: try SpillFolder(prefix: "smartstack-spill"), usersPerBucket: usersPerBucket)
+        var sink = DonationSpillSink(spillFile: try SpillFile(prefix: "smartstack-spill"), usersPerBucket: usersPerBucket)
         let read = DonationLog.chunked(bytes, file: path, format: resolved, timeZone: timeZone, mapped: file) {
           part, _, lineOffset in sink.append(part, lineOffset: lineOffset)
         }
         if read { return sink }
-        sink.folder.remove()
+        sink.spillFile.remove()
       }
-      var sink = DonationSpillSink(folder: try SpillFolder(prefix: "smartstack-spill"), usersPerBucket: usersPerBucket)
+      var sink = DonationSpillSink(spillFile: try SpillFile(prefix: "smartstack-spill"), usersPerBucket: usersPerBucket)
       let passed = { (offset: Int) in file.release(before: offset) }
       switch resolved {
       case .csv:
@@ -84,7 +84,7 @@ package struct DonationSpill {
       return sink
     }
     if let failure = sink.failure { throw failure }
-    try sink.folder.flush()
+    try sink.spillFile.flush()
     return try DonationSpill(sink)
   }
 
@@ -117,7 +117,7 @@ package struct DonationSpill {
     if isIdentity(users, count: names.userNames.count) && isIdentity(kinds, count: names.kindNames.count)
       && isIdentity(intents, count: names.intentNames.count) && isIdentity(sets, count: names.parameterTable.count)
     {
-      folder = sink.folder
+      spillFile = sink.spillFile
       return
     }
     // Rewritten with canonical ids into buckets by canonical user, bucket by bucket (a
@@ -131,20 +131,20 @@ package struct DonationSpill {
     let kindMap = inverse(kinds, count: names.kindNames.count)
     let intentMap = inverse(intents, count: names.intentNames.count)
     let setMap = inverse(sets, count: names.parameterTable.count)
-    let rewritten = try SpillFolder(prefix: "smartstack-spill")
-    for bucket in 0..<sink.folder.bucketCount {
-      for var r in try sink.folder.read(bucket, as: SpilledDonation.self) {
+    let rewritten = try SpillFile(prefix: "smartstack-spill")
+    for bucket in 0..<sink.spillFile.bucketCount {
+      for var r in try sink.spillFile.read(bucket, as: SpilledDonation.self) {
         r.user = userMap[Int(r.user)]
         r.kind = kindMap[Int(r.kind)]
         r.intent = r.intent < 0 ? -1 : intentMap[Int(r.intent)]
         r.parameterSet = setMap[Int(r.parameterSet)]
         try rewritten.append(r, to: Int(r.user) / usersPerBucket)
       }
-      sink.folder.clear(bucket)
+      sink.spillFile.clear(bucket)
     }
     try rewritten.flush()
-    sink.folder.remove()
-    folder = rewritten
+    sink.spillFile.remove()
+    spillFile = rewritten
   }
 
   /// The ids with a use, ordered by first use (`FirstUse`): canonical id k is the k-th.
@@ -196,8 +196,8 @@ package struct DonationSpill {
     var records: [SpilledDonation] = []
     if !users.isEmpty {
       let buckets = (users.lowerBound / usersPerBucket)...((users.upperBound - 1) / usersPerBucket)
-      for bucket in buckets where bucket < folder.bucketCount {
-        records += try folder.read(bucket, as: SpilledDonation.self).filter { users.contains(Int($0.user)) }
+      for bucket in buckets where bucket < spillFile.bucketCount {
+        records += try spillFile.read(bucket, as: SpilledDonation.self).filter { users.contains(Int($0.user)) }
       }
     }
     records.sort { ($0.timestamp, $0.row) < ($1.timestamp, $1.row) }

@@ -20,7 +20,7 @@ struct SpilledVisit {
 /// Memory: the visit log's distinct names and one bucket buffer per bucket written to; on
 /// disk, 16 bytes a row.
 package struct VisitSpill {
-  let folder: SpillFolder
+  let spillFile: SpillFile
   package let usersPerBucket: Int
   /// The visit log's path, as given.
   package let file: String
@@ -48,7 +48,7 @@ package struct VisitSpill {
   package static func read(
     path: String, zone: ZoneRules = .utc, limit: Int = DiagnosticCollector.defaultLimit, people donations: DonationSpill
   ) throws -> VisitSpill {
-    var folder = try SpillFolder(prefix: "smartstack-visits")
+    var spillFile = try SpillFile(prefix: "smartstack-visits")
     let usersPerBucket = donations.usersPerBucket
     var personOf: [Int32] = []
     var unknownName: [Bool] = []
@@ -59,8 +59,8 @@ package struct VisitSpill {
       path: path, zone: zone, limit: limit,
       restart: {
         // Read again from the start: everything so far goes.
-        folder.remove()
-        folder = try SpillFolder(prefix: "smartstack-visits")
+        spillFile.remove()
+        spillFile = try SpillFile(prefix: "smartstack-visits")
         (personOf, unknownName, names) = ([], [], [])
         (count, unknown, hasOffsets) = (0, 0, false)
         personRows = [Int](repeating: 0, count: donations.userRows.count)
@@ -81,15 +81,15 @@ package struct VisitSpill {
           unknownName[Int(id)] = true
           continue
         }
-        try folder.append(
+        try spillFile.append(
           SpilledVisit(time: chunk.times[row], utcOffset: offset, person: person), to: Int(person) / usersPerBucket)
         count += 1
         personRows[Int(person)] += 1
       }
     }
-    try folder.flush()
+    try spillFile.flush()
     return VisitSpill(
-      folder: folder, usersPerBucket: usersPerBucket, file: path, hasOffsets: hasOffsets, count: count,
+      spillFile: spillFile, usersPerBucket: usersPerBucket, file: path, hasOffsets: hasOffsets, count: count,
       unknownRows: unknown,
       unknownExamples: unknownName.indices.filter { unknownName[$0] }.prefix(3).map { names[$0] },
       personRows: personRows)
@@ -107,8 +107,8 @@ package struct VisitSpill {
     var offsets = hasOffsets ? [UTCOffsetColumn](repeating: [], count: people.count) : []
     guard !people.isEmpty else { return (times, offsets) }
     let buckets = (people.lowerBound / usersPerBucket)...((people.upperBound - 1) / usersPerBucket)
-    for bucket in buckets where bucket < folder.bucketCount {
-      for r in try folder.read(bucket, as: SpilledVisit.self) where people.contains(Int(r.person)) {
+    for bucket in buckets where bucket < spillFile.bucketCount {
+      for r in try spillFile.read(bucket, as: SpilledVisit.self) where people.contains(Int(r.person)) {
         let j = Int(r.person) - people.lowerBound
         times[j].append(r.time)
         if hasOffsets { offsets[j].append(r.utcOffset, count: 1) }
