@@ -6,7 +6,9 @@ from the tool's own description of its options (`smartstack COMMAND
     python python/generate_api.py [BINARY]      # default: $SMARTSTACK_BIN, else .build/release/smartstack
 
 Run it after changing a command's options: python/tests/test_api.py fails while the
-functions and the binary's options differ (names, kinds, required or not), and says so.
+functions and the binary's options differ (names, kinds, required or not), and says so;
+so does `swift test` (Tests/smartstackTests/PythonPackageOptionsTests.swift, which
+compares the OPTIONS table below with the binary's options by the same rules).
 """
 
 from __future__ import annotations
