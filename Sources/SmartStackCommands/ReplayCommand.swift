@@ -28,7 +28,7 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
           --visits Datasets/logs/shift-worker/visits.csv \\
           --max-memory 128K --out reports/blocks
 
-      A log bigger than twice --max-memory is read once to disk and replayed block by \
+      A log bigger than twice --max-memory (less with --split) is read once to disk and replayed block by \
       block of people, with the same reports (docs/performance.md, "Streaming replay").
       """)
 
@@ -61,7 +61,7 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
 
   @Option(
     name: .customLong("max-memory"),
-    help: "About how much memory the replay may hold of the log: a size such as 512M or 4G. A replay whose log and visit log are bigger than twice this reads them once to disk and replays their people block by block, each block within it; the reports are the same bytes either way (docs/performance.md, \"Streaming replay\"). Default: a quarter of the memory the process may use: the machine's, or its cgroup's limit (a container's, a Slurm job's) when smaller.")
+    help: "About how much memory the replay may hold of the log: a size such as 512M or 4G. A replay whose log and visit log are bigger than twice this (less with --split: each further window holds a plan of about a quarter of their size) reads them once to disk and replays their people block by block, each block within it; the reports are the same bytes either way (docs/performance.md, \"Streaming replay\"). Default: a quarter of the memory the process may use: the machine's, or its cgroup's limit (a container's, a Slurm job's) when smaller.")
   var maxMemory: String?
 
   @Flag(help: "Print nothing but errors.")
@@ -123,7 +123,9 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     let inputPaths = input.inputPaths
     try OutputFolder.check(out, files: OutputFolder.replayFiles, inputs: inputPaths)
     let budget = try memoryBudget()
-    if ReplayMemory.replaysInBlocks(inputBytes: input.logBytes, budget: budget) {
+    if ReplayMemory.replaysInBlocks(
+      inputBytes: input.logBytes, windows: try timeSplit()?.points.count ?? 1, budget: budget)
+    {
       try await runInBlocks(choices: choices, inputPaths: inputPaths, budget: budget)
       return
     }

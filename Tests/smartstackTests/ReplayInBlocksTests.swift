@@ -117,6 +117,31 @@ struct ReplayInBlocksTests {
     }
   }
 
+  @Test("a time split counts in the memory a replay needs: a log that fits one window replays its windows in blocks")
+  func aSplitReplaysInBlocksWhenItsPlansWouldNotFit() throws {
+    let folder = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let data = root.appendingPathComponent("Datasets/logs/commuter")
+    let log = data.appendingPathComponent("donations.csv").path
+    let visits = data.appendingPathComponent("visits.csv").path
+    let bytes = try [log, visits].map { try FileManager.default.attributesOfItem(atPath: $0)[.size] as! Int }.reduce(0, +)
+    // Half the inputs fit (one plan), half plus a quarter (two windows' plans) do not.
+    let budget = bytes / 2 + bytes / 8
+    let arguments = ["replay", "--log", log, "--visits", visits, "--strategy", "mfu", "--max-memory", "\(budget)", "--quiet"]
+    let split = ["--split", "rolling:folds=2:test-days=1"]
+    // The `spill` fault point kills a replay that spills to disk, and only one that does.
+    let crash = ["SMARTSTACK_CRASH_AT": "spill:1"]
+    let whole = try CLI.run(arguments + ["--out", "whole"], in: folder, environment: crash)
+    #expect(whole.status == 0, "\(whole.stderr)")
+    let windows = try CLI.run(arguments + split + ["--out", "windows"], in: folder, environment: crash)
+    #expect(windows.status == SIGKILL, "\(windows.stderr)")
+    // And in blocks, the split's reports are the replay in memory's.
+    let memory = try CLI.run(arguments.dropLast(3) + split + ["--out", "memory", "--quiet"], in: folder)
+    let blocks = try CLI.run(arguments + split + ["--out", "blocks"], in: folder)
+    #expect(memory.status == 0 && blocks.status == 0, "\(memory.stderr)\(blocks.stderr)")
+    #expect(try CLI.reports(folder.appendingPathComponent("blocks")) == CLI.reports(folder.appendingPathComponent("memory")))
+  }
+
   @Test("a person the options refuse, in a later block, is reported as in memory and leaves no reports")
   func aRefusalInALaterBlock() throws {
     let folder = try CLI.temporaryFolder()

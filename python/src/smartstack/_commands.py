@@ -650,10 +650,12 @@ def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, 
             workers; the outputs are the same bytes for any number. (default: 2)
         max_memory (--max-memory): About how much memory the replay may hold of the log: a
             size such as 512M or 4G. A replay whose log and visit log are bigger than twice
-            this reads them once to disk and replays their people block by block, each block
-            within it; the reports are the same bytes either way (docs/performance.md,
-            "Streaming replay"). Default: a quarter of the memory the process may use: the
-            machine's, or its cgroup's limit (a container's, a Slurm job's) when smaller.
+            this (less with --split: each further window holds a plan of about a quarter of
+            their size) reads them once to disk and replays their people block by block,
+            each block within it; the reports are the same bytes either way
+            (docs/performance.md, "Streaming replay"). Default: a quarter of the memory the
+            process may use: the machine's, or its cgroup's limit (a container's, a Slurm
+            job's) when smaller.
         quiet (--quiet): Print nothing but errors.
         overwrite (--overwrite): Replace the reports of another run in --out (only the files
             its manifest.json lists are removed). Without it such a folder is refused; the
