@@ -103,10 +103,4 @@ struct MemoryLimitTests {
     #expect(MemoryLimit.parseLimit("12x") == nil)
     #expect(MemoryLimit.parseLimit(" 4096\n") == 4096)
   }
-
-  @Test func theProcessMayUseNoMoreThanTheMachineHas() {
-    let limit = MemoryLimit.current()
-    #expect(limit > 0)
-    #expect(limit <= ProcessInfo.processInfo.physicalMemory)
-  }
 }

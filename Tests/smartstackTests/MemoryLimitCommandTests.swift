@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// Whether this test process may make cgroup v1 memory cgroups.
+enum MemoryCgroups {
+  static let hierarchy = "/sys/fs/cgroup/memory"
+
+  static var canMake: Bool {
+    FileManager.default.fileExists(atPath: hierarchy + "/memory.limit_in_bytes")
+      && FileManager.default.isWritableFile(atPath: hierarchy)
+  }
+}
+
+/// `replay --max-memory`'s default follows the process's cgroup memory limit
+/// (`MemoryLimit`), checked in a real cgroup where the test may make one: cgroup v1's
+/// memory hierarchy at `/sys/fs/cgroup/memory`, writable (root on a machine without cgroup
+/// namespaces, as the project's VM). Elsewhere the suite is skipped, visibly; the parsing
+/// of v1 and v2 is checked everywhere by `MemoryLimitTests`.
+@Suite(
+  "Memory limit, end to end: replay's default budget is a quarter of its cgroup's limit",
+  .enabled(if: MemoryCgroups.canMake))
+struct MemoryLimitCommandTests {
+  static let hierarchy = MemoryCgroups.hierarchy
+
+  /// Runs `smartstack ARGS` in `folder` inside the cgroup `group` (the shell moves itself
+  /// in, then becomes the binary), with `environment` added; returns its exit status
+  /// (the signal's number when killed) and standard error.
+  func runInCgroup(_ group: String, _ arguments: [String], in folder: URL, environment: [String: String]) throws -> (
+    status: Int32, stderr: String
+  ) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "echo $$ > \"$0\"/cgroup.procs && exec \"$@\"", group, CLI.binary.path] + arguments
+    process.currentDirectoryURL = folder
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let err = Pipe()
+    process.standardError = err
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let data = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
+  @Test("a log that fits the machine's quarter but not the cgroup's replays in blocks, with no OOM kill")
+  func theDefaultFollowsTheCgroupLimit() throws {
+    let folder = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A tiny donation log, and a visit log of 100 MB of rows of a name with no donation
+    // (ignored: the replay itself is quick): half of 100 MB is over a quarter of 160 MiB
+    // (41.9 MB), and under a quarter of any machine this runs on.
+    let log = try CLI.write(
+      "timestamp,user,kind\n2026-03-02T08:00:00Z,ana,Weather\n2026-03-02T09:00:00Z,ana,News\n", to: "log.csv", in: folder)
+    let visits = folder.appendingPathComponent("visits.csv")
+    let chunk = Data(String(repeating: "2026-03-02T08:30:00Z,ghost\n", count: 40_000).utf8)
+    FileManager.default.createFile(atPath: visits.path, contents: Data("timestamp,user\n".utf8))
+    let handle = try FileHandle(forWritingTo: visits)
+    try handle.seekToEnd()
+    while try handle.offset() < 100_000_000 { try handle.write(contentsOf: chunk) }
+    try handle.close()
+
+    let group = Self.hierarchy + "/smartstack-test-" + UUID().uuidString.prefix(8)
+    try FileManager.default.createDirectory(atPath: group, withIntermediateDirectories: false)
+    defer { rmdir(group) }
+    try "167772160".write(toFile: group + "/memory.limit_in_bytes", atomically: false, encoding: .utf8)
+    // The `spill` fault point kills a replay that spills to disk, and only one that does.
+    let arguments = ["replay", "--log", log, "--visits", visits.path, "--strategy", "mfu", "--quiet"]
+    let crash = ["SMARTSTACK_CRASH_AT": "spill:1"]
+    let outside = try CLI.run(arguments + ["--out", "outside"], in: folder, environment: crash)
+    #expect(outside.status == 0, "outside the cgroup: in memory, \(outside.stderr)")
+    let inside = try runInCgroup(group, arguments + ["--out", "inside"], in: folder, environment: crash)
+    #expect(inside.status == SIGKILL, "inside the cgroup: in blocks, \(inside.stderr)")
+    let oom = try String(contentsOfFile: group + "/memory.oom_control", encoding: .utf8)
+    #expect(oom.contains("oom_kill 0") || !oom.contains("oom_kill "), "the kernel's OOM killer, not the fault point: \(oom)")
+    // And without the fault point it replays, in blocks, to the reports of the replay in memory.
+    let blocks = try runInCgroup(group, arguments + ["--out", "blocks"], in: folder, environment: [:])
+    #expect(blocks.status == 0, "\(blocks.stderr)")
+    #expect(try CLI.reports(folder.appendingPathComponent("blocks")) == CLI.reports(folder.appendingPathComponent("outside")))
+  }
+}
