@@ -183,6 +183,9 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
         throw ExperimentUsageError(
           design.traceLocation.map { $0.diagnostic("true \(why)").description } ?? "--trace \(why)")
       }
+      if !quiet, let warning = Self.memoryWarning(estimate: SourceLoader.estimatedPlanBytes(design), limit: MemoryLimit.current()) {
+        StandardError.write(warning)
+      }
       let sources = try SourceLoader.load(design)
       if !quiet {
         for source in sources {
@@ -263,6 +266,16 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
 
   /// Whether `a` and `b` name the same folder (`OutputClaim.canonical`: after `.`, `..`
   /// and symbolic links in the part that exists).
+  /// The warning `batch` prints before it loads its sources when their replay plans
+  /// (`estimate` bytes, `SourceLoader.estimatedPlanBytes`) are likely more than the
+  /// process may use (`limit`, `MemoryLimit.current()`); nil when they are not.
+  static func memoryWarning(estimate: Int, limit: UInt64) -> String? {
+    guard estimate > 0, UInt64(estimate) > limit else { return nil }
+    func megabytes(_ bytes: Double) -> String { NumberFormat.format(bytes / 1e6, decimals: 0) + " MB" }
+    return
+      "warning: batch holds a replay plan for every log source point in memory, about \(megabytes(Double(estimate))) here (half the size of each point's donation and visit logs), more than the \(megabytes(Double(limit))) this process may use (the machine's memory, or its cgroup's limit when smaller): it may be killed for lack of memory. 'smartstack replay --max-memory SIZE' replays a log bigger than memory in blocks of people (docs/performance.md, \"Streaming replay\")."
+  }
+
   static func sameFolder(_ a: String, _ b: String) -> Bool {
     OutputClaim.canonical(a) == OutputClaim.canonical(b)
   }

@@ -42,13 +42,9 @@ struct MemoryLimitCommandTests {
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
 
-  @Test("a log that fits the machine's quarter but not the cgroup's replays in blocks, with no OOM kill")
-  func theDefaultFollowsTheCgroupLimit() throws {
-    let folder = try CLI.temporaryFolder()
-    defer { try? FileManager.default.removeItem(at: folder) }
-    // A tiny donation log, and a visit log of 100 MB of rows of a name with no donation
-    // (ignored: the replay itself is quick): half of 100 MB is over a quarter of 160 MiB
-    // (41.9 MB), and under a quarter of any machine this runs on.
+  /// A tiny donation log and a visit log of 100 MB of rows of a name with no donation
+  /// (ignored: a replay of them is quick), in `folder`.
+  func bigVisitLog(in folder: URL) throws -> (log: String, visits: String) {
     let log = try CLI.write(
       "timestamp,user,kind\n2026-03-02T08:00:00Z,ana,Weather\n2026-03-02T09:00:00Z,ana,News\n", to: "log.csv", in: folder)
     let visits = folder.appendingPathComponent("visits.csv")
@@ -58,13 +54,28 @@ struct MemoryLimitCommandTests {
     try handle.seekToEnd()
     while try handle.offset() < 100_000_000 { try handle.write(contentsOf: chunk) }
     try handle.close()
+    return (log, visits.path)
+  }
 
+  /// A new memory cgroup limited to `bytes`; the caller removes it (`rmdir`).
+  func cgroup(limit bytes: Int) throws -> String {
     let group = Self.hierarchy + "/smartstack-test-" + UUID().uuidString.prefix(8)
     try FileManager.default.createDirectory(atPath: group, withIntermediateDirectories: false)
+    try "\(bytes)".write(toFile: group + "/memory.limit_in_bytes", atomically: false, encoding: .utf8)
+    return group
+  }
+
+  @Test("a log that fits the machine's quarter but not the cgroup's replays in blocks, with no OOM kill")
+  func theDefaultFollowsTheCgroupLimit() throws {
+    let folder = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // Half of the 100 MB is over a quarter of 160 MiB (41.9 MB), and under a quarter of any
+    // machine this runs on.
+    let (log, visits) = try bigVisitLog(in: folder)
+    let group = try cgroup(limit: 160 << 20)
     defer { rmdir(group) }
-    try "167772160".write(toFile: group + "/memory.limit_in_bytes", atomically: false, encoding: .utf8)
     // The `spill` fault point kills a replay that spills to disk, and only one that does.
-    let arguments = ["replay", "--log", log, "--visits", visits.path, "--strategy", "mfu", "--quiet"]
+    let arguments = ["replay", "--log", log, "--visits", visits, "--strategy", "mfu", "--quiet"]
     let crash = ["SMARTSTACK_CRASH_AT": "spill:1"]
     let outside = try CLI.run(arguments + ["--out", "outside"], in: folder, environment: crash)
     #expect(outside.status == 0, "outside the cgroup: in memory, \(outside.stderr)")
@@ -76,5 +87,22 @@ struct MemoryLimitCommandTests {
     let blocks = try runInCgroup(group, arguments + ["--out", "blocks"], in: folder, environment: [:])
     #expect(blocks.status == 0, "\(blocks.stderr)")
     #expect(try CLI.reports(folder.appendingPathComponent("blocks")) == CLI.reports(folder.appendingPathComponent("outside")))
+  }
+
+  @Test("batch warns, before it loads them, that its log plans are more than its cgroup lets it use")
+  func batchWarnsOfPlansOverTheCgroupLimit() throws {
+    let folder = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (log, visits) = try bigVisitLog(in: folder)
+    // The plan, about 50 MB, is over 40 MiB (41.9 MB): the warning comes first, and the
+    // batch may then be killed for memory (its status is not what is checked).
+    let group = try cgroup(limit: 40 << 20)
+    defer { rmdir(group) }
+    let arguments = ["batch", "--log", log, "--visits", visits, "--strategy", "mfu", "--out", "reports"]
+    let inside = try runInCgroup(group, arguments, in: folder, environment: [:])
+    #expect(
+      inside.stderr.hasPrefix("warning: batch holds a replay plan for every log source point in memory, about 50 MB here"),
+      "\(inside.stderr)")
+    #expect(inside.stderr.contains("more than the 42 MB this process may use"), "\(inside.stderr)")
   }
 }
