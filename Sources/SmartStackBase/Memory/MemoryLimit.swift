@@ -19,16 +19,39 @@ import Foundation
 ///    `memory.limit_in_bytes` (v1; 2^62 or more is none) over that folder and every
 ///    folder above it up to the mount point, since a parent's limit binds its children.
 ///
+/// **A Slurm job's memory** (`slurmLimit(_:)`), for clusters that enforce `--mem` by
+/// watching the job's memory rather than with a cgroup: `SLURM_MEM_PER_NODE` (sbatch's
+/// `--mem`, in MiB), else `SLURM_MEM_PER_CPU` (`--mem-per-cpu`, MiB) times
+/// `SLURM_CPUS_ON_NODE`, from the job's environment.
+///
 /// Anything missing or unreadable counts as no limit: the machine's memory.
 package enum MemoryLimit {
-  /// The bytes this process may use: the smaller of the machine's memory
-  /// (`ProcessInfo.physicalMemory`) and its cgroup limit. Reads a few small files.
-  package static func current() -> UInt64 {
-    let machine = ProcessInfo.processInfo.physicalMemory
-    guard let cgroup = readText("/proc/self/cgroup"), let mounts = readText("/proc/self/mountinfo"),
-      let limit = cgroupLimit(cgroupFile: cgroup, mountInfo: mounts, read: readText)
-    else { return machine }
-    return min(machine, limit)
+  /// The bytes this process may use: the smallest of the machine's memory
+  /// (`ProcessInfo.physicalMemory`), its cgroup limit and a Slurm job's memory in
+  /// `environment`. Reads a few small files.
+  package static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> UInt64 {
+    var limit = ProcessInfo.processInfo.physicalMemory
+    if let cgroup = readText("/proc/self/cgroup"), let mounts = readText("/proc/self/mountinfo"),
+      let bytes = cgroupLimit(cgroupFile: cgroup, mountInfo: mounts, read: readText)
+    {
+      limit = min(limit, bytes)
+    }
+    if let bytes = slurmLimit(environment) { limit = min(limit, bytes) }
+    return limit
+  }
+
+  /// A Slurm job's memory in bytes from its environment (see the type); nil outside a job
+  /// or when the variables are not positive whole numbers.
+  package static func slurmLimit(_ environment: [String: String]) -> UInt64? {
+    func mebibytes(_ name: String) -> UInt64? {
+      guard let text = environment[name], let value = UInt64(text), value > 0, value < 1 << 40 else { return nil }
+      return value
+    }
+    if let node = mebibytes("SLURM_MEM_PER_NODE") { return node << 20 }
+    if let cpu = mebibytes("SLURM_MEM_PER_CPU"), let cpus = mebibytes("SLURM_CPUS_ON_NODE"), cpus < 1 << 20 {
+      return (cpu * cpus) << 20
+    }
+    return nil
   }
 
   /// The cgroup memory limit described on the type, from the text of `/proc/self/cgroup`

@@ -96,6 +96,22 @@ struct MemoryLimitTests {
       ])
   }
 
+  @Test func aSlurmJobsMemoryComesFromItsEnvironmentInMebibytes() {
+    #expect(MemoryLimit.slurmLimit(["SLURM_MEM_PER_NODE": "4096"]) == 4 << 30)
+    #expect(MemoryLimit.slurmLimit(["SLURM_MEM_PER_CPU": "1000", "SLURM_CPUS_ON_NODE": "4"]) == 4000 << 20)
+    // Per node wins over per CPU; a CPU count is needed for per CPU.
+    #expect(
+      MemoryLimit.slurmLimit(["SLURM_MEM_PER_NODE": "2000", "SLURM_MEM_PER_CPU": "1000", "SLURM_CPUS_ON_NODE": "4"])
+        == 2000 << 20)
+    #expect(MemoryLimit.slurmLimit(["SLURM_MEM_PER_CPU": "1000"]) == nil)
+    for bad in ["", "0", "-5", "4G", "1.5"] {
+      #expect(MemoryLimit.slurmLimit(["SLURM_MEM_PER_NODE": bad]) == nil, "\(bad)")
+    }
+    #expect(MemoryLimit.slurmLimit([:]) == nil)
+    // The process may use no more than a job's memory.
+    #expect(MemoryLimit.current(environment: ["SLURM_MEM_PER_NODE": "64"]) == 64 << 20)
+  }
+
   @Test func withNoCgroupOrNoMountThereIsNoLimit() {
     #expect(MemoryLimit.cgroupLimit(cgroupFile: "", mountInfo: version2Mounts, read: { _ in "1024" }) == nil)
     #expect(MemoryLimit.cgroupLimit(cgroupFile: "0::/\n", mountInfo: "", read: { _ in "1024" }) == nil)
