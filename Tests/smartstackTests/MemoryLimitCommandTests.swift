@@ -49,7 +49,7 @@ struct MemoryLimitCommandTests {
       "timestamp,user,kind\n2026-03-02T08:00:00Z,ana,Weather\n2026-03-02T09:00:00Z,ana,News\n", to: "log.csv", in: folder)
     let visits = folder.appendingPathComponent("visits.csv")
     let chunk = Data(String(repeating: "2026-03-02T08:30:00Z,ghost\n", count: 40_000).utf8)
-    FileManager.default.createFile(atPath: visits.path, contents: Data("timestamp,user\n".utf8))
+    try #require(FileManager.default.createFile(atPath: visits.path, contents: Data("timestamp,user\n".utf8)))
     let handle = try FileHandle(forWritingTo: visits)
     try handle.seekToEnd()
     while try handle.offset() < 100_000_000 { try handle.write(contentsOf: chunk) }
