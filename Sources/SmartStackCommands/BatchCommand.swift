@@ -264,8 +264,6 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     }
   }
 
-  /// Whether `a` and `b` name the same folder (`OutputClaim.canonical`: after `.`, `..`
-  /// and symbolic links in the part that exists).
   /// The warning `batch` prints before it loads its sources when their replay plans
   /// (`estimate` bytes, `SourceLoader.estimatedPlanBytes`) are likely more than the
   /// process may use (`limit`, `MemoryLimit.current()`); nil when they are not.
@@ -276,6 +274,8 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       "warning: batch holds a replay plan for every log source point in memory, about \(megabytes(Double(estimate))) here (half the size of each point's donation and visit logs), more than the \(megabytes(Double(limit))) this process may use (the machine's memory, or its cgroup's limit when smaller): it may be killed for lack of memory. 'smartstack replay --max-memory SIZE' replays a log bigger than memory in blocks of people (docs/performance.md, \"Streaming replay\")."
   }
 
+  /// Whether `a` and `b` name the same folder (`OutputClaim.canonical`: after `.`, `..`
+  /// and symbolic links in the part that exists).
   static func sameFolder(_ a: String, _ b: String) -> Bool {
     OutputClaim.canonical(a) == OutputClaim.canonical(b)
   }
