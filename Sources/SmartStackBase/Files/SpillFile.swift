@@ -29,7 +29,10 @@ import Foundation
 ///   bytes they hold.
 /// - Only this object writes the file: it was created `O_EXCL` and has no name.
 ///
-/// Not `Sendable`: one owner at a time.
+/// Not `Sendable`: one owner at a time while it is written. Once the last record is
+/// appended and `flush()` has run, `read(_:as:)` changes nothing (it reads the bucket
+/// tables and calls `pread(2)` at fixed offsets), so an owner that calls nothing else from
+/// then on may share it for concurrent reads (`SpilledLogSource`'s `SharedSpill`).
 public final class SpillFile {
   /// The name the file had before it was unlinked, for messages.
   public let path: String
@@ -102,7 +105,7 @@ public final class SpillFile {
   /// file has none yet; nothing is freed).
   var punchesHoles: Bool {
     guard descriptor >= 0, let fallocate = Self.fallocateFunction else { return false }
-    return fallocate(descriptor, 0x02 | 0x01, off_t(end), 4096) == 0
+    return fallocate(descriptor, Self.punchHoleFlags, off_t(end), 4096) == 0
   }
 
   /// Appends `record`'s bytes to bucket `bucket` (made on first use; buckets are numbered
@@ -233,9 +236,12 @@ public final class SpillFile {
   private static func punchHole(_ descriptor: Int32, _ segment: Segment) {
     #if canImport(Glibc)
       guard let fallocate = fallocateFunction else { return }
-      _ = fallocate(descriptor, 0x02 | 0x01, off_t(segment.offset), off_t(segment.count))
+      _ = fallocate(descriptor, punchHoleFlags, off_t(segment.offset), off_t(segment.count))
     #endif
   }
+
+  /// `FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE` (0x02 | 0x01, `<linux/falloc.h>`).
+  private static let punchHoleFlags: Int32 = 0x02 | 0x01
 
   private typealias Fallocate = @convention(c) (Int32, Int32, off_t, off_t) -> Int32
   private static let fallocateFunction: Fallocate? = {
