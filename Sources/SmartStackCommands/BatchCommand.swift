@@ -34,6 +34,9 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
           --strategy mfu,hour-of-week,oracle
         smartstack batch --scenario Datasets/scenarios/commuter.json --days 14 \\
           --strategy mfu,smart-rotate,oracle
+        smartstack batch --log Datasets/logs/shift-worker/donations.csv \\
+          --visits Datasets/logs/shift-worker/visits.csv --strategy mfu,oracle \\
+          --max-memory 128K                    # replayed in blocks of people
         smartstack batch --init my-study.json      # a commented config to start from
         smartstack batch my-study.json --replicates 10 --out results/run1
         smartstack batch my-study.json --replicates 10 --out results/run1 \\
@@ -124,8 +127,14 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       valueName: "size"))
   var peopleBlock: Int?
 
+  @Option(
+    name: .customLong("max-memory"),
+    help: "About how much memory the log sources' replay plans may hold: a size such as 512M or 4G. When the plans of all log source points would take more than half of it (each about half its donation and visit logs' size), the biggest points are read once to disk and replayed block by block of people instead, each cell holding one block; the reports are the same bytes either way (docs/batch.md, \"Memory\"). Not with trace.csv, which needs whole plans. Default: a quarter of the memory the process may use: the machine's, or its cgroup's limit (a container's, a Slurm job's) when smaller.")
+  var maxMemory: String?
+
   func validate() throws {
     guard jobCount >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    _ = try MemoryBudgetOption.budget(maxMemory)
     if let replicates, !(1...ExperimentConfig.maximumReplicates).contains(replicates) {
       throw ValidationError("--replicates must be within 1...\(ExperimentConfig.maximumReplicates)")
     }
@@ -183,15 +192,22 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
         throw ExperimentUsageError(
           design.traceLocation.map { $0.diagnostic("true \(why)").description } ?? "--trace \(why)")
       }
-      if !quiet, let warning = Self.memoryWarning(estimate: SourceLoader.estimatedPlanBytes(design), limit: MemoryLimit.current()) {
+      let budget = try MemoryBudgetOption.budget(maxMemory)
+      if !quiet, design.trace,
+        let warning = Self.memoryWarning(estimate: SourceLoader.estimatedPlanBytes(design), limit: MemoryLimit.current())
+      {
         StandardError.write(warning)
       }
-      let sources = try SourceLoader.load(design)
+      let sources = try SourceLoader.load(design, budget: budget, jobs: jobCount)
       if !quiet {
         for source in sources {
           if let log = source as? LogSource {
             for warning in log.warnings { StandardError.write(warning) }
             for note in log.plan.notes { StandardError.write("note: \(source.name): \(note)") }
+          } else if let log = source as? SpilledLogSource {
+            for warning in log.warnings { StandardError.write(warning) }
+            for note in log.notes { StandardError.write("note: \(source.name): \(note)") }
+            StandardError.write("note: \(source.name): \(Self.blocksNote(log, budget: budget))")
           }
         }
       }
@@ -264,14 +280,27 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
     }
   }
 
-  /// The warning `batch` prints before it loads its sources when their replay plans
-  /// (`estimate` bytes, `SourceLoader.estimatedPlanBytes`) are likely more than the
-  /// process may use (`limit`, `MemoryLimit.current()`); nil when they are not.
+  /// The warning a traced `batch` prints before it loads its sources when their replay
+  /// plans (`estimate` bytes, `SourceLoader.estimatedPlanBytes`) are likely more than the
+  /// process may use (`limit`, `MemoryLimit.current()`); nil when they are not. Without
+  /// the trace, such logs are replayed in blocks (`SourceLoader.spilledPoints`).
   static func memoryWarning(estimate: Int, limit: UInt64) -> String? {
     guard estimate > 0, UInt64(estimate) > limit else { return nil }
-    func megabytes(_ bytes: Double) -> String { NumberFormat.format(bytes / 1e6, decimals: 0) + " MB" }
     return
-      "warning: batch holds a replay plan for every log source point in memory, about \(megabytes(Double(estimate))) here (half the size of each point's donation and visit logs), more than the \(megabytes(Double(limit))) this process may use (the machine's memory, or its cgroup's limit when smaller): it may be killed for lack of memory. 'smartstack replay --max-memory SIZE' replays a log bigger than memory in blocks of people (docs/performance.md, \"Streaming replay\")."
+      "warning: with trace.csv, batch holds a replay plan for every log source point in memory, about \(megabytes(estimate)) here (half the size of each point's donation and visit logs), more than the \(megabytes(limit)) this process may use (the machine's memory, or its cgroup's limit when smaller): it may be killed for lack of memory. Without the trace, such logs are replayed in blocks of people (docs/batch.md, \"Memory\")."
+  }
+
+  /// The note of a log source point replayed in blocks of people.
+  static func blocksNote(_ source: SpilledLogSource, budget: Int) -> String {
+    "replayed in \(source.blockCount) block\(source.blockCount == 1 ? "" : "s") of people from a spill on disk: its plan would take about \(megabytes(source.estimatedPlanBytes)), and the log points' plans together more than half the memory budget, \(megabytes(budget)) (--max-memory); the reports are the same bytes"
+  }
+
+  /// `bytes` in MB (10^6), whole; under 1 MB in kB (10^3), and under 1 kB in bytes.
+  static func megabytes<N: BinaryInteger>(_ bytes: N) -> String {
+    let value = Double(bytes)
+    if value >= 1e6 { return NumberFormat.format(value / 1e6, decimals: 0) + " MB" }
+    if value >= 1e3 { return NumberFormat.format(value / 1e3, decimals: 0) + " kB" }
+    return "\(bytes) bytes"
   }
 
   /// Whether `a` and `b` name the same folder (`OutputClaim.canonical`: after `.`, `..`

@@ -2,59 +2,33 @@ import ArgumentParser
 import Foundation
 import SmartStackKit
 
-/// How much of a log `replay` holds in memory, and when it replays in blocks of people
-/// instead (docs/performance.md, "Streaming replay").
-enum ReplayMemory {
-  /// A replay in memory peaks at about half its inputs' size in bytes (a 2.07 GB log and
-  /// visit log: 0.87 GB), and with `--split` it holds a plan per scored window, each
-  /// further window adding about a quarter of the inputs' size (the 288 MB log and visit
-  /// log of 2,000 people × 30 days: 148, 231, 281, 310 and 408 MB for 1, 2, 3, 4 and 6
-  /// windows): inputs whose estimate is over the budget are replayed in blocks, one
-  /// window's block at a time.
-  static func replaysInBlocks(inputBytes: Int, windows: Int, budget: Int) -> Bool {
-    inputBytes / 2 + max(windows - 1, 0) * (inputBytes / 4) > budget
-  }
-
-  /// The most bytes a block's people take on disk (`DonationSpill.blocks(maxBytes:visitRows:)`)
-  /// for `budget`: a block's plan and the rows it is built from take about three times
-  /// their bytes on disk, and the rest of the run needs room too.
-  static func blockBytes(_ budget: Int) -> Int { max(budget / 4, 1) }
-
-  /// The default budget: a quarter of the memory the process may use, the machine's or
-  /// its control group's limit when that is smaller (`MemoryLimit`: a container's, a
-  /// Slurm job's, a Kubernetes pod's).
-  static var defaultBudget: Int { Int(clamping: MemoryLimit.current() / 4) }
-
-  /// `text` as a number of bytes: a whole or decimal number with an optional K, M, G or T
-  /// (powers of 1024; a trailing B or iB is allowed), e.g. `512M`, `1.5G`, `800000`.
-  static func parse(_ text: String) -> Int? {
-    var number = text.trimmingCharacters(in: .whitespaces).uppercased()
-    for suffix in ["IB", "B"] where number.hasSuffix(suffix) && number.count > suffix.count {
-      number.removeLast(suffix.count)
-      break
+/// `--max-memory SIZE` of `replay` and `batch`: the memory budget a command keeps its
+/// replay plans within, replaying logs in blocks of people when they would not fit
+/// (`PlanMemory`; docs/performance.md, "Streaming replay").
+enum MemoryBudgetOption {
+  /// `text` read (`PlanMemory.parse`), else the default (`PlanMemory.defaultBudget`).
+  ///
+  /// - Throws: `ValidationError` for a size it cannot read.
+  static func budget(_ text: String?) throws -> Int {
+    guard let text else { return PlanMemory.defaultBudget }
+    guard let bytes = PlanMemory.parse(text) else {
+      throw ValidationError("--max-memory must be a size such as 512M, 4G or 800000 (bytes), not '\(text)'")
     }
-    var scale = 1.0
-    if let unit = number.last, let power = ["K": 1.0, "M": 2.0, "G": 3.0, "T": 4.0][String(unit)] {
-      scale = pow(1024, power)
-      number.removeLast()
-    }
-    guard let value = Double(number), value.isFinite, value >= 1, number.allSatisfy({ $0.isNumber || $0 == "." })
-    else { return nil }
-    let bytes = value * scale
-    return bytes < 9e18 ? Int(bytes) : nil
+    return bytes
   }
 }
 
 extension ReplayCommand {
-  /// `--max-memory` read (`ReplayMemory.parse`), else the default.
+  /// `--max-memory` read, else the default (`MemoryBudgetOption`).
   ///
   /// - Throws: `ValidationError` for a size it cannot read.
-  func memoryBudget() throws -> Int {
-    guard let maxMemory else { return ReplayMemory.defaultBudget }
-    guard let bytes = ReplayMemory.parse(maxMemory) else {
-      throw ValidationError("--max-memory must be a size such as 512M, 4G or 800000 (bytes), not '\(maxMemory)'")
-    }
-    return bytes
+  func memoryBudget() throws -> Int { try MemoryBudgetOption.budget(maxMemory) }
+
+  /// True when the replay goes in blocks: its plans' estimate (`PlanMemory.estimatedBytes`,
+  /// one plan per scored window of `--split`) is over `budget`.
+  func replaysInBlocks(budget: Int) throws -> Bool {
+    let windows = try timeSplit()?.points.count ?? 1
+    return PlanMemory.estimatedBytes(inputBytes: PlanMemory.fileBytes(input.logPaths), windows: windows) > budget
   }
 
   /// The replay in blocks of people: the donation log and a visit log are read once each
@@ -90,7 +64,7 @@ extension ReplayCommand {
       return o
     }
     var blocks = spilled.donations.blocks(
-      maxBytes: ReplayMemory.blockBytes(budget), visitRows: spilled.visits?.personRows)
+      maxBytes: PlanMemory.blockBytes(budget), visitRows: spilled.visits?.personRows)
     if blocks.isEmpty { blocks = [0..<0] }
     let plan = { (window: Int, block: Int) throws -> ReplayPlan in
       do {
@@ -141,12 +115,6 @@ extension ReplayCommand {
 }
 
 extension ReplayInputOptions {
-  /// The sizes of the donation log and of a visit log file, in bytes (0 for one that
-  /// cannot be read: the loader reports it).
-  var logBytes: Int {
-    ([log] + (visitLog.map { [$0] } ?? [])).reduce(0) { total, path in
-      let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-      return total + size
-    }
-  }
+  /// The donation log and a visit log file, as given.
+  var logPaths: [String] { [log] + (visitLog.map { [$0] } ?? []) }
 }

@@ -123,9 +123,7 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     let inputPaths = input.inputPaths
     try OutputFolder.check(out, files: OutputFolder.replayFiles, inputs: inputPaths)
     let budget = try memoryBudget()
-    if ReplayMemory.replaysInBlocks(
-      inputBytes: input.logBytes, windows: try timeSplit()?.points.count ?? 1, budget: budget)
-    {
+    if try replaysInBlocks(budget: budget) {
       try await runInBlocks(choices: choices, inputPaths: inputPaths, budget: budget)
       return
     }

@@ -8,10 +8,11 @@ private let datasets = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   .appendingPathComponent("Datasets")
 
-/// `batch` holds a replay plan for every log source point at once; before it loads them it
-/// warns when they are likely more than the process may use (`MemoryLimit`), naming
-/// `replay --max-memory`.
-@Suite("Batch memory warning: an experiment whose log plans will not fit is told so before it loads")
+/// A traced `batch` holds a replay plan for every log source point at once; before it
+/// loads them it warns when they are likely more than the process may use (`MemoryLimit`).
+/// Without the trace such points are replayed in blocks (`SpilledLogSourceTests`,
+/// `BatchMaxMemoryTests`).
+@Suite("Batch memory warning: a traced experiment whose log plans will not fit is told so before it loads")
 struct BatchMemoryWarningTests {
   @Test func theEstimateIsHalfOfEachLogPointsDonationAndVisitLogs() throws {
     let commuter = datasets.appendingPathComponent("logs/commuter").path
@@ -37,8 +38,9 @@ struct BatchMemoryWarningTests {
     #expect(BatchCommand.memoryWarning(estimate: 2_000_000, limit: 2_000_000) == nil)
     #expect(BatchCommand.memoryWarning(estimate: 0, limit: 0) == nil)
     let warning = try #require(BatchCommand.memoryWarning(estimate: 3_400_000_000, limit: 2_147_483_648))
-    #expect(warning.hasPrefix("warning: batch holds a replay plan for every log source point in memory, about 3400 MB here"))
+    #expect(
+      warning.hasPrefix("warning: with trace.csv, batch holds a replay plan for every log source point in memory, about 3400 MB here"))
     #expect(warning.contains("more than the 2147 MB this process may use"))
-    #expect(warning.contains("'smartstack replay --max-memory SIZE'"))
+    #expect(warning.contains("Without the trace, such logs are replayed in blocks of people"))
   }
 }

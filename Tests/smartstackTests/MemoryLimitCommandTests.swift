@@ -65,6 +65,26 @@ struct MemoryLimitCommandTests {
     return group
   }
 
+  /// Runs `arguments` (a replay or a batch of a log whose plan fits a quarter of any
+  /// machine this runs on but not a quarter of 160 MiB) outside and inside a 160 MiB
+  /// cgroup: outside it holds the plan in memory, inside it replays in blocks (the `spill`
+  /// fault point kills a run that spills to disk, and only one that does), with no OOM
+  /// kill, to the reports of the run outside.
+  func expectBlocksInsideTheCgroupOnly(_ arguments: [String], in folder: URL) throws {
+    let group = try cgroup(limit: 160 << 20)
+    defer { rmdir(group) }
+    let crash = ["SMARTSTACK_CRASH_AT": "spill:1"]
+    let outside = try CLI.run(arguments + ["--out", "outside"], in: folder, environment: crash)
+    #expect(outside.status == 0, "outside the cgroup: in memory, \(outside.stderr)")
+    let inside = try runInCgroup(group, arguments + ["--out", "inside"], in: folder, environment: crash)
+    #expect(inside.status == SIGKILL, "inside the cgroup: in blocks, \(inside.stderr)")
+    let blocks = try runInCgroup(group, arguments + ["--out", "blocks"], in: folder, environment: [:])
+    #expect(blocks.status == 0, "\(blocks.stderr)")
+    #expect(try CLI.reports(folder.appendingPathComponent("blocks")) == CLI.reports(folder.appendingPathComponent("outside")))
+    let oom = try String(contentsOfFile: group + "/memory.oom_control", encoding: .utf8)
+    #expect(oom.contains("oom_kill 0") || !oom.contains("oom_kill "), "the kernel's OOM killer, not the fault point: \(oom)")
+  }
+
   @Test("a log that fits the machine's quarter but not the cgroup's replays in blocks, with no OOM kill")
   func theDefaultFollowsTheCgroupLimit() throws {
     let folder = try CLI.temporaryFolder()
@@ -72,36 +92,35 @@ struct MemoryLimitCommandTests {
     // Half of the 100 MB is over a quarter of 160 MiB (41.9 MB), and under a quarter of any
     // machine this runs on.
     let (log, visits) = try bigVisitLog(in: folder)
-    let group = try cgroup(limit: 160 << 20)
-    defer { rmdir(group) }
-    // The `spill` fault point kills a replay that spills to disk, and only one that does.
-    let arguments = ["replay", "--log", log, "--visits", visits, "--strategy", "mfu", "--quiet"]
-    let crash = ["SMARTSTACK_CRASH_AT": "spill:1"]
-    let outside = try CLI.run(arguments + ["--out", "outside"], in: folder, environment: crash)
-    #expect(outside.status == 0, "outside the cgroup: in memory, \(outside.stderr)")
-    let inside = try runInCgroup(group, arguments + ["--out", "inside"], in: folder, environment: crash)
-    #expect(inside.status == SIGKILL, "inside the cgroup: in blocks, \(inside.stderr)")
-    let oom = try String(contentsOfFile: group + "/memory.oom_control", encoding: .utf8)
-    #expect(oom.contains("oom_kill 0") || !oom.contains("oom_kill "), "the kernel's OOM killer, not the fault point: \(oom)")
-    // And without the fault point it replays, in blocks, to the reports of the replay in memory.
-    let blocks = try runInCgroup(group, arguments + ["--out", "blocks"], in: folder, environment: [:])
-    #expect(blocks.status == 0, "\(blocks.stderr)")
-    #expect(try CLI.reports(folder.appendingPathComponent("blocks")) == CLI.reports(folder.appendingPathComponent("outside")))
+    try expectBlocksInsideTheCgroupOnly(
+      ["replay", "--log", log, "--visits", visits, "--strategy", "mfu", "--quiet"], in: folder)
   }
 
-  @Test("batch warns, before it loads them, that its log plans are more than its cgroup lets it use")
-  func batchWarnsOfPlansOverTheCgroupLimit() throws {
+  @Test("batch replays a log point that does not fit its cgroup's budget in blocks, to the same reports")
+  func batchReplaysInBlocksUnderTheCgroupLimit() throws {
+    let folder = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // The point's plan, about 50 MB, is over half of a quarter of 160 MiB.
+    let (log, visits) = try bigVisitLog(in: folder)
+    try expectBlocksInsideTheCgroupOnly(
+      ["batch", "--log", log, "--visits", visits, "--strategy", "mfu,oracle", "--quiet"], in: folder)
+  }
+
+  @Test("a traced batch warns, before it loads them, that its log plans are more than its cgroup lets it use")
+  func tracedBatchWarnsOfPlansOverTheCgroupLimit() throws {
     let folder = try CLI.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let (log, visits) = try bigVisitLog(in: folder)
     // The plan, about 50 MB, is over 40 MiB (41.9 MB): the warning comes first, and the
-    // batch may then be killed for memory (its status is not what is checked).
+    // batch may then be killed for memory (its status is not what is checked). With the
+    // trace, the plans are held whole.
     let group = try cgroup(limit: 40 << 20)
     defer { rmdir(group) }
-    let arguments = ["batch", "--log", log, "--visits", visits, "--strategy", "mfu", "--out", "reports"]
+    let arguments = ["batch", "--log", log, "--visits", visits, "--strategy", "mfu", "--trace", "--out", "reports"]
     let inside = try runInCgroup(group, arguments, in: folder, environment: [:])
     #expect(
-      inside.stderr.hasPrefix("warning: batch holds a replay plan for every log source point in memory, about 50 MB here"),
+      inside.stderr.hasPrefix(
+        "warning: with trace.csv, batch holds a replay plan for every log source point in memory, about 50 MB here"),
       "\(inside.stderr)")
     #expect(inside.stderr.contains("more than the 42 MB this process may use"), "\(inside.stderr)")
   }

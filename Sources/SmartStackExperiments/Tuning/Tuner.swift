@@ -120,12 +120,15 @@ public enum Tuner {
     return d
   }
 
-  /// The first ⌈P/divisor⌉ people of a log source (P its people); other sources whole.
+  /// The first ⌈P/divisor⌉ people (at least one) of a log source (P its people), in
+  /// memory or in blocks; other sources whole.
   static func subset(_ source: any ExperimentSource, divisor: Int) -> any ExperimentSource {
-    guard divisor > 1, let log = source as? LogSource else { return source }
+    guard divisor > 1 else { return source }
+    func share(_ count: Int) -> Int { max(1, count / divisor + (count % divisor == 0 ? 0 : 1)) }
+    if let spilled = source as? SpilledLogSource { return spilled.prefix(people: share(spilled.statistics.people)) }
+    guard let log = source as? LogSource else { return source }
     var plan = log.plan
-    let count = plan.people.count
-    plan.people = Array(plan.people.prefix(max(1, count / divisor + (count % divisor == 0 ? 0 : 1))))
+    plan.people = Array(plan.people.prefix(share(plan.people.count)))
     var statistics = log.statistics
     statistics.people = plan.people.count
     return LogSource(name: log.name, plan: plan, statistics: statistics)

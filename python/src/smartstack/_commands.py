@@ -168,6 +168,11 @@ OPTIONS = {
    "people-block",
    "option",
    False
+  ],
+  [
+   "max-memory",
+   "option",
+   False
   ]
  ],
  "replay": [
@@ -496,7 +501,7 @@ OPTIONS = {
 }
 
 
-def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, replicates: int | None = None, out: str | os.PathLike | None = None, strategy: str | Sequence[str] | None = None, baseline: str | Sequence[str] | None = None, jobs: int | None = None, trace: bool = False, no_trace: bool = False, people: bool = False, no_people: bool = False, emit_exposures: str | os.PathLike | None = None, quiet: bool = False, verbose: bool = False, resume: bool = False, log: str | os.PathLike | pd.DataFrame | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, stack: str | os.PathLike | None = None, horizon: float | None = None, timezone: str | None = None, warmup_days: float | None = None, split: str | None = None, timelines: str | os.PathLike | None = None, scores: str | os.PathLike | pd.DataFrame | None = None, context: str | os.PathLike | None = None, scenario: str | os.PathLike | None = None, days: int | None = None, init: bool = False, overwrite: bool = False, shard: str | None = None, people_block: str | None = None, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.BatchResult:
+def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, replicates: int | None = None, out: str | os.PathLike | None = None, strategy: str | Sequence[str] | None = None, baseline: str | Sequence[str] | None = None, jobs: int | None = None, trace: bool = False, no_trace: bool = False, people: bool = False, no_people: bool = False, emit_exposures: str | os.PathLike | None = None, quiet: bool = False, verbose: bool = False, resume: bool = False, log: str | os.PathLike | pd.DataFrame | None = None, visits: str | os.PathLike | pd.DataFrame | None = None, stack: str | os.PathLike | None = None, horizon: float | None = None, timezone: str | None = None, warmup_days: float | None = None, split: str | None = None, timelines: str | os.PathLike | None = None, scores: str | os.PathLike | pd.DataFrame | None = None, context: str | os.PathLike | None = None, scenario: str | os.PathLike | None = None, days: int | None = None, init: bool = False, overwrite: bool = False, shard: str | None = None, people_block: str | None = None, max_memory: str | None = None, binary: str | os.PathLike | None = None, cwd: str | os.PathLike | None = None, progress: bool | None = None) -> _api.BatchResult:
     """`smartstack batch`: Runs an experiment: every source x strategy point x replicate, with CIs and paired tests.
 
     The tool: Run an experiment (sources × strategies × replicates) and write CSV reports.
@@ -570,6 +575,14 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
             that the shards share one big source's people, not only whole cells; every shard
             and its --resume must give the same SIZE. Merged reports are byte-identical to
             one run (docs/batch.md, "People shards").
+        max_memory (--max-memory): About how much memory the log sources' replay plans may
+            hold: a size such as 512M or 4G. When the plans of all log source points would
+            take more than half of it (each about half its donation and visit logs' size),
+            the biggest points are read once to disk and replayed block by block of people
+            instead, each cell holding one block; the reports are the same bytes either way
+            (docs/batch.md, "Memory"). Not with trace.csv, which needs whole plans. Default:
+            a quarter of the memory the process may use: the machine's, or its cgroup's
+            limit (a container's, a Slurm job's) when smaller.
         binary: the smartstack executable (default: find_binary()).
         cwd: the folder the tool runs in (relative paths are relative to it).
         progress: show the tool's standard error (progress, warnings) as it comes;
@@ -579,7 +592,7 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
     DataFrames given as log=, visits= or exposures= are written to a temporary CSV file.
     Raises SmartStackError with the tool's message when it fails.
     """
-    given = {'seed': seed, 'replicates': replicates, 'out': out, 'strategy': strategy, 'baseline': baseline, 'jobs': jobs, 'trace': trace, 'no_trace': no_trace, 'people': people, 'no_people': no_people, 'emit_exposures': emit_exposures, 'quiet': quiet, 'verbose': verbose, 'resume': resume, 'log': log, 'visits': visits, 'stack': stack, 'horizon': horizon, 'timezone': timezone, 'warmup_days': warmup_days, 'split': split, 'timelines': timelines, 'scores': scores, 'context': context, 'scenario': scenario, 'days': days, 'init': init, 'overwrite': overwrite, 'shard': shard, 'people_block': people_block}
+    given = {'seed': seed, 'replicates': replicates, 'out': out, 'strategy': strategy, 'baseline': baseline, 'jobs': jobs, 'trace': trace, 'no_trace': no_trace, 'people': people, 'no_people': no_people, 'emit_exposures': emit_exposures, 'quiet': quiet, 'verbose': verbose, 'resume': resume, 'log': log, 'visits': visits, 'stack': stack, 'horizon': horizon, 'timezone': timezone, 'warmup_days': warmup_days, 'split': split, 'timelines': timelines, 'scores': scores, 'context': context, 'scenario': scenario, 'days': days, 'init': init, 'overwrite': overwrite, 'shard': shard, 'people_block': people_block, 'max_memory': max_memory}
     run = _api.execute('batch', [config], given, binary=binary, cwd=cwd, progress=progress)
     return _api.BatchResult(run, _api.folder_of(run, cwd, None))
 

@@ -1,0 +1,150 @@
+import SmartStackBase
+import SmartStackData
+import SmartStackEngine
+import SmartStackStrategies
+import SmartStackWorld
+
+/// A donation log replayed in blocks of people from a spill on disk: the log source of a
+/// `batch` whose plans would not fit its memory budget (`SourceLoader.load(_:budget:jobs:)`).
+///
+/// It runs what a `LogSource` of the same point runs, to the same bits: each cell builds
+/// the plan of one block of people at a time from the spill (`ReplayPlan(block:of:visits:options:)`),
+/// replays it and lets it go, and joins the blocks' metrics in person order
+/// (`RunMetrics(blocks:)`), as the batch runner joins a cell cut into people blocks.
+/// The statistics, local days and notes are gathered when the source is built, by
+/// building every block once (which also reports every refusal of the options before
+/// anything runs).
+///
+/// Memory: the spill's bookkeeping (names, per-person row counts, 64 KiB a bucket while
+/// it is written) and, per cell running, one block's plan. Time: each cell builds every
+/// block's plan again from disk, about a third of a replay's time more per cell
+/// (docs/performance.md, "Streaming replay").
+public struct SpilledLogSource: ExperimentSource {
+  public let name: String
+  public let statistics: SourceStatistics
+  /// Where the plan's local days lie in UTC, gathered from every block.
+  public let days: LocalDays
+  /// The whole plan's notes (every block's plan has the same).
+  public let notes: [String]
+  /// `FILE:LINE:COLUMN: warning: …` about the log's naive local times, as `LogSource`'s.
+  public var warnings: [String] = []
+  /// What the point's plan would take in memory (`PlanMemory.estimatedBytes`), for
+  /// messages; set by `SourceLoader`.
+  public var estimatedPlanBytes = 0
+  /// The number of blocks of people a cell replays.
+  public var blockCount: Int { blocks.count }
+  /// The blocks of people (canonical ids, consecutive, covering the people `people`).
+  let blocks: [Range<Int>]
+  /// The people a cell runs: all of the log's, or the first of them (`prefix(people:)`).
+  let people: Range<Int>
+  let spill: SharedSpill
+  let options: ReplayOptions
+
+  public var kind: String { "log" }
+  public var unitsArePeoplePerReplicate: Bool { false }
+
+  /// The source of `spilled` with `options`, in blocks of at most `blockBytes` on disk
+  /// (`DonationSpill.blocks(maxBytes:visitRows:)`).
+  ///
+  /// - Throws: `ReplayError` for the first block the options refuse; `InputFileError`
+  ///   when the spill cannot be read back.
+  package init(name: String, spilled: SpilledLog, options: ReplayOptions, blockBytes: Int) throws {
+    self.name = name
+    self.options = options
+    spill = SharedSpill(spilled)
+    let blocks = spilled.donations.blocks(maxBytes: blockBytes, visitRows: spilled.visits?.personRows)
+    self.blocks = blocks
+    let people = spilled.donations.userRows.count
+    self.people = 0..<people
+    var spans = LocalDays.Spans(zone: options.zone)
+    var visits = 0
+    var notes: [String] = []
+    for (k, block) in blocks.enumerated() {
+      let plan = try spilled.plan(block, options: options)
+      if k == 0 { notes = plan.notes }
+      spans.add(plan)
+      visits += plan.visitCount
+    }
+    if blocks.isEmpty { notes = try spilled.plan(0..<0, options: options).notes }
+    self.notes = notes
+    days = spans.days
+    statistics = SourceStatistics(
+      people: people, events: spilled.donations.count, visits: visits, first: spilled.donations.firstTimestamp,
+      last: spilled.donations.lastTimestamp, contentHash: spilled.inputs[0].hash, inputs: spilled.inputs)
+  }
+
+  private init(_ base: SpilledLogSource, people: Range<Int>, statistics: SourceStatistics) {
+    name = base.name
+    self.statistics = statistics
+    days = base.days
+    notes = base.notes
+    warnings = base.warnings
+    estimatedPlanBytes = base.estimatedPlanBytes
+    blocks = base.blocks
+    self.people = people
+    spill = base.spill
+    options = base.options
+  }
+
+  /// The source with only its first `count` people (tuning's rungs, `Tuner.subset`), as a
+  /// `LogSource` whose plan keeps its first `count` people; the statistics' people say so.
+  func prefix(people count: Int) -> SpilledLogSource {
+    var statistics = self.statistics
+    let people = 0..<max(0, min(count, self.people.count))
+    statistics.people = people.count
+    return SpilledLogSource(self, people: people, statistics: statistics)
+  }
+
+  public func run(_ choice: StrategyChoice, replicate: Int, seed: UInt64) throws -> RunMetrics {
+    try run(choice, replicate: replicate, seed: seed, people: 0..<people.count)
+  }
+
+  /// The people `people` replayed block by block, each block's plan built from the spill
+  /// and let go of before the next (see the type); the same metrics as `run` of a
+  /// `LogSource` over the same people.
+  ///
+  /// - Throws: `PeopleBlockError` when `people` is not within the source's people;
+  ///   `InputFileError` when the spill cannot be read back.
+  public func run(_ choice: StrategyChoice, replicate: Int, seed: UInt64, people: Range<Int>) throws -> RunMetrics {
+    guard people.lowerBound >= 0, people.upperBound <= self.people.count else {
+      throw PeopleBlockError(
+        "\(name): people \(people.lowerBound)..<\(people.upperBound) are beyond the log's \(self.people.count) people")
+    }
+    var options = self.options
+    options.seed = seed
+    options.replicate = UInt64(max(0, replicate))
+    var parts: [RunMetrics] = []
+    for block in blocks {
+      let range = block.clamped(to: people)
+      guard !range.isEmpty else { continue }
+      let plan = try spill.spilled.plan(range, options: options)
+      parts.append(RunMetrics(block: Replay.run(plan, choice: choice), days: days))
+    }
+    return RunMetrics(blocks: parts)
+  }
+}
+
+extension SpilledLogSource {
+  /// Refused: a traced cell records its rows over the whole plan, and `SourceLoader`
+  /// never spills a design with the trace (`spilledPoints(_:budget:)`).
+  public func runTraced(
+    _ choice: StrategyChoice, replicate: Int, seed: UInt64, runID: String
+  ) throws -> (metrics: RunMetrics, trace: TraceRecorder?) {
+    throw PeopleBlockError("\(name): a log replayed in blocks of people cannot be traced: trace.csv needs the whole plan")
+  }
+}
+
+/// A log's people are replayed apart (`run(_:replicate:seed:people:)`).
+extension SpilledLogSource: PeopleApartSource {}
+
+/// A finished spill shared by the cells that read it at once.
+///
+/// `@unchecked Sendable`, by this invariant: the spill is complete (written and flushed
+/// by `LogLoader.spill`) before it is wrapped, and nothing but `SpilledLog.plan(_:options:)`
+/// reads it afterwards, which only reads (`SpillFile.read(_:as:)`: `pread(2)` at fixed
+/// offsets, and arrays no one writes), so concurrent calls cannot race. The file goes
+/// when the last source holding it does.
+final class SharedSpill: @unchecked Sendable {
+  let spilled: SpilledLog
+  init(_ spilled: SpilledLog) { self.spilled = spilled }
+}

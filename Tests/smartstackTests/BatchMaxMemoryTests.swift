@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// `batch --max-memory SIZE`: log source points whose plans would not fit are replayed in
+/// blocks of people from a spill on disk, to the same reports.
+@Suite("batch --max-memory: log points over the budget replay in blocks of people, to the same bytes")
+struct BatchMaxMemoryTests {
+  /// 700 people (three spill buckets of 256), each with donations of three kinds on two
+  /// days and a visit a minute before each; in `folder`.
+  static func manyPeople(in folder: URL) throws -> (log: String, visits: String) {
+    var log = "timestamp,user,kind\n"
+    var visits = "timestamp,user\n"
+    let kinds = ["Weather", "Music", "Notes"]
+    for day in 2...3 {
+      for hour in 7..<19 {
+        for p in 0..<700 where (p + hour) % 5 == 0 {
+          let minute = (p * 7 + hour) % 58 + 1
+          visits += String(format: "2026-03-%02dT%02d:%02d:00Z,person-%03d\n", day, hour, minute - 1, p)
+          log += String(format: "2026-03-%02dT%02d:%02d:00Z,person-%03d,", day, hour, minute, p) + kinds[(p * hour) % 3] + "\n"
+        }
+      }
+    }
+    return (try CLI.write(log, to: "log.csv", in: folder), try CLI.write(visits, to: "visits.csv", in: folder))
+  }
+
+  @Test func aBatchInBlocksWritesTheReportsOfTheBatchInMemory() throws {
+    let folder = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (log, visits) = try Self.manyPeople(in: folder)
+    let arguments = ["batch", "--log", log, "--visits", visits, "--strategy", "mfu,random,oracle", "--replicates", "2"]
+    let memory = try CLI.run(arguments + ["--out", "memory"], in: folder)
+    #expect(memory.status == 0, "\(memory.stderr)")
+    #expect(!memory.stderr.contains("block"))
+    let blocks = try CLI.run(arguments + ["--out", "blocks", "--max-memory", "1K"], in: folder)
+    #expect(blocks.status == 0, "\(blocks.stderr)")
+    #expect(
+      blocks.stderr.contains(
+        "note: log: replayed in 3 blocks of people from a spill on disk: its plan would take about "),
+      "\(blocks.stderr)")
+    #expect(
+      blocks.stderr.contains(
+        "and the log points' plans together more than half the memory budget, 1 kB (--max-memory); the reports are the same bytes"))
+    #expect(try CLI.reports(folder.appendingPathComponent("blocks")) == CLI.reports(folder.appendingPathComponent("memory")))
+    // With the trace the plans stay whole (trace.csv needs them), and there is no note.
+    let traced = try CLI.run(arguments + ["--out", "traced", "--max-memory", "1K", "--trace"], in: folder)
+    #expect(traced.status == 0, "\(traced.stderr)")
+    #expect(!traced.stderr.contains("block"), "\(traced.stderr)")
+  }
+
+  @Test func aSizeItCannotReadIsRefused() throws {
+    for size in ["abc", "0", "-1G", "1X"] {
+      let result = try CLI.run(["batch", "--max-memory=\(size)"])
+      #expect(result.status == 64, "\(size): \(result.stderr)")
+      #expect(result.stderr.contains("--max-memory must be a size such as 512M, 4G or 800000 (bytes), not '\(size)'"))
+    }
+  }
+}
