@@ -24,6 +24,11 @@ public struct LogLoader {
   private var scores: [String: ScoreFile] = [:]
   private var contexts: [String: ContextLog] = [:]
   private var digests: [String: FileDigest] = [:]
+  /// Spilled donation logs (key: as `logs`') and visit logs (key: the donation log's key
+  /// and the visit log's path), shared by the points of a batch that read the same files:
+  /// finished spills are only read (`SharedSpill`).
+  private var donationSpills: [String: DonationSpill] = [:]
+  private var visitSpills: [String: VisitSpill] = [:]
   /// The files parsed so far, as resolved, in the order they were parsed; a file taken
   /// from the cache is not listed again.
   public private(set) var parsed: [String] = []
@@ -93,7 +98,11 @@ public struct LogLoader {
   /// The input files of `input` for a replay in blocks of people (`SpilledLog`): the
   /// donation log and a visit log are read once each and held on disk in buckets of
   /// people (`DonationSpill`, `VisitSpill`), not in memory; every other file is read as
-  /// `load(_:engine:checkLocalTimes:)` reads it, and every file is hashed as it does.
+  /// `load(_:engine:checkLocalTimes:)` reads it, and every file is hashed as it does. A
+  /// donation log spilled before by this loader (same path, format, zone and bucket size),
+  /// and a visit log spilled with it, are not read again: the spills are shared (a sweep's
+  /// points in blocks read their logs once), and `checkLocalTimes` is not called again
+  /// (`DonationSpill.localTimes` holds the report).
   ///
   /// - Parameter usersPerBucket: people per bucket of the spills (the finest blocks).
   /// - Throws: what `load(_:engine:checkLocalTimes:)` throws for the same files, in the
@@ -105,17 +114,30 @@ public struct LogLoader {
   ) throws -> SpilledLog {
     let (zone, files, hashing, unhashed, baseOptions) = try start(input, engine: engine)
     var options = baseOptions
-    let donations = try DonationSpill.read(
-      path: input.log.resolved, format: input.format, timeZone: zone, usersPerBucket: usersPerBucket)
-    parsed.append(input.log.resolved)
-    try checkLocalTimes(donations.localTimes)
+    let key = "\(input.log.resolved)\u{0}\(input.format?.rawValue ?? "")\u{0}\(input.timezone)\u{0}\(usersPerBucket)"
+    let donations: DonationSpill
+    if let cached = donationSpills[key] {
+      donations = cached
+    } else {
+      donations = try DonationSpill.read(
+        path: input.log.resolved, format: input.format, timeZone: zone, usersPerBucket: usersPerBucket)
+      parsed.append(input.log.resolved)
+      try checkLocalTimes(donations.localTimes)
+      donationSpills[key] = donations
+    }
     var visits: VisitSpill? = nil
     switch input.visits {
     case .donations: options.visits = .donations
     case .sessions(let minutes): options.visits = .sessions(gapMinutes: minutes)
     case .file(let file):
-      visits = try VisitSpill.read(path: file.resolved, zone: zone, people: donations)
-      parsed.append(file.resolved)
+      let visitKey = key + "\u{0}" + file.resolved
+      if let cached = visitSpills[visitKey] {
+        visits = cached
+      } else {
+        visits = try VisitSpill.read(path: file.resolved, zone: zone, people: donations)
+        parsed.append(file.resolved)
+        visitSpills[visitKey] = visits
+      }
       options.visits = .log(VisitLog(file: file.resolved, users: [], times: []))
     }
     try readOtherFiles(input, zone: zone, into: &options)
@@ -233,6 +255,8 @@ public struct LogLoader {
     for key in timelines.keys where matches(key) { timelines[key] = nil }
     for key in scores.keys where matches(key) { scores[key] = nil }
     for key in contexts.keys where matches(key) { contexts[key] = nil }
+    for key in donationSpills.keys where matches(key) { donationSpills[key] = nil }
+    for key in visitSpills.keys where matches(key) || key.hasSuffix("\u{0}" + path) { visitSpills[key] = nil }
   }
 
   /// The donation log of `input`, read or from the cache (key: path, format, zone).

@@ -102,21 +102,20 @@ public enum SourceLoader {
   }
 
   /// The source of one log point replayed in blocks of people (`SpilledLogSource`): its
-  /// donation log and visit log read to a spill on disk, every other file as
-  /// `logSource` reads it.
+  /// donation log and visit log read to a spill on disk (or the spill of an earlier point
+  /// that reads the same files: `LogLoader.spill`), every other file as `logSource` reads it.
   static func spilledLogSource(
     _ spec: SourceSpec, _ input: LogInput, loader: inout LogLoader, blockBytes: Int
   ) throws -> SpilledLogSource {
-    var localTimes = LocalTimeReport()
     let spilled: SpilledLog
     do {
-      spilled = try loader.spill(input, engine: spec.engine) { localTimes = $0 }
+      spilled = try loader.spill(input, engine: spec.engine)
     } catch let error as UnknownTimeZone {
       throw DiagnosticList([spec.location.diagnostic("unknown time zone '\(error.identifier)'")])
     }
     var source = try SpilledLogSource(
       name: spec.name, spilled: spilled, options: spilled.options, blockBytes: blockBytes)
-    source.warnings = warnings(localTimes, log: input.log.resolved, zone: spilled.options.zone)
+    source.warnings = warnings(spilled.donations.localTimes, log: input.log.resolved, zone: spilled.options.zone)
     source.estimatedPlanBytes = estimatedPlanBytes(spec)
     return source
   }

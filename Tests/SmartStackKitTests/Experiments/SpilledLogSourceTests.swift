@@ -136,6 +136,23 @@ struct SpilledLogSourceTests {
     #expect(SourceLoader.spilledPoints(traced, budget: 1) == [])
   }
 
+  /// The design's two points read the same donation log: the loader spills it once and
+  /// both sources read that spill; the visit log, read by one point, is spilled once.
+  @Test func pointsThatReadTheSameLogShareOneSpill() throws {
+    let folder = try Self.folder()
+    let design = try ExperimentConfig.read(path: folder + "/exp.json")
+    var loader = LogLoader()
+    var spills: [SpilledLog] = []
+    for spec in design.sources {
+      guard case .log(let input) = spec.input else { continue }
+      spills.append(try loader.spill(input, engine: spec.engine))
+    }
+    #expect(loader.parsed == [folder + "/many.csv", folder + "/many-visits.csv"])
+    #expect(spills.count == 2 && spills[0].donations.spillFile === spills[1].donations.spillFile)
+    #expect(spills[0].visits != nil && spills[1].visits == nil)
+    #expect(spills[0].options.horizonSeconds == 120 && spills[1].options.horizonSeconds != 120)
+  }
+
   /// A source in blocks refuses to trace (the loader never makes one for a traced design),
   /// and people beyond the log.
   @Test func aSourceInBlocksRefusesTheTraceAndPeopleBeyondTheLog() throws {
