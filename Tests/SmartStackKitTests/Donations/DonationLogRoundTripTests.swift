@@ -10,46 +10,33 @@ import SmartStackKit
 @testable import SmartStackCounterfactual
 @testable import SmartStackBench
 
-/// A small seeded generator for the property tests (SplitMix64).
-private struct TestRandom {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
-
 /// Pieces names are built from: CSV and parameter-text specials, spaces, non-ASCII.
 private let pieces = [
   "a", "B", "7", ",", "\"", ";", "=", "%", "%3B", " ", "é", "日本", "\n", "\r\n", "{", "\\", "\t",
 ]
 
-private func name(_ random: inout TestRandom, allowEmpty: Bool = false) -> String {
-  let count = random.below(4) + (allowEmpty ? 0 : 1)
-  return (0..<count).map { _ in pieces[random.below(pieces.count)] }.joined()
+private func name(_ random: inout SplitMix64, allowEmpty: Bool = false) -> String {
+  let count = random.nextInt(below: 4) + (allowEmpty ? 0 : 1)
+  return (0..<count).map { _ in pieces[random.nextInt(below: pieces.count)] }.joined()
 }
 
-private func randomLog(_ random: inout TestRandom) -> [Donation] {
+private func randomLog(_ random: inout SplitMix64) -> [Donation] {
   let users = (0..<3).map { _ in name(&random) }
   let kinds = (0..<3).map { _ in name(&random) }
   let start: Int64 = 1_772_438_400_000
-  return (0..<random.below(25)).map { _ in
+  return (0..<random.nextInt(below: 25)).map { _ in
     var parameters: [Parameter] = []
     var keys: [String] = []
-    for _ in 0..<random.below(4) {
+    for _ in 0..<random.nextInt(below: 4) {
       let key = name(&random)
       if keys.contains(key) { continue }
       keys.append(key)
       parameters.append(Parameter(key, name(&random, allowEmpty: true)))
     }
     return Donation(
-      timestamp: Instant(milliseconds: start + Int64(random.below(5)) * 999),
-      user: users[random.below(users.count)], kind: kinds[random.below(kinds.count)],
-      intent: random.below(3) == 0 ? nil : name(&random), parameters: parameters)
+      timestamp: Instant(milliseconds: start + Int64(random.nextInt(below: 5)) * 999),
+      user: users[random.nextInt(below: users.count)], kind: kinds[random.nextInt(below: kinds.count)],
+      intent: random.nextInt(below: 3) == 0 ? nil : name(&random), parameters: parameters)
   }
 }
 
@@ -57,7 +44,7 @@ private func randomLog(_ random: inout TestRandom) -> [Donation] {
 struct DonationLogRoundTripTests {
   @Test func csvTextReadsBackAsAnEqualLogForManySeeds() throws {
     for seed in UInt64(0)..<300 {
-      var random = TestRandom(state: seed)
+      var random = SplitMix64(seed: seed)
       let log = DonationLog(randomLog(&random))
       let text = log.csvText()
       let back = try DonationLog.read(bytes: Array(text.utf8), file: "seed\(seed).csv")
@@ -67,7 +54,7 @@ struct DonationLogRoundTripTests {
 
   @Test func jsonlTextReadsBackAsAnEqualLogForManySeeds() throws {
     for seed in UInt64(0)..<300 {
-      var random = TestRandom(state: seed)
+      var random = SplitMix64(seed: seed)
       let log = DonationLog(randomLog(&random))
       let text = log.jsonlText()
       let back = try DonationLog.read(bytes: Array(text.utf8), file: "seed\(seed).jsonl")

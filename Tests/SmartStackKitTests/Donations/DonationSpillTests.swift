@@ -5,39 +5,26 @@ import SmartStackKit
 @testable import SmartStackBase
 @testable import SmartStackData
 
-/// A small seeded generator for the property tests (SplitMix64).
-private struct TestRandom {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
-
 private let pieces = ["a", "B", "7", ",", "\"", ";", "=", "%", " ", "é", "日本", "\n", "{", "\\"]
 
-private func name(_ random: inout TestRandom) -> String {
-  (0..<(random.below(3) + 1)).map { _ in pieces[random.below(pieces.count)] }.joined()
+private func name(_ random: inout SplitMix64) -> String {
+  (0..<(random.nextInt(below: 3) + 1)).map { _ in pieces[random.nextInt(below: pieces.count)] }.joined()
 }
 
 /// Donations of up to 14 users, with intents, parameters and (with `offsets`) some rows'
 /// own UTC offsets, at a few instants (many ties), in array order.
-private func randomDonations(_ random: inout TestRandom, offsets: Bool) -> [Donation] {
-  let users = (0..<(random.below(14) + 1)).map { "u\($0)-" + name(&random) }
+private func randomDonations(_ random: inout SplitMix64, offsets: Bool) -> [Donation] {
+  let users = (0..<(random.nextInt(below: 14) + 1)).map { "u\($0)-" + name(&random) }
   let kinds = (0..<4).map { _ in name(&random) }
   let start: Int64 = 1_772_438_400_000
-  return (0..<random.below(120)).map { _ in
+  return (0..<random.nextInt(below: 120)).map { _ in
     var parameters: [Parameter] = []
-    if random.below(3) == 0 { parameters.append(Parameter(name(&random), name(&random))) }
+    if random.nextInt(below: 3) == 0 { parameters.append(Parameter(name(&random), name(&random))) }
     return Donation(
-      timestamp: Instant(milliseconds: start + Int64(random.below(40)) * 60_000),
-      user: users[random.below(users.count)], kind: kinds[random.below(kinds.count)],
-      intent: random.below(3) == 0 ? nil : name(&random), parameters: parameters,
-      utcOffset: offsets && random.below(2) == 0 ? Int32(random.below(5) - 2) * 3600 : nil)
+      timestamp: Instant(milliseconds: start + Int64(random.nextInt(below: 40)) * 60_000),
+      user: users[random.nextInt(below: users.count)], kind: kinds[random.nextInt(below: kinds.count)],
+      intent: random.nextInt(below: 3) == 0 ? nil : name(&random), parameters: parameters,
+      utcOffset: offsets && random.nextInt(below: 2) == 0 ? Int32(random.nextInt(below: 5) - 2) * 3600 : nil)
   }
 }
 
@@ -80,7 +67,8 @@ private func checkSpill(_ path: String, usersPerBucket: Int, maxRows: Int, label
   #expect(spill.localTimes == localTimes, "\(label)")
   #expect(spill.userRows == (0..<whole.userNames.count).map { whole.rows(ofUser: Int32($0)).count }, "\(label)")
   let blocks = spill.blocks(maxBytes: maxRows * DonationSpill.rowBytes)
-  #expect(blocks.map(\.lowerBound) == [0] + blocks.dropLast().map(\.upperBound), "\(label): consecutive")
+  // Each block starts where the one before ends, the first at 0 (a log without rows has none).
+  #expect(blocks.map(\.lowerBound) == Array(([0] + blocks.map(\.upperBound)).dropLast()), "\(label): consecutive")
   #expect((blocks.last?.upperBound ?? 0) == whole.userNames.count, "\(label): every user")
   for block in blocks {
     let part = try spill.log(users: block)
@@ -98,7 +86,7 @@ private func checkSpill(_ path: String, usersPerBucket: Int, maxRows: Int, label
 struct DonationSpillTests {
   @Test func sortedCSVLogsSpillToTheWholeLogsRowsForManySeeds() throws {
     for seed in UInt64(0)..<60 {
-      var random = TestRandom(state: seed)
+      var random = SplitMix64(seed: seed)
       let log = DonationLog(randomDonations(&random, offsets: seed % 2 == 0))
       let path = try temporaryFile(log.csvText(), name: "log.csv")
       defer { try? FileManager.default.removeItem(atPath: path) }
@@ -108,7 +96,7 @@ struct DonationSpillTests {
 
   @Test func unsortedJSONLinesLogsSpillToTheWholeLogsRowsForManySeeds() throws {
     for seed in UInt64(100)..<160 {
-      var random = TestRandom(state: seed)
+      var random = SplitMix64(seed: seed)
       let donations = randomDonations(&random, offsets: seed % 2 == 1)
       let path = try temporaryFile(jsonlText(donations), name: "log.jsonl")
       defer { try? FileManager.default.removeItem(atPath: path) }
@@ -129,7 +117,7 @@ struct DonationSpillTests {
   }
 
   @Test func blocksAreWholeBucketsAndStayWithinTheRowBudget() throws {
-    var random = TestRandom(state: 7)
+    var random = SplitMix64(seed: 7)
     let log = DonationLog(randomDonations(&random, offsets: false) + randomDonations(&random, offsets: false))
     let path = try temporaryFile(log.csvText(), name: "log.csv")
     defer { try? FileManager.default.removeItem(atPath: path) }
@@ -161,16 +149,16 @@ struct BigDonationSpillTests {
   /// `rows` rows of 900 users and seven kinds, some with offsets and parameters, CSV, in
   /// time order or not.
   static func bigCSV(rows: Int, sorted: Bool) -> String {
-    var random = TestRandom(state: 99)
+    var random = SplitMix64(seed: 99)
     var lines: [String] = []
     lines.reserveCapacity(rows + 1)
     let start: Int64 = 1_772_438_400
     for i in 0..<rows {
-      let t = sorted ? start + Int64(i / 3) : start + Int64(random.below(200_000))
+      let t = sorted ? start + Int64(i / 3) : start + Int64(random.nextInt(below: 200_000))
       let time = Instant(milliseconds: t * 1000)
-      let offset = random.below(4) == 0 ? ",3600" : ","
-      let parameters = random.below(5) == 0 ? "card=\(random.below(3))" : ""
-      lines.append("\(ISO8601.format(time)),user\(random.below(900)),Kind\(random.below(7)),,\(parameters)\(offset)")
+      let offset = random.nextInt(below: 4) == 0 ? ",3600" : ","
+      let parameters = random.nextInt(below: 5) == 0 ? "card=\(random.nextInt(below: 3))" : ""
+      lines.append("\(ISO8601.format(time)),user\(random.nextInt(below: 900)),Kind\(random.nextInt(below: 7)),,\(parameters)\(offset)")
     }
     return (["timestamp,user,kind,intent,parameters,utc_offset"] + lines).joined(separator: "\n") + "\n"
   }
