@@ -192,6 +192,24 @@ public struct UTCOffsetColumn: RandomAccessCollection, Sendable, Hashable, Expre
     count -= k
   }
 
+  /// Removes the last `k` rows. - Complexity: O(r) as runs, else O(k).
+  public mutating func removeLast(_ k: Int) {
+    precondition(k >= 0 && k <= count, "UTCOffsetColumn.removeLast beyond the start")
+    guard k > 0 else { return }
+    switch mode {
+    case .plain: plain.removeLast(k)
+    case .palette: codes.removeLast(k)
+    case .runs:
+      // The runs starting at or after the new end go.
+      let end = count - k
+      while let start = starts.last, Int(start) >= end {
+        starts.removeLast()
+        values.removeLast()
+      }
+    }
+    count -= k
+  }
+
   /// The column's runs in order: (value, rows), with equal neighbours merged.
   /// - Complexity: O(r) as runs, else O(n).
   public var runs: [(value: Int32, rows: Int)] {

@@ -197,10 +197,17 @@ extension ReplayPlan {
     if let window {
       let (start, end) = window.bounds(first: first, last: p.donationTimes.last ?? first)
       targetEnd = end
-      let keep = visits.indices.filter { visits[$0] >= start && visits[$0] < end }
-      if keep.count != visits.count {
-        if !visitOffsets.isEmpty { visitOffsets = UTCOffsetColumn(keep.lazy.map { visitOffsets[$0] }) }
-        visits = keep.map { visits[$0] }
+      // Visits ascend, so those kept are one range of them: the offsets are cut at both
+      // ends in place (a column rebuilt row by row from them was a fifth of a replay
+      // with a split in four windows of a log whose rows have offsets).
+      let low = visits.firstIndex { $0 >= start } ?? visits.count
+      let high = visits[low...].firstIndex { $0 >= end } ?? visits.count
+      if high - low != visits.count {
+        if !visitOffsets.isEmpty {
+          visitOffsets.removeLast(visits.count - high)
+          visitOffsets.removeFirst(low)
+        }
+        visits = Array(visits[low..<high])
       }
     }
     p.visitOffsets = visitOffsets

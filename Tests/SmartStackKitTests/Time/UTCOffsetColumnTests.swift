@@ -113,18 +113,28 @@ struct UTCOffsetColumnTests {
   }
 
   @Test(arguments: [0.0, 0.01, 0.3, 1.0])
-  func removingAPrefixLeavesTheRestOfTheRows(change: Double) {
+  func removingRowsFromEitherEndLeavesTheRestOfTheRows(change: Double) {
     for seed: UInt64 in 1...20 {
       // Three values, or 300 (a plain column when rows change often).
       let values: [Int32] = seed % 2 == 0 ? [0, 3600, -3600] : (0..<300).map { Int32($0) * 60 }
       let rows = offsets(200 + Int(seed) * 20, change: change, values: values, seed: seed)
       for k in [0, 1, 7, 50, 199, rows.count] {
-        var column = UTCOffsetColumn(rows)
-        column.removeFirst(k)
-        #expect(Array(column) == Array(rows.dropFirst(k)))
-        #expect(column == UTCOffsetColumn(rows.dropFirst(k)))
-        column.append(42)
-        #expect(Array(column) == Array(rows.dropFirst(k)) + [42])
+        // The first k rows gone, the last k rows gone, and (as a split's window cuts a
+        // person's visits) the last k and then some of the first.
+        let low = Swift.min(k, rows.count - k) / 2
+        let cases: [(cut: (inout UTCOffsetColumn) -> Void, rest: ArraySlice<Int32>)] = [
+          ({ $0.removeFirst(k) }, rows.dropFirst(k)),
+          ({ $0.removeLast(k) }, rows.dropLast(k)),
+          ({ $0.removeLast(k); $0.removeFirst(low) }, rows.dropLast(k).dropFirst(low)),
+        ]
+        for (cut, rest) in cases {
+          var column = UTCOffsetColumn(rows)
+          cut(&column)
+          #expect(Array(column) == Array(rest))
+          #expect(column == UTCOffsetColumn(rest))
+          column.append(42)
+          #expect(Array(column) == Array(rest) + [42])
+        }
       }
     }
   }
