@@ -47,6 +47,27 @@ struct BatchMaxMemoryTests {
     #expect(!traced.stderr.contains("block"), "\(traced.stderr)")
   }
 
+  /// A batch killed after 3 of its 6 cells in memory, resumed in blocks: the journaled
+  /// cells are taken (the sources' statistics are the same either way), the rest run in
+  /// blocks, and the reports are those of one uninterrupted run.
+  @Test func aBatchKilledInMemoryResumesInBlocksToTheSameReports() throws {
+    let folder = try CLI.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (log, visits) = try Self.manyPeople(in: folder)
+    let arguments = [
+      "batch", "--log", log, "--visits", visits, "--strategy", "mfu,random,oracle", "--replicates", "2", "--jobs", "1",
+    ]
+    let killed = try CLI.run(arguments + ["--out", "run", "--quiet"], in: folder, environment: ["SMARTSTACK_CRASH_AT": "cell:3"])
+    #expect(killed.status == SIGKILL, "\(killed.stderr)")
+    let resumed = try CLI.run(arguments + ["--out", "run", "--resume", "--max-memory", "1K"], in: folder)
+    #expect(resumed.status == 0, "\(resumed.stderr)")
+    #expect(resumed.stderr.contains("(6 cells: 3 run, 3 from the journal"), "\(resumed.stderr)")
+    #expect(resumed.stderr.contains("replayed in 3 blocks of people"), "\(resumed.stderr)")
+    let whole = try CLI.run(arguments + ["--out", "whole", "--quiet"], in: folder)
+    #expect(whole.status == 0, "\(whole.stderr)")
+    #expect(try CLI.reports(folder.appendingPathComponent("run")) == CLI.reports(folder.appendingPathComponent("whole")))
+  }
+
   @Test func aSizeItCannotReadIsRefused() throws {
     for size in ["abc", "0", "-1G", "1X"] {
       let result = try CLI.run(["batch", "--max-memory=\(size)"])
