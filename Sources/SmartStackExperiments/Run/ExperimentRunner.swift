@@ -50,6 +50,13 @@ public enum ExperimentRunner {
   /// which it then gets as one whole cell with a whole run's metrics, bit for bit. A
   /// traced run keeps whole cells (`trace.csv` rows are recorded per cell). A cell
   /// whose block fails fails with the first failing block's error.
+  ///
+  /// Logs in blocks (`SpilledLogSource`): the whole, untraced cells of such a source run
+  /// first, all together, block by block (`SpilledLogSource.run(_:seed:jobs:)`), so each
+  /// block's plan is built once for all of them rather than once per cell; they reach
+  /// `finished` when the source's last block is done, in cell order, with the metrics a
+  /// cell run alone gives, bit for bit. A failure to read the spill back fails each of
+  /// them with that error.
   public static func run(
     _ cells: [(cell: Cell, people: Range<Int>?)], sources: [any ExperimentSource], strategies: [StrategyChoice],
     seed: UInt64, jobs: Int, trace: Bool, runID: (Cell) -> String,
@@ -58,17 +65,45 @@ public enum ExperimentRunner {
     guard !cells.isEmpty else { return }
     var failures: [(index: Int, runID: String, error: String)] = []
     let ids = cells.map { runID($0.cell) + ($0.people.map { " people \($0.lowerBound)..<\($0.upperBound)" } ?? "") }
-    let blocks = cells.map { unit -> [Range<Int>] in
-      let source = sources[unit.cell.source]
-      guard unit.people == nil, !trace, source is any PeopleApartSource else { return [] }
-      return PeopleInParallel.blocks(people: source.statistics.people, cells: cells.count, jobs: jobs) ?? []
+    // Whole, untraced cells of a log replayed in blocks run first, a source's all together
+    // block by block (`SpilledLogSource.run(_:seed:jobs:)`: each block is built once, not
+    // once per cell); in the order their sources first appear among the cells.
+    func inBlocks(_ k: Int) -> SpilledLogSource? {
+      cells[k].people == nil && !trace ? sources[cells[k].cell.source] as? SpilledLogSource : nil
     }
-    try await PeopleInParallel.run(parts: blocks.map(\.count), jobs: jobs) { k, part -> CellOutcome in
+    var groups: [(source: SpilledLogSource, units: [Int])] = []
+    for k in cells.indices {
+      guard let source = inBlocks(k) else { continue }
+      if let g = groups.firstIndex(where: { cells[$0.units[0]].cell.source == cells[k].cell.source }) {
+        groups[g].units.append(k)
+      } else {
+        groups.append((source, [k]))
+      }
+    }
+    for (source, units) in groups {
+      let run = units.map { (choice: strategies[cells[$0].cell.strategy], replicate: cells[$0].cell.replicate) }
+      let metrics: [RunMetrics]
+      do {
+        metrics = try await source.run(run, seed: seed, jobs: jobs)
+      } catch {
+        failures += units.map { (index: $0, runID: ids[$0], error: String(describing: error)) }
+        continue
+      }
+      for (k, m) in zip(units, metrics) { try finished(CellResult(cell: cells[k].cell, metrics: m), nil) }
+    }
+    let rest = cells.indices.filter { inBlocks($0) == nil }
+    let blocks = rest.map { k -> [Range<Int>] in
+      let source = sources[cells[k].cell.source]
+      guard cells[k].people == nil, !trace, source is any PeopleApartSource else { return [] }
+      return PeopleInParallel.blocks(people: source.statistics.people, cells: rest.count, jobs: jobs) ?? []
+    }
+    try await PeopleInParallel.run(parts: blocks.map(\.count), jobs: jobs) { i, part -> CellOutcome in
+      let k = rest[i]
       let (cell, people) = cells[k]
       let source = sources[cell.source]
       let choice = strategies[cell.strategy]
       do {
-        if let people = blocks[k].isEmpty ? people : blocks[k][part] {
+        if let people = blocks[i].isEmpty ? people : blocks[i][part] {
           let metrics = try source.run(choice, replicate: cell.replicate, seed: seed, people: people)
           return .finished(CellResult(cell: cell, metrics: metrics, people: people), nil)
         }
@@ -82,14 +117,14 @@ public enum ExperimentRunner {
       } catch {
         return .failed(index: k, runID: ids[k], error: String(describing: error))
       }
-    } finished: { k, outcomes in
+    } finished: { i, outcomes in
       if let failure = outcomes.lazy.compactMap(\.failure).first {
         failures.append(failure)
-      } else if blocks[k].isEmpty, case .finished(let result, let recorder) = outcomes[0] {
+      } else if blocks[i].isEmpty, case .finished(let result, let recorder) = outcomes[0] {
         try finished(result, recorder)
       } else {
         let metrics = RunMetrics(blocks: outcomes.compactMap(\.result).map(\.metrics))
-        try finished(CellResult(cell: cells[k].cell, metrics: metrics), nil)
+        try finished(CellResult(cell: cells[rest[i]].cell, metrics: metrics), nil)
       }
     }
     guard !failures.isEmpty else { return }

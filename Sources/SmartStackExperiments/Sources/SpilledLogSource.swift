@@ -96,12 +96,13 @@ public struct SpilledLogSource: ExperimentSource {
   }
 
   public func run(_ choice: StrategyChoice, replicate: Int, seed: UInt64) throws -> RunMetrics {
-    try run(choice, replicate: replicate, seed: seed, people: 0..<people.count)
+    RunMetrics(blocks: try blockMetrics(choice, replicate: replicate, seed: seed, people: 0..<people.count))
   }
 
   /// The people `people` replayed block by block, each block's plan built from the spill
-  /// and let go of before the next (see the type); the same metrics as `run` of a
-  /// `LogSource` over the same people.
+  /// and let go of before the next (see the type), for a people-shard: as `LogSource`'s,
+  /// their per-person values and, as `daily`, their person-days in the order counted
+  /// (`RunMetrics(block:days:)`), for `RunMetrics(blocks:)` to join with other shards'.
   ///
   /// - Throws: `PeopleBlockError` when `people` is not within the source's people;
   ///   `InputFileError` when the spill cannot be read back.
@@ -110,6 +111,17 @@ public struct SpilledLogSource: ExperimentSource {
       throw PeopleBlockError(
         "\(name): people \(people.lowerBound)..<\(people.upperBound) are beyond the log's \(self.people.count) people")
     }
+    let parts = try blockMetrics(choice, replicate: replicate, seed: seed, people: people)
+    return RunMetrics(
+      perPerson: parts.flatMap(\.perPerson), perPersonGini: parts.flatMap(\.perPersonGini),
+      timesToSurface: parts.flatMap(\.timesToSurface), daily: parts.flatMap(\.daily))
+  }
+
+  /// The metrics of the people `people` (within the source's), one `RunMetrics(block:days:)`
+  /// per block of the spill that holds some of them, in person order.
+  private func blockMetrics(_ choice: StrategyChoice, replicate: Int, seed: UInt64, people: Range<Int>) throws
+    -> [RunMetrics]
+  {
     var options = self.options
     options.seed = seed
     options.replicate = UInt64(max(0, replicate))
@@ -120,11 +132,45 @@ public struct SpilledLogSource: ExperimentSource {
       let plan = try spill.spilled.plan(range, options: options)
       parts.append(RunMetrics(block: Replay.run(plan, choice: choice), days: days))
     }
-    return RunMetrics(blocks: parts)
+    return parts
   }
 }
 
 extension SpilledLogSource {
+  /// Runs `cells` (a strategy and a replicate each) block by block, all together: each
+  /// block's plan is built from the spill once and replayed with every cell (its people
+  /// cut into parts on `jobs` workers when there are fewer cells than workers,
+  /// `PeopleInParallel`), and let go of before the next. Each cell's metrics are joined
+  /// block after block in person order (`RunMetrics(blocks:)`), so each is bit for bit
+  /// what `run(_:replicate:seed:)` gives, which builds every block again for each cell.
+  /// The batch runner runs a source's whole cells this way (`ExperimentRunner`).
+  ///
+  /// Memory: one block's plan, and per cell its people's metrics.
+  ///
+  /// - Throws: `InputFileError` when the spill cannot be read back.
+  package func run(
+    _ cells: [(choice: StrategyChoice, replicate: Int)], seed: UInt64, jobs: Int
+  ) async throws -> [RunMetrics] {
+    var parts = cells.map { _ in [RunMetrics]() }
+    for block in blocks {
+      let range = block.clamped(to: people)
+      guard !range.isEmpty else { continue }
+      let plan = try spill.spilled.plan(range, options: options)
+      let pieces = PeopleInParallel.blocks(people: plan.people.count, cells: cells.count, jobs: jobs)?
+        .map { plan.block($0) } ?? [plan]
+      let days = self.days
+      await PeopleInParallel.run(parts: cells.map { _ in pieces.count }, jobs: jobs) { c, k in
+        var piece = pieces[k]
+        piece.options.seed = seed
+        piece.options.replicate = UInt64(max(0, cells[c].replicate))
+        return RunMetrics(block: Replay.run(piece, choice: cells[c].choice), days: days)
+      } finished: { c, results in
+        parts[c] += results
+      }
+    }
+    return parts.map { RunMetrics(blocks: $0) }
+  }
+
   /// Refused: a traced cell records its rows over the whole plan, and `SourceLoader`
   /// never spills a design with the trace (`spilledPoints(_:budget:)`).
   public func runTraced(

@@ -153,6 +153,36 @@ struct SpilledLogSourceTests {
     #expect(spills[0].options.horizonSeconds == 120 && spills[1].options.horizonSeconds != 120)
   }
 
+  /// The three ways a source in blocks runs a cell (alone, block by block; all a source's
+  /// cells together, each block built once; and in people ranges joined, for people
+  /// shards) give what the source in memory gives, bit for bit.
+  @Test func everyWayOfRunningACellInBlocksGivesTheMetricsOfTheLogInMemory() async throws {
+    let folder = try Self.folder()
+    let design = try ExperimentConfig.read(path: folder + "/exp.json")
+    let memory = try #require(try SourceLoader.load(design)[0] as? LogSource)
+    let spilled = try #require(try SourceLoader.load(design, budget: 1, jobs: 2)[0] as? SpilledLogSource)
+    let choices = try ["mfu", "random", "hour-of-day"].map { try StrategyRegistry.builtIn.parse($0) }
+    let cells = choices.flatMap { c in (0..<2).map { (choice: c, replicate: $0) } }
+    func bits(_ m: RunMetrics) -> [String] {
+      [
+        "\(m.total)", "\(m.perPerson)", "\(m.perPersonGini.map(\.bitPattern))", "\(m.timesToSurface)",
+        "\(m.daily.map { "\($0.day) \($0.counts) \($0.offsets)" })", "\(m.exposureGini.bitPattern)",
+        "\(m.medianTimeToSurfaceSeconds.bitPattern)",
+      ]
+    }
+    let together = try await spilled.run(cells, seed: 5, jobs: 3)
+    for (cell, joined) in zip(cells, together) {
+      let expected = bits(memory.run(cell.choice, replicate: cell.replicate, seed: 5))
+      #expect(bits(try spilled.run(cell.choice, replicate: cell.replicate, seed: 5)) == expected)
+      #expect(bits(joined) == expected)
+      let ranges = [0..<100, 100..<300, 300..<301, 301..<600]
+      let parts = try ranges.map { try spilled.run(cell.choice, replicate: cell.replicate, seed: 5, people: $0) }
+      #expect(bits(RunMetrics(blocks: parts)) == expected)
+      let memoryParts = ranges.map { try! memory.run(cell.choice, replicate: cell.replicate, seed: 5, people: $0) }
+      #expect(zip(parts, memoryParts).allSatisfy { bits($0) == bits($1) }, "people shards' own rows, as in memory")
+    }
+  }
+
   /// A source in blocks refuses to trace (the loader never makes one for a traced design),
   /// and people beyond the log.
   @Test func aSourceInBlocksRefusesTheTraceAndPeopleBeyondTheLog() throws {
