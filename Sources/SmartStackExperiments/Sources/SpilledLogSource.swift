@@ -7,18 +7,19 @@ import SmartStackWorld
 /// A donation log replayed in blocks of people from a spill on disk: the log source of a
 /// `batch` whose plans would not fit its memory budget (`SourceLoader.load(_:budget:jobs:)`).
 ///
-/// It runs what a `LogSource` of the same point runs, to the same bits: each cell builds
-/// the plan of one block of people at a time from the spill (`ReplayPlan(block:of:visits:options:)`),
-/// replays it and lets it go, and joins the blocks' metrics in person order
-/// (`RunMetrics(blocks:)`), as the batch runner joins a cell cut into people blocks.
-/// The statistics, local days and notes are gathered when the source is built, by
-/// building every block once (which also reports every refusal of the options before
-/// anything runs).
+/// It runs what a `LogSource` of the same point runs, to the same bits. The batch runner
+/// runs a source's whole cells all together (`run(_:seed:jobs:)`): each block's plan is
+/// built from the spill once (`ReplayPlan(block:of:visits:options:)`), replayed with every
+/// cell and let go of, and each cell's metrics are joined block after block in person
+/// order. A cell run alone (`run(_:replicate:seed:)`) or a people shard's range
+/// (`run(_:replicate:seed:people:)`) builds the blocks it needs itself. The statistics,
+/// local days and notes are gathered when the source is built, by building every block
+/// once (which also reports every refusal of the options before anything runs).
 ///
 /// Memory: the spill's bookkeeping (names, per-person row counts, 64 KiB a bucket while
-/// it is written) and, per cell running, one block's plan. Time: each cell builds every
-/// block's plan again from disk, about a third of a replay's time more per cell
-/// (docs/performance.md, "Streaming replay").
+/// it is written), one block's plan at a time (one per cell running, for cells run
+/// alone), and per cell its people's counts. Time: every block's plan is built once more
+/// per run of the source's cells (docs/performance.md, "Streaming replay").
 public struct SpilledLogSource: ExperimentSource {
   public let name: String
   public let statistics: SourceStatistics
@@ -141,34 +142,34 @@ extension SpilledLogSource {
   /// block's plan is built from the spill once and replayed with every cell (its people
   /// cut into parts on `jobs` workers when there are fewer cells than workers,
   /// `PeopleInParallel`), and let go of before the next. Each cell's metrics are joined
-  /// block after block in person order (`RunMetrics(blocks:)`), so each is bit for bit
-  /// what `run(_:replicate:seed:)` gives, which builds every block again for each cell.
+  /// block after block in person order as they come (`JoinedBlocks`, the additions of
+  /// `RunMetrics(blocks:)`), so each is bit for bit what `run(_:replicate:seed:)` gives,
+  /// which builds every block again for each cell.
   /// The batch runner runs a source's whole cells this way (`ExperimentRunner`).
   ///
-  /// Memory: one block's plan, and per cell its people's metrics.
+  /// Memory: one block's plan, and per cell its people's counts and its days' counts.
   ///
   /// - Throws: `InputFileError` when the spill cannot be read back.
   package func run(
     _ cells: [(choice: StrategyChoice, replicate: Int)], seed: UInt64, jobs: Int
   ) async throws -> [RunMetrics] {
-    var parts = cells.map { _ in [RunMetrics]() }
+    var joined = cells.map { _ in JoinedBlocks() }
     for block in blocks {
       let range = block.clamped(to: people)
       guard !range.isEmpty else { continue }
       let plan = try spill.spilled.plan(range, options: options)
       let pieces = PeopleInParallel.blocks(people: plan.people.count, cells: cells.count, jobs: jobs)?
         .map { plan.block($0) } ?? [plan]
-      let days = self.days
       await PeopleInParallel.run(parts: cells.map { _ in pieces.count }, jobs: jobs) { c, k in
         var piece = pieces[k]
         piece.options.seed = seed
         piece.options.replicate = UInt64(max(0, cells[c].replicate))
-        return RunMetrics(block: Replay.run(piece, choice: cells[c].choice), days: days)
+        return Replay.run(piece, choice: cells[c].choice)
       } finished: { c, results in
-        parts[c] += results
+        for result in results { joined[c].add(result) }
       }
     }
-    return parts.map { RunMetrics(blocks: $0) }
+    return joined.map { $0.metrics(days) }
   }
 
   /// Refused: a traced cell records its rows over the whole plan, and `SourceLoader`
