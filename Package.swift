@@ -93,15 +93,17 @@ let package = Package(
     ),
     // `smartstack`: SmartStackCommands with the built-in strategies.
     .executableTarget(name: "smartstack", dependencies: ["SmartStackCommands", "SmartStackKit"]),
+    // The test suites' own helpers (where their files go); no product: not for users.
+    .target(name: "SmartStackTestSupport", path: "Tests/TestSupport"),
     .testTarget(
       name: "SmartStackKitTests",
       dependencies: [
         "SmartStackKit", "SmartStackTesting", "SmartStackBench", "SmartStackBase", "SmartStackData",
         "SmartStackEngine", "SmartStackStrategies", "SmartStackWorld", "SmartStackExperiments",
-        "SmartStackCounterfactual",
+        "SmartStackCounterfactual", "SmartStackTestSupport",
       ]),
     .testTarget(
       name: "smartstackTests",
-      dependencies: ["smartstack", "SmartStackCommands", "SmartStackKit", "SmartStackBench"]),
+      dependencies: ["smartstack", "SmartStackCommands", "SmartStackKit", "SmartStackBench", "SmartStackTestSupport"]),
   ]
 )

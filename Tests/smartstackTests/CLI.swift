@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SmartStackTestSupport
 
 /// Runs the built `smartstack` binary as a user would and captures what it prints.
 ///
@@ -40,7 +41,7 @@ struct CLI {
         .filter { !unsetting.contains($0.key) }
     }
     process.arguments = arguments
-    process.currentDirectoryURL = directory ?? FileManager.default.temporaryDirectory
+    process.currentDirectoryURL = directory ?? TestFolders.root
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
@@ -74,7 +75,7 @@ struct CLI {
 
   /// A fresh, empty temporary folder for one test.
   static func temporaryFolder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
+    let url = TestFolders.root
       .appendingPathComponent("smartstack-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url

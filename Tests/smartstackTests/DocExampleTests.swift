@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SmartStackTestSupport
 
 /// The repository's root folder.
 private let root = URL(fileURLWithPath: #filePath)
@@ -17,7 +18,7 @@ struct DocExampleTests {
     let end = try #require(body.range(of: "\n```"))
     let json = "{\n  \"name\": \"commute-study\"" + body[..<end.lowerBound]
     let datasets = root.appendingPathComponent("Datasets").path
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doc-example-\(UUID())")
+    let folder = TestFolders.root.appendingPathComponent("doc-example-\(UUID())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let config = folder.appendingPathComponent("config.json")
     try json.replacingOccurrences(of: "\"../", with: "\"\(datasets)/").write(to: config, atomically: true, encoding: .utf8)
@@ -29,7 +30,7 @@ struct DocExampleTests {
   /// docs/batch.md "Tuning": the example config tunes on the commuter log's validation
   /// window and writes tuning.csv with one chosen trial per tuned point.
   @Test func theTuningExampleConfigRunsAndWritesTuningCsv() throws {
-    let out = FileManager.default.temporaryDirectory.appendingPathComponent("tuning-example-\(UUID())").path
+    let out = TestFolders.root.appendingPathComponent("tuning-example-\(UUID())").path
     defer { try? FileManager.default.removeItem(atPath: out) }
     let result = try CLI.run(
       ["batch", "Datasets/experiments/tuning-commuter.json", "--out", out, "--quiet"], in: root)
@@ -43,7 +44,7 @@ struct DocExampleTests {
     let help = try CLI.run(["replay", "--help"]).stdout
     let line = try #require(help.split(separator: "\n").first { $0.contains("smartstack replay --log Datasets/") })
     #expect(line.contains("Datasets/logs/commuter/donations.csv"))
-    let out = FileManager.default.temporaryDirectory.appendingPathComponent("replay-help-\(UUID())").path
+    let out = TestFolders.root.appendingPathComponent("replay-help-\(UUID())").path
     let result = try CLI.run(
       ["replay", "--log", "Datasets/logs/commuter/donations.csv", "--visits", "Datasets/logs/commuter/visits.csv",
        "--stack", "Datasets/logs/commuter/stack.json", "--strategy", "mfu,mru,hour-of-day,oracle", "--out", out],
@@ -63,7 +64,7 @@ struct DocExampleTests {
     let quoted = try #require(body.split(separator: "\n").first { $0.hasPrefix("busiest hours:") })
     let command = try #require(body.range(of: "`smartstack validate traveller.csv --timezone Europe/Berlin`"))
     #expect(command.lowerBound > csvEnd.upperBound)
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("doc-local-time-\(UUID())")
+    let folder = TestFolders.root.appendingPathComponent("doc-local-time-\(UUID())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     try csv.write(to: folder.appendingPathComponent("traveller.csv"), atomically: true, encoding: .utf8)

@@ -8,6 +8,7 @@ import SmartStackKit
 @testable import SmartStackWorld
 @testable import SmartStackExperiments
 @testable import SmartStackCounterfactual
+import SmartStackTestSupport
 
 /// The people's context travels with an exposure log (`NAME.context.csv`, named by the
 /// sidecar), so that targets that read context are evaluated as they ran on-policy.
@@ -28,7 +29,7 @@ struct ContextRuleReplayTests {
       var scenario = try bundledScenario(name)
       for k in scenario.personas.indices { scenario.personas[k].count = min(scenario.personas[k].count, 2) }
       let cell = SimulationCell(replicate: 0, seed: scenario.seed, options: options)
-      let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rr-context-\(UUID().uuidString)")
+      let folder = TestFolders.root.appendingPathComponent("rr-context-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       defer { try? FileManager.default.removeItem(at: folder) }
       let files = ExposureRun.files(scenario, choice: choice, cell: cell, logName: "e.csv")

@@ -7,6 +7,7 @@ import SmartStackKit
 @testable import SmartStackWorld
 @testable import SmartStackExperiments
 @testable import SmartStackCounterfactual
+import SmartStackTestSupport
 
 /// Rule replay re-runs a target through the engine's own stack rules over each person
 /// rebuilt from a version-2 exposure log (docs/counterfactual.md, "Rule replay").
@@ -94,7 +95,7 @@ struct RuleReplayTests {
       let scenario = try bundledScenario(name)
       let choice = try StrategyRegistry.builtIn.parse("random")
       let cell = SimulationCell(replicate: 0, seed: scenario.seed, options: options)
-      let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rr-sidecar-\(UUID().uuidString)")
+      let folder = TestFolders.root.appendingPathComponent("rr-sidecar-\(UUID().uuidString)")
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       defer { try? FileManager.default.removeItem(at: folder) }
       for file in ExposureRun.files(scenario, choice: choice, cell: cell, logName: "e.csv") {

@@ -4,6 +4,7 @@ import Testing
 import SmartStackKit
 @testable import SmartStackBase
 @testable import SmartStackData
+import SmartStackTestSupport
 
 /// The problems reading `text` as `file` gives, whole (`DonationLog.read`) and streamed
 /// (`DonationStatistics.read`, `validate`'s path): the two must agree.
@@ -82,7 +83,7 @@ struct DonationColumnNearMissTests {
   }
 
   @Test func validateListsTheColumnsItIgnored() throws {
-    let folder = FileManager.default.temporaryDirectory
+    let folder = TestFolders.root
       .appendingPathComponent("near-miss-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }

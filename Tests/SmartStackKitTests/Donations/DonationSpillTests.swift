@@ -4,6 +4,7 @@ import Testing
 import SmartStackKit
 @testable import SmartStackBase
 @testable import SmartStackData
+import SmartStackTestSupport
 
 private let pieces = ["a", "B", "7", ",", "\"", ";", "=", "%", " ", "é", "日本", "\n", "{", "\\"]
 
@@ -34,7 +35,7 @@ private func jsonlText(_ donations: [Donation]) -> String {
 }
 
 private func temporaryFile(_ text: String, name: String) throws -> String {
-  let path = FileManager.default.temporaryDirectory.appendingPathComponent("spill-\(UUID().uuidString)-\(name)").path
+  let path = TestFolders.root.appendingPathComponent("spill-\(UUID().uuidString)-\(name)").path
   try Array(text.utf8).withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path)) }
   return path
 }

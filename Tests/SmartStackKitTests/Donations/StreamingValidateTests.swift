@@ -4,6 +4,7 @@ import Testing
 import SmartStackKit
 @testable import SmartStackBase
 @testable import SmartStackData
+import SmartStackTestSupport
 
 /// What reading a donation log for `validate` gives: the format it was read as, and the
 /// statistics or the problems as `validate` prints them.
@@ -263,7 +264,7 @@ struct StreamingValidateFileTests {
   /// from the file, the statistics equal those of the whole log.
   @Test(arguments: [DonationLogFormat.csv, .jsonl])
   func bigFilesGiveTheWholeLogsStatistics(_ format: DonationLogFormat) throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(getpid())-\(format)")
+    let folder = TestFolders.root.appendingPathComponent("stream-\(getpid())-\(format)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("big.\(format.rawValue)").path
@@ -294,7 +295,7 @@ struct StreamingValidateFileTests {
 @Suite("MappedInputFile reads a file whole and lets go of the part behind the reader")
 struct MappedInputFileTests {
   @Test func bytesStayReadableAfterRelease() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapped-\(getpid())")
+    let folder = TestFolders.root.appendingPathComponent("mapped-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("big.bin").path
@@ -319,7 +320,7 @@ struct MappedInputFileTests {
   }
 
   @Test func emptyFilesAndRefusalsAsReadBytes() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mapped-e-\(getpid())")
+    let folder = TestFolders.root.appendingPathComponent("mapped-e-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let empty = folder.appendingPathComponent("empty.csv").path

@@ -9,6 +9,7 @@ import SmartStackKit
 @testable import SmartStackExperiments
 @testable import SmartStackCounterfactual
 @testable import SmartStackBench
+import SmartStackTestSupport
 
 /// Temporary folders with small logs and configs for the experiment tests.
 enum ExperimentFixture {
@@ -34,7 +35,7 @@ enum ExperimentFixture {
 
   /// A fresh folder holding `log.csv`.
   static func folder() throws -> String {
-    let url = FileManager.default.temporaryDirectory
+    let url = TestFolders.root
       .appendingPathComponent("smartstack-experiments-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     try Data(log.utf8).write(to: url.appendingPathComponent("log.csv"))

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SmartStackBase
+import SmartStackTestSupport
 
 /// A record with padding after its last field (size 12, stride 16), as `SpilledVisit` has.
 private struct PaddedRecord: Equatable {
@@ -15,7 +16,7 @@ private struct PaddedRecord: Equatable {
 struct SpillFileTests {
   /// A fresh, empty folder for one test, removed by the caller.
   private func emptyFolder() throws -> String {
-    let path = NSTemporaryDirectory() + "spill-file-test-" + UUID().uuidString
+    let path = TestFolders.root.path + "/spill-file-test-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
     return path
   }
@@ -93,7 +94,7 @@ struct SpillFileTests {
   }
 
   @Test func aFolderThatCannotHoldTheFileIsNamedInTheError() throws {
-    let missing = NSTemporaryDirectory() + "no-such-folder-" + UUID().uuidString
+    let missing = TestFolders.root.path + "/no-such-folder-" + UUID().uuidString
     #expect {
       _ = try SpillFile(prefix: "smartstack-spill", directory: missing)
     } throws: { error in

@@ -10,6 +10,7 @@ import SmartStackKit
 @testable import SmartStackExperiments
 @testable import SmartStackCounterfactual
 @testable import SmartStackBench
+import SmartStackTestSupport
 
 /// An independent RFC 4180 reader for the round-trip tests: a state machine over
 /// Unicode scalars, records ended by `\n` (a `\r` before it is kept only when quoted).
@@ -136,7 +137,7 @@ struct CSVWriterTests {
     var csv = CSVWriter(header: ["a"])
     csv.append(1)
     csv.endRow()
-    let path = FileManager.default.temporaryDirectory
+    let path = TestFolders.root
       .appendingPathComponent("smartstack-csvwriter-\(UUID().uuidString).csv").path
     defer { try? FileManager.default.removeItem(atPath: path) }
     try csv.write(to: path)

@@ -10,6 +10,7 @@ import SmartStackKit
 @testable import SmartStackExperiments
 @testable import SmartStackCounterfactual
 @testable import SmartStackBench
+import SmartStackTestSupport
 
 @Suite("CRC-32")
 struct CRC32Tests {
@@ -333,7 +334,7 @@ struct GzipDeflateTests {
       let gzip = ["/usr/bin/gzip", "/bin/gzip", "/usr/local/bin/gzip", "/opt/homebrew/bin/gzip"]
         .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
     else { return }
-    let folder = FileManager.default.temporaryDirectory
+    let folder = TestFolders.root
       .appendingPathComponent("inflate-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -10,6 +10,7 @@ import SmartStackKit
 @testable import SmartStackExperiments
 @testable import SmartStackCounterfactual
 @testable import SmartStackBench
+import SmartStackTestSupport
 
 @Suite("Import sources: plain, gzip, tar and tar-in-gzip")
 struct ImportSourceTests {
@@ -99,7 +100,7 @@ struct ImportSourceTests {
   }
 
   @Test func openNamesThePathInArchiveErrorsAndReportsMissingFiles() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let folder = TestFolders.root.appendingPathComponent(
       "source-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -10,6 +10,7 @@ import SmartStackKit
 @testable import SmartStackExperiments
 @testable import SmartStackCounterfactual
 @testable import SmartStackBench
+import SmartStackTestSupport
 
 @Suite("Timeline file")
 struct TimelineFileTests: RelevanceFixtures {
@@ -216,7 +217,7 @@ struct TimelineFileTests: RelevanceFixtures {
   }
 
   @Test func readsFromAPath() throws {
-    let url = FileManager.default.temporaryDirectory
+    let url = TestFolders.root
       .appendingPathComponent("timeline-\(UUID().uuidString).json")
     try Data(#"{"instances": [{"id": "a", "entries": [{"date": "2026-01-05"}]}]}"#.utf8).write(
       to: url)

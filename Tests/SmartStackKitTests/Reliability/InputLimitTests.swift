@@ -10,6 +10,7 @@ import SmartStackKit
 @testable import SmartStackExperiments
 @testable import SmartStackCounterfactual
 @testable import SmartStackBench
+import SmartStackTestSupport
 
 /// The documented input limits (docs/reliability.md): exactly at a limit is accepted, one
 /// past it is a located diagnostic, never a trap.
@@ -115,7 +116,7 @@ struct InputLimitTests {
 struct InputFileSizeTests {
   @Test func aFileOverTwoGibibytesIsRefusedBeforeItIsRead() throws {
     // A sparse file: 2 GiB + 1 bytes long, taking no disk space.
-    let path = FileManager.default.temporaryDirectory
+    let path = TestFolders.root
       .appendingPathComponent("smartstack-huge-\(UUID().uuidString).csv").path
     #expect(FileManager.default.createFile(atPath: path, contents: nil))
     defer { try? FileManager.default.removeItem(atPath: path) }

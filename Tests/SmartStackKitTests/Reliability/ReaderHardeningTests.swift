@@ -5,6 +5,7 @@ import SmartStackKit
 @testable import SmartStackBase
 @testable import SmartStackData
 @testable import SmartStackEngine
+import SmartStackTestSupport
 
 /// What `body` threw, as `LINE:COLUMN: message` per diagnostic (or the error's text); [] when
 /// it returned.
@@ -142,7 +143,7 @@ struct ReaderHardeningTests {
   // MARK: 9. Smaller ones
 
   @Test(.timeLimit(.minutes(1))) func aFIFOWithNoWriterIsRefusedWithoutBlocking() throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("fifo-\(UUID().uuidString)").path
+    let path = TestFolders.root.appendingPathComponent("fifo-\(UUID().uuidString)").path
     #expect(mkfifo(path, 0o600) == 0)
     defer { unlink(path) }
     #expect(throws: InputFileError.self) { _ = try FileIO.readBytes(path) }
@@ -155,7 +156,7 @@ struct ReaderHardeningTests {
   }
 
   @Test func aSymbolicLinkLoopIsNamedAsSuch() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("loop-\(UUID().uuidString)").path
+    let folder = TestFolders.root.appendingPathComponent("loop-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     #expect(symlink("\(folder)/b", "\(folder)/a") == 0)

@@ -6,6 +6,7 @@ import SmartStackKit
 @testable import SmartStackData
 @testable import SmartStackEngine
 @testable import SmartStackExperiments
+import SmartStackTestSupport
 
 /// A replay plan built block by block from spilled logs (`ReplayPlan(block:of:visits:options:)`)
 /// is the whole plan's blocks, and replays to the whole replay's metrics bit for bit.
@@ -54,7 +55,7 @@ struct SpilledReplayPlanTests {
   }
 
   static func write(_ text: String, _ name: String) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("spilled-\(UUID().uuidString)-\(name)").path
+    let path = TestFolders.root.appendingPathComponent("spilled-\(UUID().uuidString)-\(name)").path
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     return path
   }

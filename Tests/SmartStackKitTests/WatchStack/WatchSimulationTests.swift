@@ -6,6 +6,7 @@ import Testing
 @testable import SmartStackStrategies
 @testable import SmartStackWorld
 @testable import SmartStackExperiments
+import SmartStackTestSupport
 
 /// The watch stack through `Simulation` on the bundled watchOS 26 scenario.
 @Suite("A watchOS scenario simulates under the watch's rules")
@@ -27,7 +28,7 @@ struct WatchSimulationTests {
       var widgets = metro["widgets"] as! [[String: Any]]
       widgets[0]["pinned"] = true
       metro["widgets"] = widgets
-      let copy = FileManager.default.temporaryDirectory.appendingPathComponent("watch-\(UUID().uuidString).json")
+      let copy = TestFolders.root.appendingPathComponent("watch-\(UUID().uuidString).json")
       try JSONSerialization.data(withJSONObject: metro).write(to: copy)
       return copy.path
     }

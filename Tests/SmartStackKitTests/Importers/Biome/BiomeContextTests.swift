@@ -4,6 +4,7 @@ import Testing
 import SmartStackKit
 @testable import SmartStackBase
 @testable import SmartStackData
+import SmartStackTestSupport
 
 /// `BiomeImporter.read(_:name:context:)`: `Device.Power.PluggedIn` records as `charging`
 /// changes, found by `BiomeContextFiles` in the layouts the importer takes.
@@ -51,7 +52,7 @@ struct BiomeContextTests {
       SEGBWriter.Record(payload: BiomePayload.pluggedIn(starting: true), time: BiomeFixtures.t0, crc: 7),
       SEGBWriter.Record(payload: BiomePayload.pluggedIn(starting: false), time: BiomeFixtures.t0 + 60),
     ])
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("biome-context-\(UUID().uuidString)")
+    let dir = TestFolders.root.appendingPathComponent("biome-context-\(UUID().uuidString)")
     let local = dir.appendingPathComponent("Device.Power.PluggedIn/local")
     try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }

@@ -10,6 +10,7 @@ import SmartStackKit
 @testable import SmartStackExperiments
 @testable import SmartStackCounterfactual
 @testable import SmartStackBench
+import SmartStackTestSupport
 
 @Suite("Biome folder layouts")
 struct BiomeStreamFilesTests {
@@ -17,7 +18,7 @@ struct BiomeStreamFilesTests {
   /// whose names sort differently as bytes and as numbers, a hidden file, a tombstone
   /// folder and a remote folder.
   private func biome() throws -> URL {
-    let root = FileManager.default.temporaryDirectory
+    let root = TestFolders.root
       .appendingPathComponent("biome-layouts-\(UUID().uuidString)/Biome")
     for path in [
       "streams/restricted/App.InFocus/local/9", "streams/restricted/App.InFocus/local/10",

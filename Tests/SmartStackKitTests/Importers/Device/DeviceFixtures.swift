@@ -9,6 +9,7 @@ import SmartStackKit
 @testable import SmartStackExperiments
 @testable import SmartStackCounterfactual
 @testable import SmartStackBench
+import SmartStackTestSupport
 
 /// Databases for the device importer tests, built in a fresh temporary folder from the
 /// SQL scripts in `Tests/Fixtures/importers` (shared with the command-line tests) through
@@ -16,7 +17,7 @@ import SmartStackKit
 enum DeviceFixtures {
   /// A new empty temporary folder.
   static func folder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
+    let url = TestFolders.root
       .appendingPathComponent("device-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
