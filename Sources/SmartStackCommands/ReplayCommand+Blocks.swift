@@ -33,8 +33,9 @@ extension ReplayCommand {
 
   /// The replay in blocks of people: the donation log and a visit log are read once each
   /// to a spill on disk (`LogLoader.spill`), then each window's plan is built, replayed
-  /// and let go of one block of people at a time (`Replay.runAll(blockCount:plan:…)`),
-  /// each block within `blockBytes(budget)` on disk. The reports, notes and messages are
+  /// and let go of one block of people at a time (`Replay.runAll(blockCount:plan:…)`,
+  /// the next block built while one is replayed), each block within
+  /// `blockBytes(budget / 2)` on disk. The reports, notes and messages are
   /// those of the replay in memory; a person the options refuse (`ReplayError`) is
   /// reported when its block is built, so after the output folder is claimed (and left
   /// as it was).
@@ -63,24 +64,37 @@ extension ReplayCommand {
       o.scoredWindow = window.scored
       return o
     }
-    var blocks = spilled.donations.blocks(
-      maxBytes: PlanMemory.blockBytes(budget), visitRows: spilled.visits?.personRows)
-    if blocks.isEmpty { blocks = [0..<0] }
-    let plan = { (window: Int, block: Int) throws -> ReplayPlan in
+    // Two blocks' plans are held at once (the one replayed and the next, built beside it:
+    // `Replay.runInBlocks`), each within half the budget's block size; when a single
+    // bucket is over that size, one block at a time.
+    let blockBytes = PlanMemory.blockBytes(budget / 2)
+    let visitRows = spilled.visits?.personRows
+    let spilledBlocks = spilled.donations.blocks(maxBytes: blockBytes, visitRows: visitRows)
+    let buildsAhead = spilled.donations.fit(spilledBlocks, maxBytes: blockBytes, visitRows: visitRows)
+    let blocks = spilledBlocks.isEmpty ? [0..<0] : spilledBlocks
+    let spill = SharedSpill(spilled)
+    let plan = { @Sendable (window: Int, block: Int) throws -> ReplayPlan in
+      try spill.spilled.plan(blocks[block], options: windowOptions[window])
+    }
+    // A refusal of the options (`ReplayError`) is a usage error, as in memory; anything
+    // else (the spill cannot be read back) is reported as an input error.
+    func reporting<T>(_ body: () async throws -> T) async throws -> T {
       do {
-        return try reportingErrors { try spilled.plan(blocks[block], options: windowOptions[window]) }
+        return try await body()
       } catch let error as ReplayError {
         throw ValidationError(error.description)
+      } catch {
+        try report(error)
       }
     }
     // The first window's first block, built before the folder is claimed: its notes are
     // every window's (they come from the log, the visits and the timelines, not from a
     // window), and most refusals of the options come from the first people.
-    var first: ReplayPlan? = try plan(0, 0)
+    var first: ReplayPlan? = try await reporting { try plan(0, 0) }
     let (claim, manifest) = try OutputFolder.claim(
       out, manifest: OutputFolder.manifest(run: "replay", inputs: spilled.digests, started: started),
       inputs: inputPaths, overwrite: overwrite)
-    for note in first!.notes where !quiet { StandardError.write("note: \(note)") }
+    for note in first?.notes ?? [] where !quiet { StandardError.write("note: \(note)") }
     let held = try OutputFolder.lock(out, files: OutputFolder.replayFiles)
     var published = false
     defer { held.release(kept: published) }
@@ -91,17 +105,13 @@ extension ReplayCommand {
     let total = planned.count * choices.count * blocks.count
     for (w, window) in planned.enumerated() {
       let done = w * choices.count * blocks.count
-      let run = try await Replay.runAll(
-        blockCount: blocks.count,
-        plan: { k in
-          if w == 0 && k == 0, let built = first {
-            first = nil
-            return built
-          }
-          return try plan(w, k)
-        }, choices: choices, source: window.label, jobs: jobs
-      ) { finished, _ in
-        progress.update(done: done + finished, total: total)
+      let run = try await reporting {
+        try await Replay.runAll(
+          blockCount: blocks.count, first: first.take(), plan: { try plan(w, $0) },
+          buildsAhead: buildsAhead, choices: choices, source: window.label, jobs: jobs
+        ) { finished, _ in
+          progress.update(done: done + finished, total: total)
+        }
       }
       records += run.records
       visits.append(run.summary.visits)

@@ -168,10 +168,7 @@ package struct DonationSpill {
     var bucketStart = 0
     while bucketStart < userRows.count {
       let bucketEnd = min(bucketStart + usersPerBucket, userRows.count)
-      var bucketBytes = 0
-      for u in bucketStart..<bucketEnd {
-        bucketBytes += userRows[u] * Self.rowBytes + (visitRows.map { $0[u] } ?? 0) * VisitSpill.rowBytes
-      }
+      let bucketBytes = self.bytes(bucketStart..<bucketEnd, visitRows: visitRows)
       if bucketStart > start && bytes + bucketBytes > maxBytes {
         blocks.append(start..<bucketStart)
         start = bucketStart
@@ -182,6 +179,21 @@ package struct DonationSpill {
     }
     if start < userRows.count { blocks.append(start..<userRows.count) }
     return blocks
+  }
+
+  /// The bytes the users `users` (canonical ids) take on disk: their donations'
+  /// (`rowBytes` each) and, given `visitRows` (per user), their visits'
+  /// (`VisitSpill.rowBytes` each). O(users).
+  package func bytes(_ users: Range<Int>, visitRows: [Int]? = nil) -> Int {
+    var bytes = 0
+    for u in users { bytes += userRows[u] * Self.rowBytes + (visitRows.map { $0[u] } ?? 0) * VisitSpill.rowBytes }
+    return bytes
+  }
+
+  /// True when every one of `blocks` (from `blocks(maxBytes:visitRows:)`) is within
+  /// `maxBytes` on disk: none is a single bucket over it.
+  package func fit(_ blocks: [Range<Int>], maxBytes: Int, visitRows: [Int]? = nil) -> Bool {
+    blocks.allSatisfy { bytes($0, visitRows: visitRows) <= maxBytes }
   }
 
   /// The rows of the users `users` (canonical ids) as a log with the whole log's names

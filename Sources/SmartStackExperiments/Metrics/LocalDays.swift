@@ -113,6 +113,19 @@ public struct LocalDays: Sendable {
       }
     }
 
+    /// Adds the days of the plans added to `other` (of the same zone), as if each had
+    /// been added here: a day's span is the earliest start and the latest end, which no
+    /// order changes.
+    public mutating func add(_ other: Spans) {
+      guard other.hasRowOffsets else { return }
+      hasRowOffsets = true
+      for day in other.spans.keys.sorted() {
+        let span = other.spans[day]!
+        let old = spans[day] ?? span
+        spans[day] = (min(old.start, span.start), max(old.end, span.end))
+      }
+    }
+
     /// The days of every plan added.
     public var days: LocalDays {
       guard hasRowOffsets else { return LocalDays(zone: zone) }

@@ -14,7 +14,9 @@ public enum SourceLoader {
   /// With a `budget` (bytes), log points whose plans would not fit it together
   /// (`spilledPoints(_:budget:)`) are read to a spill on disk and replayed in blocks of
   /// people (`SpilledLogSource`, in blocks of `PlanMemory.blockBytes(budget / (2 × jobs))`
-  /// on disk, so `jobs` cells each holding a block plan take under half the budget); the
+  /// on disk, so the `jobs` block plans built at once while it loads, the two held while
+  /// its cells run together, or `jobs` cells run alone each holding one, take under half
+  /// the budget); the
   /// results are the same bits either way. Without one, every plan is held in memory.
   ///
   /// - Throws: `DiagnosticList` with every problem of every input file (each file's
@@ -40,7 +42,7 @@ public enum SourceLoader {
       do {
         switch spec.input {
         case .log(let input) where spilling.contains(k):
-          sources.append(try spilledLogSource(spec, input, loader: &loader, blockBytes: blockBytes))
+          sources.append(try spilledLogSource(spec, input, loader: &loader, blockBytes: blockBytes, jobs: jobs))
         case .log(let input):
           let done = input.files.map(\.path.resolved).filter { lastUse[$0] == k }
           sources.append(try logSource(spec, input, loader: &loader, forgetting: done))
@@ -105,7 +107,7 @@ public enum SourceLoader {
   /// donation log and visit log read to a spill on disk (or the spill of an earlier point
   /// that reads the same files: `LogLoader.spill`), every other file as `logSource` reads it.
   static func spilledLogSource(
-    _ spec: SourceSpec, _ input: LogInput, loader: inout LogLoader, blockBytes: Int
+    _ spec: SourceSpec, _ input: LogInput, loader: inout LogLoader, blockBytes: Int, jobs: Int
   ) throws -> SpilledLogSource {
     let spilled: SpilledLog
     do {
@@ -114,7 +116,7 @@ public enum SourceLoader {
       throw DiagnosticList([spec.location.diagnostic("unknown time zone '\(error.identifier)'")])
     }
     var source = try SpilledLogSource(
-      name: spec.name, spilled: spilled, options: spilled.options, blockBytes: blockBytes)
+      name: spec.name, spilled: spilled, options: spilled.options, blockBytes: blockBytes, jobs: jobs)
     source.warnings = warnings(spilled.donations.localTimes, log: input.log.resolved, zone: spilled.options.zone)
     source.estimatedPlanBytes = estimatedPlanBytes(spec)
     return source

@@ -8,18 +8,21 @@ import SmartStackWorld
 /// `batch` whose plans would not fit its memory budget (`SourceLoader.load(_:budget:jobs:)`).
 ///
 /// It runs what a `LogSource` of the same point runs, to the same bits. The batch runner
-/// runs a source's whole cells all together (`run(_:seed:jobs:)`): each block's plan is
-/// built from the spill once (`ReplayPlan(block:of:visits:options:)`), replayed with every
-/// cell and let go of, and each cell's metrics are joined block after block in person
-/// order. A cell run alone (`run(_:replicate:seed:)`) or a people shard's range
+/// runs a source's whole cells all together (`run(_:seed:jobs:)`, through
+/// `Replay.runInBlocks`): each block's plan is built from the spill once
+/// (`ReplayPlan(block:of:visits:options:)`), replayed with every cell and let go of, and
+/// each cell's metrics are joined block after block in person order. A cell run alone (`run(_:replicate:seed:)`) or a people shard's range
 /// (`run(_:replicate:seed:people:)`) builds the blocks it needs itself. The statistics,
 /// local days and notes are gathered when the source is built, by building every block
 /// once (which also reports every refusal of the options before anything runs).
 ///
 /// Memory: the spill's bookkeeping (names, per-person row counts, 64 KiB a bucket while
-/// it is written), one block's plan at a time (one per cell running, for cells run
-/// alone), and per cell its people's counts. Time: every block's plan is built once more
-/// per run of the source's cells (docs/performance.md, "Streaming replay").
+/// it is written); block plans: `jobs` at once while the source is built, two while its
+/// cells run together (the one replayed and the next, built beside it), one per cell
+/// running for cells run alone (one at a time in the first two cases when a single
+/// bucket of the spill is over the block size, `blocksFit`); and per cell its people's counts. Time: every block's
+/// plan is built once more per run of the source's cells (docs/performance.md,
+/// "Streaming replay").
 public struct SpilledLogSource: ExperimentSource {
   public let name: String
   public let statistics: SourceStatistics
@@ -40,31 +43,51 @@ public struct SpilledLogSource: ExperimentSource {
   let people: Range<Int>
   let spill: SharedSpill
   let options: ReplayOptions
+  /// True when every block is within the block size asked for (none is a single bucket
+  /// over it, `DonationSpill.fit`): then `jobs` blocks are built at once while the source
+  /// is built, and the next block beside a block's replays (`Replay.runInBlocks`); else
+  /// one at a time.
+  let blocksFit: Bool
 
   public var kind: String { "log" }
   public var unitsArePeoplePerReplicate: Bool { false }
 
   /// The source of `spilled` with `options`, in blocks of at most `blockBytes` on disk
-  /// (`DonationSpill.blocks(maxBytes:visitRows:)`).
+  /// (`DonationSpill.blocks(maxBytes:visitRows:)`). Every block's plan is built once here,
+  /// `jobs` at a time, for the statistics, the local days and the notes.
   ///
   /// - Throws: `ReplayError` for the first block the options refuse; `InputFileError`
   ///   when the spill cannot be read back.
-  package init(name: String, spilled: SpilledLog, options: ReplayOptions, blockBytes: Int) throws {
+  package init(name: String, spilled: SpilledLog, options: ReplayOptions, blockBytes: Int, jobs: Int = 1) throws {
     self.name = name
     self.options = options
     spill = SharedSpill(spilled)
     let blocks = spilled.donations.blocks(maxBytes: blockBytes, visitRows: spilled.visits?.personRows)
     self.blocks = blocks
+    blocksFit = spilled.donations.fit(blocks, maxBytes: blockBytes, visitRows: spilled.visits?.personRows)
     let people = spilled.donations.userRows.count
     self.people = 0..<people
     var spans = LocalDays.Spans(zone: options.zone)
     var visits = 0
     var notes: [String] = []
-    for (k, block) in blocks.enumerated() {
-      let plan = try spilled.plan(block, options: options)
-      if k == 0 { notes = plan.notes }
-      spans.add(plan)
-      visits += plan.visitCount
+    // A plan's build is one thread's work: `jobs` blocks at once (when blocks fit), each
+    // plan let go of as soon as its days, visits and notes are taken; joined in block order.
+    let width = blocksFit ? max(1, jobs) : 1
+    for start in stride(from: 0, to: blocks.count, by: width) {
+      let built = ParallelMap.map(Array(blocks[start..<min(start + width, blocks.count)])) { block in
+        Result { () throws -> (notes: [String], days: LocalDays.Spans, visits: Int) in
+          let plan = try spilled.plan(block, options: options)
+          var days = LocalDays.Spans(zone: options.zone)
+          days.add(plan)
+          return (plan.notes, days, plan.visitCount)
+        }
+      }
+      for (i, result) in built.enumerated() {
+        let block = try result.get()
+        if start + i == 0 { notes = block.notes }
+        spans.add(block.days)
+        visits += block.visits
+      }
     }
     if blocks.isEmpty { notes = try spilled.plan(0..<0, options: options).notes }
     self.notes = notes
@@ -85,6 +108,7 @@ public struct SpilledLogSource: ExperimentSource {
     self.people = people
     spill = base.spill
     options = base.options
+    blocksFit = base.blocksFit
   }
 
   /// The source with only its first `count` people (tuning's rungs, `Tuner.subset`), as a
@@ -138,37 +162,26 @@ public struct SpilledLogSource: ExperimentSource {
 }
 
 extension SpilledLogSource {
-  /// Runs `cells` (a strategy and a replicate each) block by block, all together: each
-  /// block's plan is built from the spill once and replayed with every cell (its people
-  /// cut into parts on `jobs` workers when there are fewer cells than workers,
-  /// `PeopleInParallel`), and let go of before the next. Each cell's metrics are joined
-  /// block after block in person order as they come (`JoinedBlocks`, the additions of
-  /// `RunMetrics(blocks:)`), so each is bit for bit what `run(_:replicate:seed:)` gives,
-  /// which builds every block again for each cell.
+  /// Runs `cells` (a strategy and a replicate each) block by block, all together
+  /// (`Replay.runInBlocks`): each block's plan is built from the spill once, beside the
+  /// previous block's replays, and replayed with every cell (its people cut into parts on
+  /// `jobs` workers when there are fewer cells than workers, `PeopleInParallel`), and let
+  /// go of. Each cell's metrics are joined block after block in person order as they come
+  /// (`JoinedBlocks`, the additions of `RunMetrics(blocks:)`), so each is bit for bit what
+  /// `run(_:replicate:seed:)` gives, which builds every block again for each cell.
   /// The batch runner runs a source's whole cells this way (`ExperimentRunner`).
   ///
-  /// Memory: one block's plan, and per cell its people's counts and its days' counts.
+  /// Memory: two blocks' plans, and per cell its people's counts and its days' counts.
   ///
   /// - Throws: `InputFileError` when the spill cannot be read back.
   package func run(
     _ cells: [(choice: StrategyChoice, replicate: Int)], seed: UInt64, jobs: Int
   ) async throws -> [RunMetrics] {
-    var joined = cells.map { _ in JoinedBlocks() }
-    for block in blocks {
-      let range = block.clamped(to: people)
-      guard !range.isEmpty else { continue }
-      let plan = try spill.spilled.plan(range, options: options)
-      let pieces = PeopleInParallel.blocks(people: plan.people.count, cells: cells.count, jobs: jobs)?
-        .map { plan.block($0) } ?? [plan]
-      await PeopleInParallel.run(parts: cells.map { _ in pieces.count }, jobs: jobs) { c, k in
-        var piece = pieces[k]
-        piece.options.seed = seed
-        piece.options.replicate = UInt64(max(0, cells[c].replicate))
-        return Replay.run(piece, choice: cells[c].choice)
-      } finished: { c, results in
-        for result in results { joined[c].add(result) }
-      }
-    }
+    let ranges = blocks.map { $0.clamped(to: people) }.filter { !$0.isEmpty }
+    let (spill, options) = (spill, options)
+    let joined = try await Replay.runInBlocks(
+      blockCount: ranges.count, plan: { try spill.spilled.plan(ranges[$0], options: options) }, buildsAhead: blocksFit,
+      runs: cells.map { BlockRun($0.choice, seed: seed, replicate: UInt64(max(0, $0.replicate))) }, jobs: jobs)
     return joined.map { $0.metrics(days) }
   }
 
@@ -184,14 +197,15 @@ extension SpilledLogSource {
 /// A log's people are replayed apart (`run(_:replicate:seed:people:)`).
 extension SpilledLogSource: PeopleApartSource {}
 
-/// A finished spill shared by the cells that read it at once.
+/// A finished spill shared by what reads it at once: a batch's cells, and the block plan
+/// built beside the replays of the one before it (`Replay.runInBlocks`).
 ///
 /// `@unchecked Sendable`, by this invariant: the spill is complete (written and flushed
 /// by `LogLoader.spill`) before it is wrapped, and nothing but `SpilledLog.plan(_:options:)`
 /// reads it afterwards, which only reads (`SpillFile.read(_:as:)`: `pread(2)` at fixed
 /// offsets, and arrays no one writes), so concurrent calls cannot race. The file goes
-/// when the last source holding it does.
-final class SharedSpill: @unchecked Sendable {
-  let spilled: SpilledLog
-  init(_ spilled: SpilledLog) { self.spilled = spilled }
+/// when the last holder does.
+package final class SharedSpill: @unchecked Sendable {
+  package let spilled: SpilledLog
+  package init(_ spilled: SpilledLog) { self.spilled = spilled }
 }

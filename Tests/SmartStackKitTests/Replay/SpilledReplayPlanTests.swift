@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 import SmartStackKit
@@ -129,18 +130,97 @@ struct SpilledReplayPlanTests {
     let whole = try ReplayPlan(log: try DonationLog.read(path: logPath, timeZone: zone), options: options)
     let choices = try ["mfu", "random", "bandit", "hour-of-week"].map { try StrategyRegistry.builtIn.parse($0) }
     let expected = await Replay.runAll(whole, choices: choices, source: "log.csv", jobs: 1)
-    let spill = try DonationSpill.read(path: logPath, timeZone: zone, usersPerBucket: 3)
-    let visits = try VisitSpill.read(path: visitPath, zone: zone, people: spill)
+    // Read only once written (`SharedSpill`'s invariant), while the next block is built
+    // beside a block's replays.
+    nonisolated(unsafe) let spill = try DonationSpill.read(path: logPath, timeZone: zone, usersPerBucket: 3)
+    nonisolated(unsafe) let visits = try VisitSpill.read(path: visitPath, zone: zone, people: spill)
+    let blockOptions = options
     for (maxRows, jobs) in [(1, 1), (60, 2), (1_000_000, 2), (90, 3)] {
       let blocks = spill.blocks(maxBytes: maxRows * DonationSpill.rowBytes, visitRows: visits.personRows)
       let (records, summary) = try await Replay.runAll(
-        blockCount: blocks.count, plan: { try ReplayPlan(block: blocks[$0], of: spill, visits: visits, options: options) },
+        blockCount: blocks.count,
+        plan: { try ReplayPlan(block: blocks[$0], of: spill, visits: visits, options: blockOptions) },
         choices: choices, source: "log.csv", jobs: jobs)
       #expect(RunTables.runs(records) == RunTables.runs(expected), "\(maxRows) rows, \(jobs) jobs")
       #expect(RunTables.daily(records) == RunTables.daily(expected), "\(maxRows) rows, \(jobs) jobs")
       #expect(summary.people == whole.people.count && summary.visits == whole.visitCount)
       #expect(summary.notes == whole.notes && summary.donations == whole.donations)
     }
+  }
+
+  /// `donationLog()` and `visitLog()` written out, and replay options in Europe/Berlin
+  /// with that visit log.
+  static func berlinInputs() throws -> (zone: ZoneRules, log: String, visits: String, options: ReplayOptions) {
+    let zone = ZoneRules(identifier: "Europe/Berlin")!
+    let logPath = try write(donationLog(), "log.csv")
+    let visitPath = try write(visitLog(), "visits.csv")
+    var options = ReplayOptions()
+    options.zone = zone
+    options.visits = .log(try VisitLog.read(path: visitPath, zone: zone))
+    return (zone, logPath, visitPath, options)
+  }
+
+  @Test("a replay in blocks builds each block once, in block order, one at a time (ahead of its replays or not), and fails with the first block that fails")
+  func blocksAreBuiltInOrderOneAtATime() async throws {
+    let (zone, logPath, visitPath, options) = try Self.berlinInputs()
+    // Read only once written (`SharedSpill`'s invariant).
+    nonisolated(unsafe) let spill = try DonationSpill.read(path: logPath, timeZone: zone, usersPerBucket: 2)
+    nonisolated(unsafe) let visits = try VisitSpill.read(path: visitPath, zone: zone, people: spill)
+    let blocks = spill.blocks(maxBytes: 40 * DonationSpill.rowBytes, visitRows: visits.personRows)
+    #expect(blocks.count >= 4)
+    let blockOptions = options
+    let choices = try ["mfu", "random"].map { try StrategyRegistry.builtIn.parse($0) }
+    struct Refused: Error { var block: Int }
+    for (failing, given, ahead) in [(nil, false, true), (nil, true, true), (2, false, true), (nil, false, false), (1, true, false)]
+      as [(Int?, Bool, Bool)]
+    {
+      let calls = Mutex<(order: [Int], running: Int, most: Int)>(([], 0, 0))
+      let plan = { @Sendable (k: Int) throws -> ReplayPlan in
+        calls.withLock {
+          $0.order.append(k)
+          $0.running += 1
+          $0.most = max($0.most, $0.running)
+        }
+        defer { calls.withLock { $0.running -= 1 } }
+        if let failing, k >= failing { throw Refused(block: k) }
+        return try ReplayPlan(block: blocks[k], of: spill, visits: visits, options: blockOptions)
+      }
+      let first = given ? try ReplayPlan(block: blocks[0], of: spill, visits: visits, options: options) : nil
+      do {
+        _ = try await Replay.runAll(
+          blockCount: blocks.count, first: first, plan: plan, buildsAhead: ahead, choices: choices, source: "log.csv",
+          jobs: 2)
+        #expect(failing == nil)
+      } catch let error as Refused {
+        #expect(error.block == failing)
+      }
+      let (order, most) = calls.withLock { ($0.order, $0.most) }
+      let built = Array((given ? 1 : 0)..<(failing.map { $0 + 1 } ?? blocks.count))
+      // A failing block is awaited before the next one starts: nothing is built after it.
+      #expect(order == built, "\(order)")
+      #expect(most == 1)
+    }
+  }
+
+  @Test("the local days of blocks gathered apart and joined are those of the whole plan")
+  func localDaysJoinAcrossBlocks() throws {
+    let (zone, logPath, visitPath, options) = try Self.berlinInputs()
+    let whole = try ReplayPlan(log: try DonationLog.read(path: logPath, timeZone: zone), options: options)
+    let expected = LocalDays(plan: whole)
+    let spill = try DonationSpill.read(path: logPath, timeZone: zone, usersPerBucket: 2)
+    let visits = try VisitSpill.read(path: visitPath, zone: zone, people: spill)
+    let blocks = spill.blocks(maxBytes: 40 * DonationSpill.rowBytes, visitRows: visits.personRows)
+    var joined = LocalDays.Spans(zone: zone)
+    // Joined in reverse: the order the blocks' days come in does not matter.
+    for block in blocks.reversed() {
+      var own = LocalDays.Spans(zone: zone)
+      own.add(try ReplayPlan(block: block, of: spill, visits: visits, options: options))
+      joined.add(own)
+    }
+    let days = joined.days
+    #expect(!expected.rowDays.isEmpty)
+    #expect(days.rowDays == expected.rowDays)
+    for day in expected.rowDays { #expect(days.offsets(of: day) == expected.offsets(of: day)) }
   }
 
   /// A visit log of over `CSVChunks.minimumBytes` for the people of `donationLog()` (and
