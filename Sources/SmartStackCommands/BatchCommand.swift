@@ -129,7 +129,7 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
 
   @Option(
     name: .customLong("max-memory"),
-    help: "About how much memory the log sources' replay plans may hold: a size such as 512M or 4G. When the plans of all log source points would take more than half of it (each about half its donation and visit logs' size), the biggest points are read once to disk and their cells replayed together block by block of people instead, one block's plan at a time; the reports are the same bytes either way (docs/batch.md, \"Memory\"). Not with trace.csv, which needs whole plans. Default: a quarter of the memory the process may use: the machine's, or its cgroup's limit (a container's, a Slurm job's) when smaller.")
+    help: "About how much memory the log sources' replay plans may hold: a size such as 512M or 4G. When the plans of all log source points would take more than half of it (each about half its donation and visit logs' size), the biggest points are read once to disk and their cells replayed together block by block of people instead, one block's plan at a time (and the next built beside it); the reports are the same bytes either way (docs/batch.md, \"Memory\"). Not with trace.csv, which needs whole plans. Default: a quarter of the memory the process may use: the machine's, or its cgroup's limit (a container's, a Slurm job's) when smaller.")
   var maxMemory: String?
 
   func validate() throws {

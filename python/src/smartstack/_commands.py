@@ -579,10 +579,11 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
             hold: a size such as 512M or 4G. When the plans of all log source points would
             take more than half of it (each about half its donation and visit logs' size),
             the biggest points are read once to disk and their cells replayed together block
-            by block of people instead, one block's plan at a time; the reports are the same
-            bytes either way (docs/batch.md, "Memory"). Not with trace.csv, which needs
-            whole plans. Default: a quarter of the memory the process may use: the
-            machine's, or its cgroup's limit (a container's, a Slurm job's) when smaller.
+            by block of people instead, one block's plan at a time (and the next built
+            beside it); the reports are the same bytes either way (docs/batch.md, "Memory").
+            Not with trace.csv, which needs whole plans. Default: a quarter of the memory
+            the process may use: the machine's, or its cgroup's limit (a container's, a
+            Slurm job's) when smaller.
         binary: the smartstack executable (default: find_binary()).
         cwd: the folder the tool runs in (relative paths are relative to it).
         progress: show the tool's standard error (progress, warnings) as it comes;
