@@ -9,11 +9,16 @@
 import Foundation
 @_spi(Fixtures) import SmartStackKit
 
+/// The folder of this fuzzing process's database, removed when the process exits (a
+/// process that crashes leaves it, with the database of the input that crashed it).
 let fuzzFolder: String = {
   let path = NSTemporaryDirectory() + "/smartstack-fuzz-knowledgec-\(getpid())"
   try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  atexit { removeFuzzFolder() }
   return path
 }()
+
+private func removeFuzzFolder() { try? FileManager.default.removeItem(atPath: fuzzFolder) }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzKnowledgeC(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
