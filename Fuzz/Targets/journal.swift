@@ -4,7 +4,14 @@
 import Foundation
 import SmartStackKit
 
-let journalPath = NSTemporaryDirectory() + "smartstack-fuzz-journal-\(getpid()).jsonl"
+/// The file each input is written to, removed when the process exits (a process that
+/// crashes leaves it, holding the input that crashed it).
+let journalPath: String = {
+  atexit { removeJournal() }
+  return NSTemporaryDirectory() + "smartstack-fuzz-journal-\(getpid()).jsonl"
+}()
+
+private func removeJournal() { unlink(journalPath) }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJournal(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
