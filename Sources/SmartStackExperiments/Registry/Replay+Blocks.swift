@@ -44,8 +44,8 @@ extension Replay {
     var summary = BlockRunSummary()
     var days: LocalDays.Spans? = nil
     let joined = try await runInBlocks(
-      blockCount: blockCount, first: consume first, plan: plan, buildsAhead: buildsAhead, runs: choices.map { BlockRun($0) },
-      jobs: jobs,
+      blockCount: blockCount, first: consume first, plan: plan, buildsAhead: buildsAhead,
+      runs: choices.map { BlockRun($0) }, jobs: jobs,
       built: { k, block in
         if k == 0 {
           summary.notes = block.notes

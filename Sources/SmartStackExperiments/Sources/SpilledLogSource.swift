@@ -11,8 +11,9 @@ import SmartStackWorld
 /// runs a source's whole cells all together (`run(_:seed:jobs:)`, through
 /// `Replay.runInBlocks`): each block's plan is built from the spill once
 /// (`ReplayPlan(block:of:visits:options:)`), replayed with every cell and let go of, and
-/// each cell's metrics are joined block after block in person order. A cell run alone (`run(_:replicate:seed:)`) or a people shard's range
-/// (`run(_:replicate:seed:people:)`) builds the blocks it needs itself. The statistics,
+/// each cell's metrics are joined block after block in person order. A cell run alone
+/// (`run(_:replicate:seed:)`) or a people shard's range (`run(_:replicate:seed:people:)`)
+/// builds the blocks it needs itself. The statistics,
 /// local days and notes are gathered when the source is built, by building every block
 /// once (which also reports every refusal of the options before anything runs).
 ///

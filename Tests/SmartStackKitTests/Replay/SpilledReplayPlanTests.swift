@@ -160,7 +160,9 @@ struct SpilledReplayPlanTests {
     return (zone, logPath, visitPath, options)
   }
 
-  @Test("a replay in blocks builds each block once, in block order, one at a time (ahead of its replays or not), and fails with the first block that fails")
+  @Test(
+    "a replay in blocks builds each block once, in block order, one at a time (ahead of its replays or not), and fails with the first block that fails"
+  )
   func blocksAreBuiltInOrderOneAtATime() async throws {
     let (zone, logPath, visitPath, options) = try Self.berlinInputs()
     // Read only once written (`SharedSpill`'s invariant).
@@ -171,9 +173,10 @@ struct SpilledReplayPlanTests {
     let blockOptions = options
     let choices = try ["mfu", "random"].map { try StrategyRegistry.builtIn.parse($0) }
     struct Refused: Error { var block: Int }
-    for (failing, given, ahead) in [(nil, false, true), (nil, true, true), (2, false, true), (nil, false, false), (1, true, false)]
-      as [(Int?, Bool, Bool)]
-    {
+    let cases: [(failing: Int?, given: Bool, ahead: Bool)] = [
+      (nil, false, true), (nil, true, true), (2, false, true), (nil, false, false), (1, true, false),
+    ]
+    for (failing, given, ahead) in cases {
       let calls = Mutex<(order: [Int], running: Int, most: Int)>(([], 0, 0))
       let plan = { @Sendable (k: Int) throws -> ReplayPlan in
         calls.withLock {
