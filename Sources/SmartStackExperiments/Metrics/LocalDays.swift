@@ -105,10 +105,7 @@ public struct LocalDays: Sendable {
       }
       for block in blocks {
         for mine in block {
-          for span in mine {
-            let old = spans[span.day] ?? (span.start, span.end)
-            spans[span.day] = (min(old.start, span.start), max(old.end, span.end))
-          }
+          for span in mine { merge(day: span.day, start: span.start, end: span.end) }
         }
       }
     }
@@ -121,9 +118,15 @@ public struct LocalDays: Sendable {
       hasRowOffsets = true
       for day in other.spans.keys.sorted() {
         let span = other.spans[day]!
-        let old = spans[day] ?? span
-        spans[day] = (min(old.start, span.start), max(old.end, span.end))
+        merge(day: day, start: span.start, end: span.end)
       }
+    }
+
+    /// Widens `day`'s span to take in `start...end` (the span itself when the day is new).
+    /// O(1) expected.
+    private mutating func merge(day: Int64, start: Int64, end: Int64) {
+      let old = spans[day] ?? (start, end)
+      spans[day] = (min(old.start, start), max(old.end, end))
     }
 
     /// The days of every plan added.
