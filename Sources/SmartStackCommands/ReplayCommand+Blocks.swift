@@ -68,9 +68,8 @@ extension ReplayCommand {
     // `Replay.runInBlocks`), each within half the budget's block size; when a single
     // bucket is over that size, one block at a time.
     let blockBytes = PlanMemory.blockBytes(budget / 2)
-    let visitRows = spilled.visits?.personRows
-    let spilledBlocks = spilled.donations.blocks(maxBytes: blockBytes, visitRows: visitRows)
-    let buildsAhead = spilled.donations.fit(spilledBlocks, maxBytes: blockBytes, visitRows: visitRows)
+    let (spilledBlocks, buildsAhead) = spilled.donations.blocks(
+      maxBytes: blockBytes, visitRows: spilled.visits?.personRows)
     let blocks = spilledBlocks.isEmpty ? [0..<0] : spilledBlocks
     let spill = SharedSpill(spilled)
     let plan = { @Sendable (window: Int, block: Int) throws -> ReplayPlan in

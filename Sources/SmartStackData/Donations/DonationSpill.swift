@@ -160,9 +160,15 @@ package struct DonationSpill {
   /// `maxBytes` (a single bucket over it is a range alone). A user's rows on disk are its
   /// donations' (`rowBytes` each) and, given `visitRows` (per user), its visits'
   /// (`VisitSpill.rowBytes` each): about what its part of a block's plan takes in memory,
-  /// up to a small factor (docs/performance.md, "Streaming replay"). O(users).
-  package func blocks(maxBytes: Int, visitRows: [Int]? = nil) -> [Range<Int>] {
+  /// up to a small factor (docs/performance.md, "Streaming replay").
+  ///
+  /// `fit` is true when every range is within `maxBytes` on disk (none is a single bucket
+  /// over it): what a caller holding two blocks' plans at once needs to know.
+  ///
+  /// - Complexity: O(users).
+  package func blocks(maxBytes: Int, visitRows: [Int]? = nil) -> (ranges: [Range<Int>], fit: Bool) {
     var blocks: [Range<Int>] = []
+    var fit = true
     var start = 0
     var bytes = 0
     var bucketStart = 0
@@ -171,14 +177,18 @@ package struct DonationSpill {
       let bucketBytes = self.bytes(bucketStart..<bucketEnd, visitRows: visitRows)
       if bucketStart > start && bytes + bucketBytes > maxBytes {
         blocks.append(start..<bucketStart)
+        fit = fit && bytes <= maxBytes
         start = bucketStart
         bytes = 0
       }
       bytes += bucketBytes
       bucketStart = bucketEnd
     }
-    if start < userRows.count { blocks.append(start..<userRows.count) }
-    return blocks
+    if start < userRows.count {
+      blocks.append(start..<userRows.count)
+      fit = fit && bytes <= maxBytes
+    }
+    return (blocks, fit)
   }
 
   /// The bytes the users `users` (canonical ids) take on disk: their donations'
@@ -188,12 +198,6 @@ package struct DonationSpill {
     var bytes = 0
     for u in users { bytes += userRows[u] * Self.rowBytes + (visitRows.map { $0[u] } ?? 0) * VisitSpill.rowBytes }
     return bytes
-  }
-
-  /// True when every one of `blocks` (from `blocks(maxBytes:visitRows:)`) is within
-  /// `maxBytes` on disk: none is a single bucket over it.
-  package func fit(_ blocks: [Range<Int>], maxBytes: Int, visitRows: [Int]? = nil) -> Bool {
-    blocks.allSatisfy { bytes($0, visitRows: visitRows) <= maxBytes }
   }
 
   /// The rows of the users `users` (canonical ids) as a log with the whole log's names

@@ -21,9 +21,9 @@ import SmartStackWorld
 /// it is written); block plans: `jobs` at once while the source is built, two while its
 /// cells run together (the one replayed and the next, built beside it), one per cell
 /// running for cells run alone (one at a time in the first two cases when a single
-/// bucket of the spill is over the block size, `blocksFit`); and per cell its people's counts. Time: every block's
-/// plan is built once more per run of the source's cells (docs/performance.md,
-/// "Streaming replay").
+/// bucket of the spill is over the block size, `blocksFit`); and per cell its people's
+/// counts. Time: every block's plan is built once more per run of the source's cells
+/// (docs/performance.md, "Streaming replay").
 public struct SpilledLogSource: ExperimentSource {
   public let name: String
   public let statistics: SourceStatistics
@@ -45,9 +45,9 @@ public struct SpilledLogSource: ExperimentSource {
   let spill: SharedSpill
   let options: ReplayOptions
   /// True when every block is within the block size asked for (none is a single bucket
-  /// over it, `DonationSpill.fit`): then `jobs` blocks are built at once while the source
-  /// is built, and the next block beside a block's replays (`Replay.runInBlocks`); else
-  /// one at a time.
+  /// over it, `DonationSpill.blocks(maxBytes:visitRows:)`): then `jobs` blocks are built
+  /// at once while the source is built, and the next block beside a block's replays
+  /// (`Replay.runInBlocks`); else one at a time.
   let blocksFit: Bool
 
   public var kind: String { "log" }
@@ -63,9 +63,10 @@ public struct SpilledLogSource: ExperimentSource {
     self.name = name
     self.options = options
     spill = SharedSpill(spilled)
-    let blocks = spilled.donations.blocks(maxBytes: blockBytes, visitRows: spilled.visits?.personRows)
+    let (blocks, fit) = spilled.donations.blocks(
+      maxBytes: blockBytes, visitRows: spilled.visits?.personRows)
     self.blocks = blocks
-    blocksFit = spilled.donations.fit(blocks, maxBytes: blockBytes, visitRows: spilled.visits?.personRows)
+    blocksFit = fit
     let people = spilled.donations.userRows.count
     self.people = 0..<people
     var spans = LocalDays.Spans(zone: options.zone)
@@ -191,7 +192,9 @@ extension SpilledLogSource {
   public func runTraced(
     _ choice: StrategyChoice, replicate: Int, seed: UInt64, runID: String
   ) throws -> (metrics: RunMetrics, trace: TraceRecorder?) {
-    throw PeopleBlockError("\(name): a log replayed in blocks of people cannot be traced: trace.csv needs the whole plan")
+    throw PeopleBlockError(
+      "\(name): a log replayed in blocks of people cannot be traced: "
+        + "trace.csv needs the whole plan")
   }
 }
 

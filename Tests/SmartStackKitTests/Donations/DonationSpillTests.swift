@@ -50,8 +50,9 @@ private func rows(of user: Int32, in log: DonationLog) -> [String] {
 
 /// Reads `path` whole and spilled (`usersPerBucket` users a bucket) and checks the spill
 /// against the whole log: the same names and ids, and each block's log gives each of its
-/// users the whole log's rows and no other user any.
-private func checkSpill(_ path: String, usersPerBucket: Int, maxRows: Int, label: String) throws {
+/// users the whole log's rows and no other user any. Returns whether the blocks fit.
+@discardableResult
+private func checkSpill(_ path: String, usersPerBucket: Int, maxRows: Int, label: String) throws -> Bool {
   var localTimes = LocalTimeReport()
   let whole = try DonationLog.read(path: path, localTimes: &localTimes)
   let spill = try DonationSpill.read(path: path, usersPerBucket: usersPerBucket)
@@ -67,7 +68,9 @@ private func checkSpill(_ path: String, usersPerBucket: Int, maxRows: Int, label
   #expect(spill.hasOffsets == !whole.utcOffsets.isEmpty, "\(label)")
   #expect(spill.localTimes == localTimes, "\(label)")
   #expect(spill.userRows == (0..<whole.userNames.count).map { whole.rows(ofUser: Int32($0)).count }, "\(label)")
-  let blocks = spill.blocks(maxBytes: maxRows * DonationSpill.rowBytes)
+  let (blocks, fit) = spill.blocks(maxBytes: maxRows * DonationSpill.rowBytes)
+  // They fit when every block is within the size on disk (none is a single bucket over it).
+  #expect(fit == blocks.allSatisfy { spill.bytes($0) <= maxRows * DonationSpill.rowBytes }, "\(label): fit")
   // Each block starts where the one before ends, the first at 0 (a log without rows has none).
   #expect(blocks.map(\.lowerBound) == Array(([0] + blocks.map(\.upperBound)).dropLast()), "\(label): consecutive")
   #expect((blocks.last?.upperBound ?? 0) == whole.userNames.count, "\(label): every user")
@@ -81,18 +84,23 @@ private func checkSpill(_ path: String, usersPerBucket: Int, maxRows: Int, label
       #expect(rows(of: Int32(u), in: part) == expected, "\(label): user \(u) in \(block)")
     }
   }
+  return fit
 }
 
 @Suite("A spilled donation log gives each block of users the whole log's rows and ids")
 struct DonationSpillTests {
   @Test func sortedCSVLogsSpillToTheWholeLogsRowsForManySeeds() throws {
+    var fits: [Bool] = []
     for seed in UInt64(0)..<60 {
       var random = SplitMix64(seed: seed)
       let log = DonationLog(randomDonations(&random, offsets: seed % 2 == 0))
       let path = try temporaryFile(log.csvText(), name: "log.csv")
       defer { try? FileManager.default.removeItem(atPath: path) }
-      try checkSpill(path, usersPerBucket: 1 + Int(seed % 4), maxRows: 1 + Int(seed % 50), label: "seed \(seed)")
+      fits.append(
+        try checkSpill(path, usersPerBucket: 1 + Int(seed % 4), maxRows: 1 + Int(seed % 50), label: "seed \(seed)"))
     }
+    // Both cases are met: blocks that fit, and a single bucket over the size.
+    #expect(fits.contains(true) && fits.contains(false))
   }
 
   @Test func unsortedJSONLinesLogsSpillToTheWholeLogsRowsForManySeeds() throws {
@@ -124,7 +132,7 @@ struct DonationSpillTests {
     defer { try? FileManager.default.removeItem(atPath: path) }
     let spill = try DonationSpill.read(path: path, usersPerBucket: 2)
     for maxRows in [1, 5, 20, 1000] {
-      for block in spill.blocks(maxBytes: maxRows * DonationSpill.rowBytes) {
+      for block in spill.blocks(maxBytes: maxRows * DonationSpill.rowBytes).ranges {
         #expect(block.lowerBound % 2 == 0)
         #expect(block.upperBound % 2 == 0 || block.upperBound == spill.userRows.count)
         let rows = spill.userRows[block].reduce(0, +)  // bytes: rows × rowBytes

@@ -98,7 +98,7 @@ struct SpilledReplayPlanTests {
     let wholeMetrics = RunMetrics(Replay.run(whole, choice: choice), days: LocalDays(plan: whole))
     for maxRows in [1, 40, 100_000] {
       var blocks: [RunMetrics] = []
-      for range in spill.blocks(maxBytes: maxRows * DonationSpill.rowBytes) {
+      for range in spill.blocks(maxBytes: maxRows * DonationSpill.rowBytes).ranges {
         let block = try ReplayPlan(block: range, of: spill, visits: visits, options: options)
         #expect(block.firstPersonIndex == range.lowerBound)
         #expect(block.notes == whole.notes)
@@ -136,7 +136,9 @@ struct SpilledReplayPlanTests {
     nonisolated(unsafe) let visits = try VisitSpill.read(path: visitPath, zone: zone, people: spill)
     let blockOptions = options
     for (maxRows, jobs) in [(1, 1), (60, 2), (1_000_000, 2), (90, 3)] {
-      let blocks = spill.blocks(maxBytes: maxRows * DonationSpill.rowBytes, visitRows: visits.personRows)
+      let blocks = spill.blocks(
+        maxBytes: maxRows * DonationSpill.rowBytes, visitRows: visits.personRows
+      ).ranges
       let (records, summary) = try await Replay.runAll(
         blockCount: blocks.count,
         plan: { try ReplayPlan(block: blocks[$0], of: spill, visits: visits, options: blockOptions) },
@@ -169,6 +171,7 @@ struct SpilledReplayPlanTests {
     nonisolated(unsafe) let spill = try DonationSpill.read(path: logPath, timeZone: zone, usersPerBucket: 2)
     nonisolated(unsafe) let visits = try VisitSpill.read(path: visitPath, zone: zone, people: spill)
     let blocks = spill.blocks(maxBytes: 40 * DonationSpill.rowBytes, visitRows: visits.personRows)
+      .ranges
     #expect(blocks.count >= 4)
     let blockOptions = options
     let choices = try ["mfu", "random"].map { try StrategyRegistry.builtIn.parse($0) }
@@ -213,6 +216,7 @@ struct SpilledReplayPlanTests {
     let spill = try DonationSpill.read(path: logPath, timeZone: zone, usersPerBucket: 2)
     let visits = try VisitSpill.read(path: visitPath, zone: zone, people: spill)
     let blocks = spill.blocks(maxBytes: 40 * DonationSpill.rowBytes, visitRows: visits.personRows)
+      .ranges
     var joined = LocalDays.Spans(zone: zone)
     // Joined in reverse: the order the blocks' days come in does not matter.
     for block in blocks.reversed() {
@@ -263,7 +267,7 @@ struct SpilledReplayPlanTests {
     let spill = try DonationSpill.read(path: logPath, timeZone: zone, usersPerBucket: 5)
     let visits = try VisitSpill.read(path: visitPath, zone: zone, people: spill)
     #expect(visits.unknownRows > 0 && visits.hasOffsets)
-    for range in spill.blocks(maxBytes: 1) {
+    for range in spill.blocks(maxBytes: 1).ranges {
       let block = try ReplayPlan(block: range, of: spill, visits: visits, options: options)
       #expect(block.notes == whole.notes)
       #expect(block.people.map(Self.describe) == whole.block(range).people.map(Self.describe), "\(range)")
