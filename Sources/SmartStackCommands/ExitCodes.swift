@@ -45,6 +45,20 @@ func reportingErrors<T>(_ body: () throws -> T) throws -> T {
   }
 }
 
+/// Runs `body` as `reportingErrors` does, with a refusal of the replay options
+/// (`ReplayError`: a strategy, window or option the log cannot be replayed with) reported
+/// as bad usage (a `ValidationError`: its message and the usage line, exit 64). How
+/// `replay` builds its plans, in memory or in blocks.
+func reportingReplayErrors<T>(_ body: () async throws -> T) async throws -> T {
+  do {
+    return try await body()
+  } catch let error as ReplayError {
+    throw ValidationError(error.description)
+  } catch {
+    try report(error)
+  }
+}
+
 /// Reports `error` as `reportingErrors` does, for an error caught where its body could
 /// not run inside that function's closure: always throws (an `Exit`, or `error` itself).
 func report(_ error: any Error) throws -> Never {

@@ -75,21 +75,12 @@ extension ReplayCommand {
     let plan = { @Sendable (window: Int, block: Int) throws -> ReplayPlan in
       try spill.spilled.plan(blocks[block], options: windowOptions[window])
     }
-    // A refusal of the options (`ReplayError`) is a usage error, as in memory; anything
-    // else (the spill cannot be read back) is reported as an input error.
-    func reporting<T>(_ body: () async throws -> T) async throws -> T {
-      do {
-        return try await body()
-      } catch let error as ReplayError {
-        throw ValidationError(error.description)
-      } catch {
-        try report(error)
-      }
-    }
     // The first window's first block, built before the folder is claimed: its notes are
     // every window's (they come from the log, the visits and the timelines, not from a
-    // window), and most refusals of the options come from the first people.
-    var first: ReplayPlan? = try await reporting { try plan(0, 0) }
+    // window), and most refusals of the options come from the first people. A refusal is
+    // a usage error, as in memory; a spill that cannot be read back, an input error
+    // (`reportingReplayErrors`).
+    var first: ReplayPlan? = try await reportingReplayErrors { try plan(0, 0) }
     let (claim, manifest) = try OutputFolder.claim(
       out, manifest: OutputFolder.manifest(run: "replay", inputs: spilled.digests, started: started),
       inputs: inputPaths, overwrite: overwrite)
@@ -104,7 +95,7 @@ extension ReplayCommand {
     let total = planned.count * choices.count * blocks.count
     for (w, window) in planned.enumerated() {
       let done = w * choices.count * blocks.count
-      let run = try await reporting {
+      let run = try await reportingReplayErrors {
         try await Replay.runAll(
           blockCount: blocks.count, first: first.take(), plan: { try plan(w, $0) },
           buildsAhead: buildsAhead, choices: choices, source: window.label, jobs: jobs

@@ -142,16 +142,12 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
     let windows = try timeSplit().map { try ReplaySplit.windows($0, log: log, zone: options.zone, source: source) }
     var plans: [(label: String, plan: ReplayPlan)] = []
     let planned = windows ?? [ReplaySplit.Window(label: source, point: "", scored: nil)]
-    do {
+    try await reportingReplayErrors {
       for window in planned {
         var windowOptions = options
         windowOptions.scoredWindow = window.scored
         plans.append((window.label, try ReplayPlan(donationsOf: log, options: windowOptions)))
       }
-    } catch let error as ReplayError {
-      throw ValidationError(error.description)
-    } catch {
-      try report(error)
     }
     log = DonationLog([])  // release the columns early; the plans hold what they need
     // The last plan takes the visit log's rows over, and lets go of each chunk of them once
