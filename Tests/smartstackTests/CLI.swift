@@ -75,9 +75,7 @@ struct CLI {
 
   /// A fresh, empty temporary folder for one test.
   static func temporaryFolder() throws -> URL {
-    let url = TestFolders.root
-      .appendingPathComponent("smartstack-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    let url = try TestFolders.fresh("smartstack-tests")
     return url
   }
 

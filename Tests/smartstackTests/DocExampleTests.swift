@@ -18,8 +18,7 @@ struct DocExampleTests {
     let end = try #require(body.range(of: "\n```"))
     let json = "{\n  \"name\": \"commute-study\"" + body[..<end.lowerBound]
     let datasets = root.appendingPathComponent("Datasets").path
-    let folder = TestFolders.root.appendingPathComponent("doc-example-\(UUID())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try TestFolders.fresh("doc-example")
     let config = folder.appendingPathComponent("config.json")
     try json.replacingOccurrences(of: "\"../", with: "\"\(datasets)/").write(to: config, atomically: true, encoding: .utf8)
     let result = try CLI.run(["batch", config.path, "--replicates", "1", "--out", folder.appendingPathComponent("out").path, "--quiet"])
@@ -64,8 +63,7 @@ struct DocExampleTests {
     let quoted = try #require(body.split(separator: "\n").first { $0.hasPrefix("busiest hours:") })
     let command = try #require(body.range(of: "`smartstack validate traveller.csv --timezone Europe/Berlin`"))
     #expect(command.lowerBound > csvEnd.upperBound)
-    let folder = TestFolders.root.appendingPathComponent("doc-local-time-\(UUID())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try TestFolders.fresh("doc-local-time")
     defer { try? FileManager.default.removeItem(at: folder) }
     try csv.write(to: folder.appendingPathComponent("traveller.csv"), atomically: true, encoding: .utf8)
     let result = try CLI.run(["validate", "traveller.csv", "--timezone", "Europe/Berlin"], in: folder)

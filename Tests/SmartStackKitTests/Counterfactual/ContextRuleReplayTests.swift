@@ -29,8 +29,7 @@ struct ContextRuleReplayTests {
       var scenario = try bundledScenario(name)
       for k in scenario.personas.indices { scenario.personas[k].count = min(scenario.personas[k].count, 2) }
       let cell = SimulationCell(replicate: 0, seed: scenario.seed, options: options)
-      let folder = TestFolders.root.appendingPathComponent("rr-context-\(UUID().uuidString)")
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let folder = try TestFolders.fresh("rr-context")
       defer { try? FileManager.default.removeItem(at: folder) }
       let files = ExposureRun.files(scenario, choice: choice, cell: cell, logName: "e.csv")
       #expect(files.map(\.name) == ["e.csv", "e.sidecar.json", "e.timelines.json", "e.context.csv"])

@@ -95,8 +95,7 @@ struct RuleReplayTests {
       let scenario = try bundledScenario(name)
       let choice = try StrategyRegistry.builtIn.parse("random")
       let cell = SimulationCell(replicate: 0, seed: scenario.seed, options: options)
-      let folder = TestFolders.root.appendingPathComponent("rr-sidecar-\(UUID().uuidString)")
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let folder = try TestFolders.fresh("rr-sidecar")
       defer { try? FileManager.default.removeItem(at: folder) }
       for file in ExposureRun.files(scenario, choice: choice, cell: cell, logName: "e.csv") {
         try file.text.write(to: folder.appendingPathComponent(file.name), atomically: true, encoding: .utf8)

@@ -83,9 +83,7 @@ struct DonationColumnNearMissTests {
   }
 
   @Test func validateListsTheColumnsItIgnored() throws {
-    let folder = TestFolders.root
-      .appendingPathComponent("near-miss-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try TestFolders.fresh("near-miss")
     defer { try? FileManager.default.removeItem(at: folder) }
     let csv = folder.appendingPathComponent("log.csv").path
     try Data("timestamp,kind,device,note\n2026-03-02T08:00:00Z,A,phone,hi\n".utf8)

@@ -264,8 +264,7 @@ struct StreamingValidateFileTests {
   /// from the file, the statistics equal those of the whole log.
   @Test(arguments: [DonationLogFormat.csv, .jsonl])
   func bigFilesGiveTheWholeLogsStatistics(_ format: DonationLogFormat) throws {
-    let folder = TestFolders.root.appendingPathComponent("stream-\(getpid())-\(format)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try TestFolders.fresh("stream-\(format)")
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("big.\(format.rawValue)").path
     var text = format == .csv ? "timestamp,user,kind,intent,parameters\n" : ""
@@ -295,8 +294,7 @@ struct StreamingValidateFileTests {
 @Suite("MappedInputFile reads a file whole and lets go of the part behind the reader")
 struct MappedInputFileTests {
   @Test func bytesStayReadableAfterRelease() throws {
-    let folder = TestFolders.root.appendingPathComponent("mapped-\(getpid())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try TestFolders.fresh("mapped")
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("big.bin").path
     let expected = (0..<(3 * MappedInputFile.releaseStep + 12_345)).map { UInt8(truncatingIfNeeded: $0 &* 31 >> 3) }
@@ -320,8 +318,7 @@ struct MappedInputFileTests {
   }
 
   @Test func emptyFilesAndRefusalsAsReadBytes() throws {
-    let folder = TestFolders.root.appendingPathComponent("mapped-e-\(getpid())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try TestFolders.fresh("mapped-e")
     defer { try? FileManager.default.removeItem(at: folder) }
     let empty = folder.appendingPathComponent("empty.csv").path
     try FileIO.writeAtomically([UInt8](), to: empty)

@@ -35,9 +35,7 @@ enum ExperimentFixture {
 
   /// A fresh folder holding `log.csv`.
   static func folder() throws -> String {
-    let url = TestFolders.root
-      .appendingPathComponent("smartstack-experiments-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    let url = try TestFolders.fresh("smartstack-experiments")
     try Data(log.utf8).write(to: url.appendingPathComponent("log.csv"))
     return url.path
   }

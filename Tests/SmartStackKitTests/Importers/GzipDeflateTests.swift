@@ -334,9 +334,7 @@ struct GzipDeflateTests {
       let gzip = ["/usr/bin/gzip", "/bin/gzip", "/usr/local/bin/gzip", "/opt/homebrew/bin/gzip"]
         .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
     else { return }
-    let folder = TestFolders.root
-      .appendingPathComponent("inflate-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try TestFolders.fresh("inflate")
     defer { try? FileManager.default.removeItem(at: folder) }
     var random = SplitMix64(seed: 1951)
     for seed in 0..<24 {

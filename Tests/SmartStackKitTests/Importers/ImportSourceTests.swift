@@ -100,9 +100,7 @@ struct ImportSourceTests {
   }
 
   @Test func openNamesThePathInArchiveErrorsAndReportsMissingFiles() throws {
-    let folder = TestFolders.root.appendingPathComponent(
-      "source-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try TestFolders.fresh("source")
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("bomb.gz").path
     let zeros = [UInt8](repeating: 0, count: 1 + 258 * 100)

@@ -156,8 +156,7 @@ struct ReaderHardeningTests {
   }
 
   @Test func aSymbolicLinkLoopIsNamedAsSuch() throws {
-    let folder = TestFolders.root.appendingPathComponent("loop-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let folder = try TestFolders.fresh("loop").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
     #expect(symlink("\(folder)/b", "\(folder)/a") == 0)
     #expect(symlink("\(folder)/a", "\(folder)/b") == 0)

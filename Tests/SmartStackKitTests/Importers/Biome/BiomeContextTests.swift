@@ -52,7 +52,7 @@ struct BiomeContextTests {
       SEGBWriter.Record(payload: BiomePayload.pluggedIn(starting: true), time: BiomeFixtures.t0, crc: 7),
       SEGBWriter.Record(payload: BiomePayload.pluggedIn(starting: false), time: BiomeFixtures.t0 + 60),
     ])
-    let dir = TestFolders.root.appendingPathComponent("biome-context-\(UUID().uuidString)")
+    let dir = try TestFolders.fresh("biome-context")
     let local = dir.appendingPathComponent("Device.Power.PluggedIn/local")
     try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }

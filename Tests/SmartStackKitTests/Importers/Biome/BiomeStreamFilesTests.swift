@@ -18,8 +18,7 @@ struct BiomeStreamFilesTests {
   /// whose names sort differently as bytes and as numbers, a hidden file, a tombstone
   /// folder and a remote folder.
   private func biome() throws -> URL {
-    let root = TestFolders.root
-      .appendingPathComponent("biome-layouts-\(UUID().uuidString)/Biome")
+    let root = try TestFolders.fresh("biome-layouts").appendingPathComponent("Biome")
     for path in [
       "streams/restricted/App.InFocus/local/9", "streams/restricted/App.InFocus/local/10",
       "streams/restricted/App.InFocus/local/.DS_Store",

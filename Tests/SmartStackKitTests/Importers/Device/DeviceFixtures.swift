@@ -17,9 +17,7 @@ import SmartStackTestSupport
 enum DeviceFixtures {
   /// A new empty temporary folder.
   static func folder() throws -> URL {
-    let url = TestFolders.root
-      .appendingPathComponent("device-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    let url = try TestFolders.fresh("device-tests")
     return url
   }
 
