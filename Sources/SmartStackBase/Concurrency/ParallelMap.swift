@@ -21,12 +21,31 @@ package enum ParallelMap {
     }
   }
 
+  /// `a()` and `b()` at the same time on two threads (one after the other when the
+  /// process has one core), both results once both have returned. For two unlike pieces
+  /// of one step's work that touch nothing in common (each may mutate what it alone
+  /// captured).
+  package static func both<A, B>(_ a: () -> A, _ b: () -> B) -> (A, B) {
+    if partCount == 1 { return (a(), b()) }
+    let results = map([0, 1]) { k -> OneOfTwo<A, B> in k == 0 ? .first(a()) : .second(b()) }
+    guard case .first(let x) = results[0], case .second(let y) = results[1] else {
+      preconditionFailure("ParallelMap.map gives its results in the parts' order")
+    }
+    return (x, y)
+  }
+
   /// `0..<count` cut into at most `parts` consecutive ranges of about equal size, none empty.
   package static func blocks(count: Int, parts: Int) -> [Range<Int>] {
     guard count > 0 else { return [] }
     let n = min(max(1, parts), count)
     return (0..<n).map { k in (k * count / n)..<((k + 1) * count / n) }
   }
+}
+
+/// The result of one of `ParallelMap.both`'s two pieces of work.
+private enum OneOfTwo<A, B> {
+  case first(A)
+  case second(B)
 }
 
 /// The results of `ParallelMap.map`'s parts, written from the threads of

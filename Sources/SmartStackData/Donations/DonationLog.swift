@@ -85,11 +85,14 @@ public struct DonationLog: Sendable, Hashable {
     self = builder.build()
   }
 
+  /// A log of these columns (rows in time order, ids canonical). `userGroups` is
+  /// `groupByUser(users, userCount: userNames.count)` when the caller made it already
+  /// (`DonationLogBuilder.build()`, beside other work); nil: it is made here.
   init(
     timestamps: [Int64], users: [Int32], kinds: [Int32], intents: [Int32],
     parameterSets: [Int32], parameterTable: [[ParameterID]], userNames: Interner,
     kindNames: Interner, intentNames: Interner, parameterKeys: Interner,
-    parameterValues: Interner, utcOffsets: [Int32] = []
+    parameterValues: Interner, utcOffsets: [Int32] = [], userGroups: UserGroups? = nil
   ) {
     self.timestamps = timestamps
     self.users = users
@@ -103,7 +106,8 @@ public struct DonationLog: Sendable, Hashable {
     self.parameterKeys = parameterKeys
     self.parameterValues = parameterValues
     self.utcOffsets = utcOffsets
-    (userOrder, userRanges) = Self.groupByUser(users, userCount: userNames.count)
+    let groups = userGroups ?? Self.groupByUser(users, userCount: userNames.count)
+    (userOrder, userRanges) = (groups.order, groups.ranges)
   }
 
   /// Donation `i`, with its names as text. O(p log p) for p parameters.
@@ -140,8 +144,13 @@ public struct DonationLog: Sendable, Hashable {
   /// The rows of user `user`, in time order, as `Int`s. O(k) for k rows.
   public func indices(ofUser user: Int32) -> [Int] { rows(ofUser: user).map { Int($0) } }
 
+  /// The rows grouped by user: `order` lists the rows user by user (each user's in time
+  /// order), user `u`'s at `ranges[u]`.
+  typealias UserGroups = (order: [Int32], ranges: [Range<Int>])
+
   /// A counting sort of the rows by user: stable, so each user's rows stay in time order.
-  private static func groupByUser(_ users: [Int32], userCount: Int) -> ([Int32], [Range<Int>]) {
+  /// O(rows + users).
+  static func groupByUser(_ users: [Int32], userCount: Int) -> UserGroups {
     var starts = [Int](repeating: 0, count: userCount + 1)
     for u in users { starts[Int(u) + 1] += 1 }
     for u in 0..<userCount { starts[u + 1] += starts[u] }
