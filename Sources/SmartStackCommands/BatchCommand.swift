@@ -75,11 +75,12 @@ struct BatchCommand: AsyncParsableCommand, RegistryCommand {
       "The baseline strategy of paired.csv (overrides 'baseline'; must be among the strategies).")
   var baseline: String?
 
-  @Option(parsing: .unconditional, help: "Workers (default: the number of cores): cells run in parallel, and with fewer cells than workers a cell's people are cut into blocks (docs/batch.md, \"People in parallel on one machine\"); the outputs are the same bytes for any number.")
+  @Option(parsing: .unconditional, help: "Workers (default: the cores this process may use): cells run in parallel, and with fewer cells than workers a cell's people are cut into blocks (docs/batch.md, \"People in parallel on one machine\"); the outputs are the same bytes for any number.")
   var jobs: Int?
 
-  /// `--jobs`, or the number of cores (an optional, so the help states the default once).
-  var jobCount: Int { jobs ?? ProcessInfo.processInfo.activeProcessorCount }
+  /// `--jobs`, or the cores this process may use (`AvailableCores`; an optional, so the help
+  /// states the default once).
+  var jobCount: Int { jobs ?? AvailableCores.count }
 
   @Flag(
     inversion: .prefixedNo, help: "Write trace.csv, one row per visit (overrides outputs.trace).")

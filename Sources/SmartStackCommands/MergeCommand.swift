@@ -27,8 +27,8 @@ struct MergeCommand: AsyncParsableCommand, RegistryCommand {
   @Option(help: "Output folder.")
   var out: String = "reports"
 
-  @Option(parsing: .unconditional, help: "Statistics computed in parallel (default: the number of cores).")
-  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+  @Option(parsing: .unconditional, help: "Statistics computed in parallel (default: the cores this process may use).")
+  var jobs: Int = AvailableCores.count
 
   @Flag(help: "Print nothing but errors.")
   var quiet = false

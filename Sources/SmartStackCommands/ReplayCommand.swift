@@ -56,8 +56,8 @@ struct ReplayCommand: AsyncParsableCommand, RegistryCommand {
   @Option(help: "Output folder (created if needed).")
   var out: String = "reports/replay"
 
-  @Option(parsing: .unconditional, help: "Workers (default: the number of cores): strategies run in parallel, and a strategy's people are cut into blocks when there are fewer strategies than workers; the outputs are the same bytes for any number.")
-  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+  @Option(parsing: .unconditional, help: "Workers (default: the cores this process may use): strategies run in parallel, and a strategy's people are cut into blocks when there are fewer strategies than workers; the outputs are the same bytes for any number.")
+  var jobs: Int = AvailableCores.count
 
   @Option(
     name: .customLong("max-memory"),

@@ -57,8 +57,8 @@ struct SimulateCommand: AsyncParsableCommand, RegistryCommand {
 
   @OptionGroup var engine: EngineArguments
 
-  @Option(parsing: .unconditional, help: "Workers (default: the number of cores): (strategy, replicate) runs in parallel, and with fewer runs than workers a run's people are cut into blocks (not the runs recording --explain, --emit-log or --emit-exposures); the outputs are the same bytes for any number.")
-  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+  @Option(parsing: .unconditional, help: "Workers (default: the cores this process may use): (strategy, replicate) runs in parallel, and with fewer runs than workers a run's people are cut into blocks (not the runs recording --explain, --emit-log or --emit-exposures); the outputs are the same bytes for any number.")
+  var jobs: Int = AvailableCores.count
 
   @Flag(help: "Print nothing but errors.")
   var quiet = false

@@ -72,7 +72,7 @@ public enum EstimatorValidation {
     options: SimulationOptions, estimators: [OffPolicyEstimator] = OffPolicyEstimator.standard,
     resamples: Int = Bootstrap.resamples, onLog: ((_ logger: Int, _ log: ExposureLog) -> Void)? = nil,
     onReplicateDone: @Sendable @escaping () -> Void = {},
-    jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    jobs: Int = AvailableCores.count
   ) async throws -> [ValidationRow] {
     var kindsOf: [String: String] = [:]
     for instance in scenario.stackInstances { kindsOf[instance.id] = instance.kind }

@@ -8,8 +8,8 @@ import Foundation
 /// This is for work inside one step of a command (reading a file, building a plan), which
 /// has no tasks to schedule; runs of cells and people go through the command's worker pool.
 package enum ParallelMap {
-  /// The parts worth making: the number of cores.
-  package static var partCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+  /// The parts worth making: the cores this process may use (`AvailableCores`).
+  package static var partCount: Int { AvailableCores.count }
 
   /// `body(part)` for every part at the same time, the results in the order of `parts`.
   package static func map<Part, R>(_ parts: [Part], _ body: (Part) -> R) -> [R] {

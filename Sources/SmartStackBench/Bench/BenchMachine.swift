@@ -28,25 +28,8 @@ public struct BenchMachine: Sendable, Hashable {
         break
       }
     }
-    var allowed = cores
-    if let status = ProcessMemory.readProcFile("/proc/self/status") {
-      for line in String(decoding: status, as: UTF8.self).split(separator: "\n")
-      where line.hasPrefix("Cpus_allowed_list:") {
-        allowed = countCPUs(String(line.dropFirst("Cpus_allowed_list:".count))) ?? cores
-      }
-    }
+    let status = ProcessMemory.readProcFile("/proc/self/status").map { String(decoding: $0, as: UTF8.self) }
+    let allowed = status.flatMap(AvailableCores.allowedCPUs) ?? cores
     return BenchMachine(cpu: cpu, cores: cores, coresAllowed: allowed)
-  }
-
-  /// The number of CPUs in a list such as `0-3,6,8-9` (nil when malformed).
-  static func countCPUs(_ list: String) -> Int? {
-    var count = 0
-    for part in list.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",") {
-      let bounds = part.split(separator: "-", omittingEmptySubsequences: false)
-      guard bounds.count <= 2, let low = Int(bounds[0]), let high = Int(bounds.last!), high >= low
-      else { return nil }
-      count += high - low + 1
-    }
-    return count > 0 ? count : nil
   }
 }

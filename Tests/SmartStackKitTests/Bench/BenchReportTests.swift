@@ -181,12 +181,4 @@ struct BenchReportTests {
     #expect(ProcessMemory.parseStatusField("VmRSS", in: status) == nil)
     #expect(ProcessMemory.parseStatusField("Name", in: status) == nil)
   }
-
-  @Test func cpuListsAreCounted() {
-    #expect(BenchMachine.countCPUs("1") == 1)
-    #expect(BenchMachine.countCPUs("0-1") == 2)
-    #expect(BenchMachine.countCPUs("0-3,6,8-9\n") == 7)
-    #expect(BenchMachine.countCPUs("3-1") == nil)
-    #expect(BenchMachine.countCPUs("") == nil)
-  }
 }

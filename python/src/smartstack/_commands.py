@@ -516,8 +516,8 @@ def batch(config: str | os.PathLike | None = None, *, seed: int | None = None, r
             NAME:PARAM=VALUE:…, comma-separated or repeated.
         baseline (--baseline): The baseline strategy of paired.csv (overrides 'baseline';
             must be among the strategies).
-        jobs (--jobs): Workers (default: the number of cores): cells run in parallel, and
-            with fewer cells than workers a cell's people are cut into blocks
+        jobs (--jobs): Workers (default: the cores this process may use): cells run in
+            parallel, and with fewer cells than workers a cell's people are cut into blocks
             (docs/batch.md, "People in parallel on one machine"); the outputs are the same
             bytes for any number.
         trace (--trace): Write trace.csv, one row per visit (overrides outputs.trace).
@@ -659,9 +659,10 @@ def replay(*, log: str | os.PathLike | pd.DataFrame, format: str | None = None, 
             (docs/batch.md, "Time splits").
         seed (--seed): Master seed for the strategies' own randomness. (default: 1)
         out (--out): Output folder (created if needed). (default: reports/replay)
-        jobs (--jobs): Workers (default: the number of cores): strategies run in parallel,
-            and a strategy's people are cut into blocks when there are fewer strategies than
-            workers; the outputs are the same bytes for any number. (default: 2)
+        jobs (--jobs): Workers (default: the cores this process may use): strategies run in
+            parallel, and a strategy's people are cut into blocks when there are fewer
+            strategies than workers; the outputs are the same bytes for any number.
+            (default: 2)
         max_memory (--max-memory): About how much memory the replay may hold of the log: a
             size such as 512M or 4G. A replay whose log and visit log are bigger than twice
             this (less with --split: each further window holds a plan of about a quarter of
@@ -726,10 +727,10 @@ def simulate(*, scenario: str | os.PathLike, strategy: str | Sequence[str] | Non
             kind. (default: instance)
         normaliser_window_days (--normaliser-window-days): Normalise over the last N days of
             scores (default: all history).
-        jobs (--jobs): Workers (default: the number of cores): (strategy, replicate) runs in
-            parallel, and with fewer runs than workers a run's people are cut into blocks
-            (not the runs recording --explain, --emit-log or --emit-exposures); the outputs
-            are the same bytes for any number. (default: 2)
+        jobs (--jobs): Workers (default: the cores this process may use): (strategy,
+            replicate) runs in parallel, and with fewer runs than workers a run's people are
+            cut into blocks (not the runs recording --explain, --emit-log or --emit-
+            exposures); the outputs are the same bytes for any number. (default: 2)
         quiet (--quiet): Print nothing but errors.
         overwrite (--overwrite): Replace the reports of another run in --out, and its logs
             in --emit-log (only the files its manifest.json lists are removed). Without it

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// `--jobs` defaults to the cores the process may use (`AvailableCores`): fewer than the
+/// machine's in a Slurm job given fewer CPUs, or under an affinity mask (`taskset`).
+@Suite("The --jobs default follows the cores the process may use")
+struct AvailableCoresCommandTests {
+  /// The default `--help` gives for `--jobs` in `help`: the `(default: N)` of its block.
+  static func jobsDefault(_ help: String) -> Int? {
+    let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+    guard let start = lines.firstIndex(where: { $0.hasPrefix("  --jobs") }) else { return nil }
+    let block = lines[start...].prefix { $0 == lines[start] || !$0.hasPrefix("  -") }.joined(separator: " ")
+    guard let range = block.range(of: #"\(default: [0-9]+\)"#, options: .regularExpression) else { return nil }
+    return Int(block[range].dropFirst("(default: ".count).dropLast())
+  }
+
+  @Test(arguments: ["replay", "simulate", "merge"])
+  func aSlurmJobOfOneCPURunsOneWorker(command: String) throws {
+    let machine = try CLI.run([command, "--help"], unsetting: ["SLURM_CPUS_ON_NODE"])
+    #expect(machine.status == 0)
+    #expect(try #require(Self.jobsDefault(machine.stdout)) >= 1)
+    let job = try CLI.run([command, "--help"], environment: ["SLURM_CPUS_ON_NODE": "1"])
+    #expect(job.status == 0)
+    #expect(Self.jobsDefault(job.stdout) == 1)
+  }
+
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset")))
+  func oneCPUOfTheAffinityMaskRunsOneWorker() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+    process.arguments = ["-c", "0", CLI.binary.path, "replay", "--help"]
+    var environment = ProcessInfo.processInfo.environment
+    environment["SLURM_CPUS_ON_NODE"] = nil
+    process.environment = environment
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(Self.jobsDefault(String(decoding: data, as: UTF8.self)) == 1)
+  }
+}
