@@ -26,19 +26,9 @@ struct AvailableCoresCommandTests {
 
   @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset")))
   func oneCPUOfTheAffinityMaskRunsOneWorker() throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
-    process.arguments = ["-c", "0", CLI.binary.path, "replay", "--help"]
-    var environment = ProcessInfo.processInfo.environment
-    environment["SLURM_CPUS_ON_NODE"] = nil
-    process.environment = environment
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    #expect(Self.jobsDefault(String(decoding: data, as: UTF8.self)) == 1)
+    let result = try CLI.run(
+      ["replay", "--help"], unsetting: ["SLURM_CPUS_ON_NODE"], launcher: ["/usr/bin/taskset", "-c", "0"])
+    #expect(result.status == 0)
+    #expect(Self.jobsDefault(result.stdout) == 1)
   }
 }

@@ -28,19 +28,26 @@ struct CLI {
   }
 
   /// Runs `smartstack ARGS...` in `directory` (default: a fresh temporary folder), with
-  /// `environment` added to this process's and the variables in `unsetting` removed.
+  /// `environment` added to this process's and the variables in `unsetting` removed. With
+  /// `launcher` (a program and its arguments, e.g. `["/usr/bin/taskset", "-c", "0"]`), runs
+  /// `LAUNCHER... smartstack ARGS...`: the launcher must end by running the binary.
   @discardableResult
   static func run(
     _ arguments: [String], in directory: URL? = nil, stdin: String? = nil,
-    environment: [String: String] = [:], unsetting: [String] = []
+    environment: [String: String] = [:], unsetting: [String] = [], launcher: [String] = []
   ) throws -> Result {
     let process = Process()
-    process.executableURL = binary
+    if let program = launcher.first {
+      process.executableURL = URL(fileURLWithPath: program)
+      process.arguments = launcher.dropFirst() + [binary.path] + arguments
+    } else {
+      process.executableURL = binary
+      process.arguments = arguments
+    }
     if !environment.isEmpty || !unsetting.isEmpty {
       process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         .filter { !unsetting.contains($0.key) }
     }
-    process.arguments = arguments
     process.currentDirectoryURL = directory ?? TestFolders.root
     let out = Pipe()
     let err = Pipe()

@@ -28,18 +28,10 @@ struct MemoryLimitCommandTests {
   func runInCgroup(_ group: String, _ arguments: [String], in folder: URL, environment: [String: String]) throws -> (
     status: Int32, stderr: String
   ) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "echo $$ > \"$0\"/cgroup.procs && exec \"$@\"", group, CLI.binary.path] + arguments
-    process.currentDirectoryURL = folder
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let err = Pipe()
-    process.standardError = err
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let data = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let result = try CLI.run(
+      arguments, in: folder, environment: environment,
+      launcher: ["/bin/sh", "-c", "echo $$ > \"$0\"/cgroup.procs && exec \"$@\"", group])
+    return (result.status, result.stderr)
   }
 
   /// A tiny donation log and a visit log of 100 MB of rows of a name with no donation
