@@ -27,6 +27,12 @@ struct CLI {
       .appendingPathComponent("smartstack")
   }
 
+  /// A `launcher` for `run` that starts the binary inside the cgroup folder `group` (the
+  /// shell moves itself in, then becomes the binary).
+  static func inCgroup(_ group: String) -> [String] {
+    ["/bin/sh", "-c", "echo $$ > \"$0\"/cgroup.procs && exec \"$@\"", group]
+  }
+
   /// Runs `smartstack ARGS...` in `directory` (default: a fresh temporary folder), with
   /// `environment` added to this process's and the variables in `unsetting` removed. With
   /// `launcher` (a program and its arguments, e.g. `["/usr/bin/taskset", "-c", "0"]`), runs

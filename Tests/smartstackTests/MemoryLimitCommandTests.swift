@@ -28,9 +28,7 @@ struct MemoryLimitCommandTests {
   func runInCgroup(_ group: String, _ arguments: [String], in folder: URL, environment: [String: String]) throws -> (
     status: Int32, stderr: String
   ) {
-    let result = try CLI.run(
-      arguments, in: folder, environment: environment,
-      launcher: ["/bin/sh", "-c", "echo $$ > \"$0\"/cgroup.procs && exec \"$@\"", group])
+    let result = try CLI.run(arguments, in: folder, environment: environment, launcher: CLI.inCgroup(group))
     return (result.status, result.stderr)
   }
 

@@ -10,27 +10,67 @@ import Foundation
 ///   with exclusive CPUs. Foundation counts the machine's processors whatever the mask
 ///   (2 under `taskset -c 1` on the project's 2-core VM), so a job given 2 CPUs of a
 ///   64-core node ran 64 workers and cut each window of a log into 64 parts;
+/// - **a CPU quota binds it** (its cgroup's, or a parent's: v2 `cpu.max`, v1
+///   `cpu.cfs_quota_us` over `cpu.cfs_period_us`; `ControlGroups`): `docker run --cpus`, a
+///   Kubernetes pod's `resources.limits.cpu`, a systemd unit's `CPUQuota`. A quota of 1.5
+///   CPUs counts as 2: the workers then share the time the quota gives;
 /// - **a Slurm job was given fewer** (`SLURM_CPUS_ON_NODE`, its CPUs on this node), for
 ///   clusters that do not confine a job to its CPUs.
 ///
-/// A CPU quota (cgroup `cpu.max`, `docker run --cpus`, a Kubernetes CPU limit) is not
-/// read: it limits time, not cores. Give `--jobs` by hand there. Anything missing or
-/// unreadable counts as no limit.
+/// Anything missing or unreadable counts as no limit.
 public enum AvailableCores {
   /// The cores this process may use, read once (at first use). At least 1.
-  public static let count = current(
-    status: MemoryLimit.readText("/proc/self/status"), environment: ProcessInfo.processInfo.environment,
-    activeProcessors: ProcessInfo.processInfo.activeProcessorCount)
+  public static let count: Int = {
+    let cgroup = ControlGroups.readText("/proc/self/cgroup")
+    let mounts = ControlGroups.readText("/proc/self/mountinfo")
+    return current(
+      status: ControlGroups.readText("/proc/self/status"),
+      quota: cgroup.flatMap { cgroup in
+        mounts.flatMap { quotaCPUs(cgroupFile: cgroup, mountInfo: $0, read: ControlGroups.readText) }
+      },
+      environment: ProcessInfo.processInfo.environment,
+      activeProcessors: ProcessInfo.processInfo.activeProcessorCount)
+  }()
 
   /// The cores described on the type, from the text of `/proc/self/status` (`status`; nil
-  /// where there is none), the environment and the machine's active processors. At least 1.
-  package static func current(status: String?, environment: [String: String], activeProcessors: Int) -> Int {
+  /// where there is none), the CPUs of a cgroup quota (`quota`, nil for none), the
+  /// environment and the machine's active processors. At least 1.
+  package static func current(
+    status: String?, quota: Int?, environment: [String: String], activeProcessors: Int
+  ) -> Int {
     var cores = max(1, activeProcessors)
     if let status, let allowed = allowedCPUs(status) { cores = min(cores, allowed) }
+    if let quota { cores = min(cores, max(1, quota)) }
     if let text = environment["SLURM_CPUS_ON_NODE"], let slurm = Int(text), slurm > 0 {
       cores = min(cores, slurm)
     }
     return cores
+  }
+
+  /// The CPUs the tightest CPU quota over the process's cgroups allows (quota / period,
+  /// rounded up), from the text of `/proc/self/cgroup` and `/proc/self/mountinfo`; `read`
+  /// gives a file's text, nil when it does not exist. Nil when no quota applies (v2
+  /// `max`, v1 -1).
+  package static func quotaCPUs(cgroupFile: String, mountInfo: String, read: (String) -> String?) -> Int? {
+    let file = { (version2: Bool) in version2 ? "cpu.max" : "cpu.cfs_quota_us" }
+    return ControlGroups.smallest(
+      controller: "cpu", cgroupFile: cgroupFile, mountInfo: mountInfo, file: file, read: read
+    ) { folder, version2 in
+      func number(_ text: Substring?) -> Int? { text.flatMap { Int($0) } }
+      let quota: Int?
+      let period: Int?
+      if version2 {
+        let fields = read(folder + "/cpu.max")?.split(whereSeparator: \.isWhitespace)
+        (quota, period) = (number(fields?.first), number(fields?.dropFirst().first))
+      } else {
+        func value(_ name: String) -> Int? {
+          read(folder + "/" + name).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        (quota, period) = (value("cpu.cfs_quota_us"), value("cpu.cfs_period_us"))
+      }
+      guard let quota, let period, quota > 0, period > 0 else { return nil }
+      return (quota + period - 1) / period
+    }
   }
 
   /// The number of CPUs in the `Cpus_allowed_list:` line of a `/proc/*/status` text; nil

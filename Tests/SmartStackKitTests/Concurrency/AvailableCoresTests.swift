@@ -4,9 +4,16 @@ import Testing
 
 /// The cores a process may use (`AvailableCores`): the machine's active processors, fewer
 /// under an affinity mask or in a Slurm job given fewer CPUs.
-@Suite("The cores a process may use: its affinity mask and a Slurm job's CPUs")
+@Suite("The cores a process may use: its affinity mask, its cgroup's CPU quota and a Slurm job's CPUs")
 struct AvailableCoresTests {
   static let status = "Name:\tsmartstack\nThreads:\t1\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n"
+
+  /// `AvailableCores.current` of these inputs.
+  func cores(
+    status: String? = nil, quota: Int? = nil, environment: [String: String] = [:], active: Int
+  ) -> Int {
+    AvailableCores.current(status: status, quota: quota, environment: environment, activeProcessors: active)
+  }
 
   @Test func cpuListsAreCounted() {
     #expect(AvailableCores.countCPUs("1") == 1)
@@ -19,33 +26,84 @@ struct AvailableCoresTests {
 
   @Test func theAffinityMaskBoundsTheMachinesProcessors() {
     #expect(AvailableCores.allowedCPUs(Self.status) == 2)
-    #expect(AvailableCores.current(status: Self.status, environment: [:], activeProcessors: 64) == 2)
-    #expect(AvailableCores.current(status: "Cpus_allowed_list:\t5\n", environment: [:], activeProcessors: 64) == 1)
+    #expect(cores(status: Self.status, active: 64) == 2)
+    #expect(cores(status: "Cpus_allowed_list:\t5\n", active: 64) == 1)
     // A mask wider than the processors Foundation counts does not add any.
-    #expect(AvailableCores.current(status: "Cpus_allowed_list:\t0-127\n", environment: [:], activeProcessors: 8) == 8)
+    #expect(cores(status: "Cpus_allowed_list:\t0-127\n", active: 8) == 8)
   }
 
   @Test func aSlurmJobsCPUsBoundThemToo() {
     let slurm = ["SLURM_CPUS_ON_NODE": "4"]
-    #expect(AvailableCores.current(status: nil, environment: slurm, activeProcessors: 64) == 4)
-    #expect(AvailableCores.current(status: Self.status, environment: slurm, activeProcessors: 64) == 2)
+    #expect(cores(environment: slurm, active: 64) == 4)
+    #expect(cores(status: Self.status, environment: slurm, active: 64) == 2)
+  }
+
+  /// A file system of `files` (path: text) for `quotaCPUs`' reads.
+  func reader(_ files: [String: String]) -> (String) -> String? { { files[$0] } }
+
+  @Test func aCgroupV2QuotaIsItsCPUsRoundedUpTheTightestOverItsParents() {
+    let mounts = "30 23 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw\n"
+    let cgroup = "0::/kubepods/pod1/box\n"
+    func cpus(_ files: [String: String]) -> Int? {
+      AvailableCores.quotaCPUs(cgroupFile: cgroup, mountInfo: mounts, read: reader(files))
+    }
+    #expect(cpus(["/sys/fs/cgroup/kubepods/pod1/box/cpu.max": "200000 100000\n"]) == 2)
+    #expect(cpus(["/sys/fs/cgroup/kubepods/pod1/box/cpu.max": "150000 100000\n"]) == 2)
+    #expect(cpus(["/sys/fs/cgroup/kubepods/pod1/box/cpu.max": "50000 100000\n"]) == 1)
+    #expect(cpus(["/sys/fs/cgroup/kubepods/pod1/box/cpu.max": "max 100000\n"]) == nil)
+    // A parent's quota binds its children.
+    #expect(
+      cpus([
+        "/sys/fs/cgroup/kubepods/pod1/box/cpu.max": "max 100000\n",
+        "/sys/fs/cgroup/kubepods/pod1/cpu.max": "300000 100000\n",
+        "/sys/fs/cgroup/kubepods/cpu.max": "800000 100000\n",
+      ]) == 3)
+    #expect(cores(quota: 3, active: 64) == 3)
+    #expect(cores(quota: 3, active: 2) == 2)
+  }
+
+  @Test func aCgroupV1QuotaIsQuotaOverPeriod() {
+    let mounts = "32 31 0:29 / /sys/fs/cgroup/cpu,cpuacct rw,relatime - cgroup cgroup rw,cpu,cpuacct\n"
+    let cgroup = "4:memory:/job\n3:cpu,cpuacct:/job\n"
+    func cpus(_ files: [String: String]) -> Int? {
+      AvailableCores.quotaCPUs(cgroupFile: cgroup, mountInfo: mounts, read: reader(files))
+    }
+    let job = "/sys/fs/cgroup/cpu,cpuacct/job/"
+    #expect(cpus([job + "cpu.cfs_quota_us": "400000\n", job + "cpu.cfs_period_us": "100000\n"]) == 4)
+    #expect(cpus([job + "cpu.cfs_quota_us": "-1\n", job + "cpu.cfs_period_us": "100000\n"]) == nil)
+    #expect(cpus([job + "cpu.cfs_quota_us": "400000\n"]) == nil)
+    // The cpuset and cpuacct hierarchies are not the cpu controller's.
+    let other = "34 31 0:31 / /sys/fs/cgroup/cpuset rw,relatime - cgroup cgroup rw,cpuset\n"
+    #expect(
+      AvailableCores.quotaCPUs(
+        cgroupFile: "3:cpuset:/job\n", mountInfo: other,
+        read: reader([
+          "/sys/fs/cgroup/cpuset/job/cpu.cfs_quota_us": "100000",
+          "/sys/fs/cgroup/cpuset/job/cpu.cfs_period_us": "100000",
+        ]))
+        == nil)
   }
 
   @Test func anythingMissingOrMalformedIsNoLimit() {
-    #expect(AvailableCores.current(status: nil, environment: [:], activeProcessors: 16) == 16)
-    #expect(AvailableCores.current(status: "Name:\tx\n", environment: [:], activeProcessors: 16) == 16)
-    #expect(AvailableCores.current(status: "Cpus_allowed_list:\tjunk\n", environment: [:], activeProcessors: 16) == 16)
+    #expect(cores(active: 16) == 16)
+    #expect(cores(status: "Name:\tx\n", active: 16) == 16)
+    #expect(cores(status: "Cpus_allowed_list:\tjunk\n", active: 16) == 16)
     for text in ["0", "-2", "many", ""] {
-      #expect(AvailableCores.current(status: nil, environment: ["SLURM_CPUS_ON_NODE": text], activeProcessors: 16) == 16)
+      #expect(cores(environment: ["SLURM_CPUS_ON_NODE": text], active: 16) == 16)
     }
-    #expect(AvailableCores.current(status: nil, environment: [:], activeProcessors: 0) == 1)
+    #expect(cores(active: 0) == 1)
   }
 
-  @Test func thisProcessCountsWhatItReads() {
+  @Test func thisProcessCountsWhatItReads() throws {
+    let cgroup = try #require(ControlGroups.readText("/proc/self/cgroup"))
+    let mounts = try #require(ControlGroups.readText("/proc/self/mountinfo"))
     #expect(
       AvailableCores.count
         == AvailableCores.current(
-          status: MemoryLimit.readText("/proc/self/status"), environment: ProcessInfo.processInfo.environment,
+          status: ControlGroups.readText("/proc/self/status"),
+          quota: AvailableCores.quotaCPUs(
+            cgroupFile: cgroup, mountInfo: mounts, read: ControlGroups.readText),
+          environment: ProcessInfo.processInfo.environment,
           activeProcessors: ProcessInfo.processInfo.activeProcessorCount))
     #expect(AvailableCores.count >= 1)
     #expect(ParallelMap.partCount == AvailableCores.count)

@@ -75,7 +75,7 @@ struct MemoryLimitTests {
     ]
     #expect(MemoryLimit.cgroupLimit(cgroupFile: cgroup, mountInfo: mounts, read: reader(files)) == 100_663_296)
     #expect(
-      MemoryLimit.folders(
+      ControlGroups.folders(
         of: "/process_api/89cb/job", in: .init(root: "/", point: "/sys/fs/cgroup/memory", version2: false),
         exists: { files[$0 + "/memory.limit_in_bytes"] != nil })
         == ["/sys/fs/cgroup/memory/job", "/sys/fs/cgroup/memory"])
@@ -90,7 +90,7 @@ struct MemoryLimitTests {
       a line that is no mount
       """
     #expect(
-      MemoryLimit.mounts(mounts) == [
+      ControlGroups.mounts(mounts, controller: "memory") == [
         .init(root: "/", point: "/sys/fs/cgroup/unified", version2: true),
         .init(root: "/", point: "/mnt/my cgroups", version2: false),
       ])
