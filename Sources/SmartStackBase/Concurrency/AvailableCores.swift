@@ -8,8 +8,8 @@ import Foundation
 ///   `/proc/self/status`, its affinity mask): `taskset -c`, a Slurm job confined to its
 ///   CPUs (task/affinity or task/cgroup), `docker run --cpuset-cpus`, a Kubernetes pod
 ///   with exclusive CPUs. Foundation counts the machine's processors whatever the mask
-///   (2 under `taskset -c 1` on the project's 2-core VM), so a job given 2 CPUs of a
-///   64-core node ran 64 workers and cut each window of a log into 64 parts;
+///   (2 under `taskset -c 1` on the project's 2-core VM): by it, a job given 2 CPUs of a
+///   64-core node would run 64 workers and cut each window of a log into 64 parts;
 /// - **a CPU quota binds it** (its cgroup's, or a parent's: v2 `cpu.max`, v1
 ///   `cpu.cfs_quota_us` over `cpu.cfs_period_us`; `ControlGroups`): `docker run --cpus`, a
 ///   Kubernetes pod's `resources.limits.cpu`, a systemd unit's `CPUQuota`. A quota of 1.5
@@ -26,7 +26,9 @@ public enum AvailableCores {
     return current(
       status: ControlGroups.readText("/proc/self/status"),
       quota: cgroup.flatMap { cgroup in
-        mounts.flatMap { quotaCPUs(cgroupFile: cgroup, mountInfo: $0, read: ControlGroups.readText) }
+        mounts.flatMap { mounts in
+          quotaCPUs(cgroupFile: cgroup, mountInfo: mounts, read: ControlGroups.readText)
+        }
       },
       environment: ProcessInfo.processInfo.environment,
       activeProcessors: ProcessInfo.processInfo.activeProcessorCount)
@@ -51,7 +53,9 @@ public enum AvailableCores {
   /// rounded up), from the text of `/proc/self/cgroup` and `/proc/self/mountinfo`; `read`
   /// gives a file's text, nil when it does not exist. Nil when no quota applies (v2
   /// `max`, v1 -1).
-  package static func quotaCPUs(cgroupFile: String, mountInfo: String, read: (String) -> String?) -> Int? {
+  package static func quotaCPUs(
+    cgroupFile: String, mountInfo: String, read: (String) -> String?
+  ) -> Int? {
     let file = { (version2: Bool) in version2 ? "cpu.max" : "cpu.cfs_quota_us" }
     return ControlGroups.smallest(
       controller: "cpu", cgroupFile: cgroupFile, mountInfo: mountInfo, file: file, read: read
@@ -64,7 +68,8 @@ public enum AvailableCores {
         (quota, period) = (number(fields?.first), number(fields?.dropFirst().first))
       } else {
         func value(_ name: String) -> Int? {
-          read(folder + "/" + name).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+          let text = read(folder + "/" + name)
+          return text.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
         (quota, period) = (value("cpu.cfs_quota_us"), value("cpu.cfs_period_us"))
       }
@@ -77,7 +82,8 @@ public enum AvailableCores {
   /// when there is none or it is malformed.
   package static func allowedCPUs(_ status: String) -> Int? {
     let prefix = "Cpus_allowed_list:"
-    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return nil }
+    let lines = status.split(separator: "\n")
+    guard let line = lines.first(where: { $0.hasPrefix(prefix) }) else { return nil }
     return countCPUs(String(line.dropFirst(prefix.count)))
   }
 

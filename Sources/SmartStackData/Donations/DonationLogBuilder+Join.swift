@@ -23,11 +23,11 @@ extension DonationLogBuilder {
       column.append(contentsOf: rows)
       Interner.remap(&column, from: before, through: map)
     }
-    var (timestamps, userColumn, kindColumn) = (self.timestamps, self.users, self.kinds)
+    var (timeColumn, userColumn, kindColumn) = (timestamps, self.users, self.kinds)
     var (intentColumn, setColumn) = (self.intents, parameterSets)
-    (self.timestamps, self.users, self.kinds, self.intents, parameterSets) = ([], [], [], [], [])
+    (timestamps, self.users, self.kinds, self.intents, parameterSets) = ([], [], [], [], [])
     let first = {
-      join(&timestamps, part.timestamps)
+      join(&timeColumn, part.timestamps)
       join(&userColumn, part.users, through: users)
       join(&kindColumn, part.kinds, through: kinds)
     }
@@ -41,7 +41,7 @@ extension DonationLogBuilder {
       first()
       second()
     }
-    (self.timestamps, self.users, self.kinds) = (timestamps, userColumn, kindColumn)
+    (timestamps, self.users, self.kinds) = (timeColumn, userColumn, kindColumn)
     (self.intents, parameterSets) = (intentColumn, setColumn)
     if !part.utcOffsets.isEmpty {
       if utcOffsets.isEmpty {
@@ -66,7 +66,9 @@ extension DonationLogBuilder {
   /// `DonationSpillSink.append(_:lineOffset:)`).
   ///
   /// - Complexity: O(`part`'s distinct names and parameter sets).
-  mutating func internNames(of part: DonationLogBuilder) -> (users: [Int32], kinds: [Int32], intents: [Int32], sets: [Int32]) {
+  mutating func internNames(
+    of part: DonationLogBuilder
+  ) -> (users: [Int32], kinds: [Int32], intents: [Int32], sets: [Int32]) {
     let users = part.userNames.names.map { userNames.intern($0) }
     let kinds = part.kindNames.names.map { kindNames.intern($0) }
     let intents = part.intentNames.names.map { intentNames.intern($0) }

@@ -126,9 +126,8 @@ struct DonationLogBuilder {
   ) -> [Int32]? {
     // Whether each row is at or after the one before, in blocks on every core for a big
     // log (each block compares its first row with the row before it).
-    let blocks =
-      timestamps.count >= rows
-      ? ParallelMap.blocks(count: timestamps.count, parts: ParallelMap.partCount) : [0..<timestamps.count]
+    let n = timestamps.count
+    let blocks = n >= rows ? ParallelMap.blocks(count: n, parts: ParallelMap.partCount) : [0..<n]
     let sorted = ParallelMap.map(blocks) { block in
       var i = max(block.lowerBound, 1)
       while i < block.upperBound {
@@ -138,7 +137,6 @@ struct DonationLogBuilder {
       return true
     }
     if !sorted.contains(false) { return nil }
-    let n = timestamps.count
     // Fast path: (timestamp, row) packed in one UInt64 sorts as the pair does. Parsed
     // instants lie in [0, 2^42) ms (before 2109); 22 bits hold the row for up to 4 Mi rows.
     let rowBits = 22
