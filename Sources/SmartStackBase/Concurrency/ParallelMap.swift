@@ -21,12 +21,12 @@ package enum ParallelMap {
     }
   }
 
-  /// `a()` and `b()` at the same time on two threads (one after the other when the
-  /// process has one core), both results once both have returned. For two unlike pieces
-  /// of one step's work that touch nothing in common (each may mutate what it alone
-  /// captured).
-  package static func both<A, B>(_ a: () -> A, _ b: () -> B) -> (A, B) {
-    if partCount == 1 { return (a(), b()) }
+  /// `a()` and `b()` at the same time on two threads, both results once both have
+  /// returned; one after the other when `inParallel` is false (work too small to be worth
+  /// a thread) or the process has one core. For two unlike pieces of one step's work that
+  /// touch nothing in common (each may mutate what it alone captured).
+  package static func both<A, B>(_ a: () -> A, _ b: () -> B, inParallel: Bool = true) -> (A, B) {
+    if !inParallel || partCount == 1 { return (a(), b()) }
     let results = map([0, 1]) { k -> OneOfTwo<A, B> in k == 0 ? .first(a()) : .second(b()) }
     guard case .first(let x) = results[0], case .second(let y) = results[1] else {
       preconditionFailure("ParallelMap.map gives its results in the parts' order")

@@ -35,12 +35,7 @@ extension DonationLogBuilder {
       join(&intentColumn, part.intents, through: intents)
       join(&setColumn, part.parameterSets, through: sets)
     }
-    if part.count >= rows {
-      _ = ParallelMap.both(first, second)
-    } else {
-      first()
-      second()
-    }
+    _ = ParallelMap.both(first, second, inParallel: part.count >= rows)
     (timestamps, self.users, self.kinds) = (timeColumn, userColumn, kindColumn)
     (self.intents, parameterSets) = (intentColumn, setColumn)
     if !part.utcOffsets.isEmpty {

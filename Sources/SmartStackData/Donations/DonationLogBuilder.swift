@@ -98,12 +98,7 @@ struct DonationLogBuilder {
       Self.renumber(&intents, &intentNames)
       self.canonicaliseParameters()
     }
-    if count >= rows {
-      _ = ParallelMap.both(byUser, rest)
-    } else {
-      byUser()
-      rest()
-    }
+    _ = ParallelMap.both(byUser, rest, inParallel: count >= rows)
     return DonationLog(
       timestamps: timestamps, users: users, kinds: kinds, intents: intents,
       parameterSets: parameterSets, parameterTable: parameterTable, userNames: userNames,
