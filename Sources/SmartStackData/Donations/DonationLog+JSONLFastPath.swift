@@ -191,10 +191,29 @@ struct JSONLinesFastRow {
   /// escape, no control character and valid UTF-8 (only ASCII with `asciiOnly`): keys
   /// compare as Swift Strings in the general parser, which equals byte equality for
   /// ASCII only.
+  ///
+  /// Eight bytes at a time while at least eight are left (`stops(_:)`): a word with no
+  /// quote, backslash, control character or non-ASCII byte is passed over whole; else the
+  /// first such byte is handled as the byte-at-a-time loop handles it, and the scan goes
+  /// on after it (measured in docs/performance.md, "JSON Lines: strings eight bytes at a
+  /// time").
+  ///
+  /// - Complexity: O(string length).
   @inline(__always)
-  private static func string(_ b: UnsafeBufferPointer<UInt8>, at quote: Int, asciiOnly: Bool) -> Range<Int>? {
+  static func string(_ b: UnsafeBufferPointer<UInt8>, at quote: Int, asciiOnly: Bool) -> Range<Int>? {
+    guard let base = b.baseAddress else { return nil }
+    let raw = UnsafeRawPointer(base)
+    let n = b.count
     var i = quote + 1
-    while i < b.count {
+    while i < n {
+      if i &+ 8 <= n {
+        let flags = stops(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+        if flags == 0 {
+          i &+= 8
+          continue
+        }
+        i &+= flags.trailingZeroBitCount &>> 3
+      }
       let c = b[i]
       if c == UInt8(ascii: "\"") { return quote + 1..<i }
       if c == UInt8(ascii: "\\") || c < 0x20 { return nil }
@@ -206,6 +225,23 @@ struct JSONLinesFastRow {
       }
     }
     return nil
+  }
+
+  /// Bit 7 set in the bytes of `word` (little-endian: the first byte lowest) that a
+  /// string scan must stop at: `"` (0x22), `\` (0x5C), below 0x20, or 0x80 and above.
+  /// The lowest set bit is exactly the first such byte, and the result is 0 exactly when
+  /// there is none; a bit above the lowest may be set for a byte that is not one (a
+  /// borrow carried up from a byte that is), so only the lowest is used.
+  @inline(__always)
+  static func stops(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let quotes = word ^ (ones &* 0x22)
+    let backslashes = word ^ (ones &* 0x5C)
+    let zeroQuote = (quotes &- ones) & ~quotes
+    let zeroBackslash = (backslashes &- ones) & ~backslashes
+    let control = (word &- ones &* 0x20) & ~word
+    return (zeroQuote | zeroBackslash | control | word) & highs
   }
 
   /// `null` at `i` (not followed by a letter, digit or `_`); the offset after it.

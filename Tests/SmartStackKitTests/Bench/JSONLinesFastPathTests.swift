@@ -171,4 +171,96 @@ struct JSONLinesFastPathTests {
     #expect(!scans(#"{"timestamp":"2026-03-02T08:00:05Z","kind":"K"} x"#))  // trailing text
     #expect(!scans("\u{FEFF}" + #"{"timestamp":"2026-03-02T08:00:05Z","kind":"K"}"#))  // byte order mark
   }
+
+  /// The string scan of the fast path, eight bytes at a time, against the same scan a
+  /// byte at a time (the definition): on random strings of every length from 0 to 40,
+  /// starting at every offset of a word, with quotes, backslashes, control characters,
+  /// valid and invalid UTF-8 at random places, and buffers that end inside the string.
+  @Test func wordAtATimeStringScanEqualsTheByteAtATimeScan() {
+    /// The definition: byte by byte, what each byte does to the string.
+    func reference(_ b: UnsafeBufferPointer<UInt8>, at quote: Int, asciiOnly: Bool) -> Range<Int>? {
+      var i = quote + 1
+      while i < b.count {
+        switch b[i] {
+        case 0x22: return quote + 1..<i  // the closing quote
+        case 0x5C, 0x00..<0x20: return nil  // an escape, a control character
+        case 0x20..<0x80: i += 1
+        default:
+          let scanner = JSONScanner(bytes: b, position: i, end: b.count)
+          guard !asciiOnly, let length = scanner.utf8SequenceLength(at: i) else { return nil }
+          i += length
+        }
+      }
+      return nil
+    }
+    let pieces: [[UInt8]] = [
+      Array("a".utf8), Array("Z".utf8), Array("-".utf8), Array(" ".utf8), Array("~".utf8), [0x7F], [0x21], [0x23],
+      [0x5B], [0x5D], [0x1F], [0x00], [0x09], [0x0A], Array("\\".utf8), Array("ü".utf8), Array("€".utf8),
+      Array("😀".utf8), [0xFF], [0xC3], [0xE2, 0x82], [0x80],
+    ]
+    let plain = Array("abcdefgh-_:.T0123".utf8)
+    var rng = SplitMix64(seed: 7)
+    var found = 0
+    var refused = 0
+    for _ in 0..<6_000 {
+      let length = rng.nextInt(below: 41)
+      var text: [UInt8] = []
+      for _ in 0..<length {
+        // Mostly plain ASCII, so that long clean runs (whole words) occur.
+        text += rng.nextInt(below: 8) == 0 ? pieces[rng.nextInt(below: pieces.count)] : [plain[rng.nextInt(below: plain.count)]]
+      }
+      let lead = rng.nextInt(below: 8)
+      var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: lead) + [UInt8(ascii: "\"")] + text
+      if rng.nextInt(below: 5) != 0 {
+        bytes += [UInt8(ascii: "\"")] + Array("tail,\"more\"".utf8).prefix(rng.nextInt(below: 12))
+      }
+      for asciiOnly in [false, true] {
+        let (fast, slow) = bytes.withUnsafeBufferPointer {
+          (JSONLinesFastRow.string($0, at: lead, asciiOnly: asciiOnly), reference($0, at: lead, asciiOnly: asciiOnly))
+        }
+        #expect(fast == slow, "\(bytes) asciiOnly \(asciiOnly)")
+        if slow == nil { refused += 1 } else { found += 1 }
+      }
+    }
+    // Both outcomes are common.
+    #expect(found > 2_000)
+    #expect(refused > 2_000)
+  }
+
+  /// `stops(_:)`: zero exactly when no byte of the word stops a string scan, and its lowest
+  /// set bit is bit 7 of the first byte that does, on random words and on every byte value
+  /// at every position among plain bytes.
+  @Test func stopFlagsMarkExactlyTheFirstByteThatEndsAPlainRun() {
+    func isStop(_ c: UInt8) -> Bool { c == 0x22 || c == 0x5C || c < 0x20 || c >= 0x80 }
+    func firstStop(_ word: UInt64) -> Int? {
+      (0..<8).first { isStop(UInt8(truncatingIfNeeded: word >> (8 * UInt64($0)))) }
+    }
+    var words: [UInt64] = []
+    for value in 0...255 {
+      for position in 0..<8 {
+        var word: UInt64 = 0x6161_6161_6161_6161
+        word &= ~(0xFF << (8 * UInt64(position)))
+        word |= UInt64(value) << (8 * UInt64(position))
+        words.append(word)
+      }
+    }
+    // Random words, most of whose bytes are plain (so that stops occur at every position).
+    var rng = SplitMix64(seed: 3)
+    for _ in 0..<50_000 {
+      var word: UInt64 = 0
+      for k in 0..<8 {
+        let byte = rng.nextInt(below: 6) == 0 ? UInt8(truncatingIfNeeded: rng.next()) : UInt8(0x23 + rng.nextInt(below: 0x39))
+        word |= UInt64(byte) << (8 * UInt64(k))
+      }
+      words.append(word)
+    }
+    for word in words {
+      let flags = JSONLinesFastRow.stops(word)
+      if let first = firstStop(word) {
+        #expect(flags != 0 && flags.trailingZeroBitCount == 8 * first + 7, "\(String(word, radix: 16))")
+      } else {
+        #expect(flags == 0, "\(String(word, radix: 16))")
+      }
+    }
+  }
 }
