@@ -21,13 +21,13 @@ import Foundation
 public enum AvailableCores {
   /// The cores this process may use, read once (at first use). At least 1.
   public static let count: Int = {
-    let cgroup = ControlGroups.readText("/proc/self/cgroup")
-    let mounts = ControlGroups.readText("/proc/self/mountinfo")
+    let cgroup = KernelFiles.text("/proc/self/cgroup")
+    let mounts = KernelFiles.text("/proc/self/mountinfo")
     return current(
-      status: ControlGroups.readText("/proc/self/status"),
+      status: KernelFiles.text("/proc/self/status"),
       quota: cgroup.flatMap { cgroup in
         mounts.flatMap { mounts in
-          quotaCPUs(cgroupFile: cgroup, mountInfo: mounts, read: ControlGroups.readText)
+          quotaCPUs(cgroupFile: cgroup, mountInfo: mounts, read: KernelFiles.text)
         }
       },
       environment: ProcessInfo.processInfo.environment,
@@ -59,19 +59,20 @@ public enum AvailableCores {
     let file = { (version2: Bool) in version2 ? "cpu.max" : "cpu.cfs_quota_us" }
     return ControlGroups.smallest(
       controller: "cpu", cgroupFile: cgroupFile, mountInfo: mountInfo, file: file, read: read
-    ) { folder, version2 in
-      func number(_ text: Substring?) -> Int? { text.flatMap { Int($0) } }
+    ) { text, folder, version2 in
       let quota: Int?
       let period: Int?
       if version2 {
-        let fields = read(folder + "/cpu.max")?.split(whereSeparator: \.isWhitespace)
-        (quota, period) = (number(fields?.first), number(fields?.dropFirst().first))
+        // `QUOTA PERIOD`, QUOTA `max` for none.
+        let fields = text.split(whereSeparator: \.isWhitespace)
+        (quota, period) = (
+          fields.first.flatMap { Int($0) }, fields.dropFirst().first.flatMap { Int($0) }
+        )
       } else {
-        func value(_ name: String) -> Int? {
-          let text = read(folder + "/" + name)
-          return text.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        func number(_ text: String?) -> Int? {
+          text.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
-        (quota, period) = (value("cpu.cfs_quota_us"), value("cpu.cfs_period_us"))
+        (quota, period) = (number(text), number(read(folder + "/cpu.cfs_period_us")))
       }
       guard let quota, let period, quota > 0, period > 0 else { return nil }
       return (quota + period - 1) / period

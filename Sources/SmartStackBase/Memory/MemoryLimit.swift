@@ -21,11 +21,13 @@ package enum MemoryLimit {
   /// The bytes this process may use: the smallest of the machine's memory
   /// (`ProcessInfo.physicalMemory`), its cgroup limit and a Slurm job's memory in
   /// `environment`. Reads a few small files.
-  package static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> UInt64 {
+  package static func current(environment: [String: String] = ProcessInfo.processInfo.environment)
+    -> UInt64
+  {
     var limit = ProcessInfo.processInfo.physicalMemory
-    if let cgroup = ControlGroups.readText("/proc/self/cgroup"),
-      let mounts = ControlGroups.readText("/proc/self/mountinfo"),
-      let bytes = cgroupLimit(cgroupFile: cgroup, mountInfo: mounts, read: ControlGroups.readText)
+    if let cgroup = KernelFiles.text("/proc/self/cgroup"),
+      let mounts = KernelFiles.text("/proc/self/mountinfo"),
+      let bytes = cgroupLimit(cgroupFile: cgroup, mountInfo: mounts, read: KernelFiles.text)
     {
       limit = min(limit, bytes)
     }
@@ -37,11 +39,14 @@ package enum MemoryLimit {
   /// or when the variables are not positive whole numbers.
   package static func slurmLimit(_ environment: [String: String]) -> UInt64? {
     func mebibytes(_ name: String) -> UInt64? {
-      guard let text = environment[name], let value = UInt64(text), value > 0, value < 1 << 40 else { return nil }
+      guard let text = environment[name], let value = UInt64(text), value > 0, value < 1 << 40
+      else { return nil }
       return value
     }
     if let node = mebibytes("SLURM_MEM_PER_NODE") { return node << 20 }
-    if let cpu = mebibytes("SLURM_MEM_PER_CPU"), let cpus = mebibytes("SLURM_CPUS_ON_NODE"), cpus < 1 << 20 {
+    if let cpu = mebibytes("SLURM_MEM_PER_CPU"), let cpus = mebibytes("SLURM_CPUS_ON_NODE"),
+      cpus < 1 << 20
+    {
       return (cpu * cpus) << 20
     }
     return nil
@@ -50,18 +55,21 @@ package enum MemoryLimit {
   /// The cgroup memory limit described on the type, from the text of `/proc/self/cgroup`
   /// and `/proc/self/mountinfo`; `read` gives a file's text, nil when it does not exist.
   /// Nil when no limit applies.
-  package static func cgroupLimit(cgroupFile: String, mountInfo: String, read: (String) -> String?) -> UInt64? {
+  package static func cgroupLimit(cgroupFile: String, mountInfo: String, read: (String) -> String?)
+    -> UInt64?
+  {
     let file = { (version2: Bool) in version2 ? "memory.max" : "memory.limit_in_bytes" }
     return ControlGroups.smallest(
       controller: "memory", cgroupFile: cgroupFile, mountInfo: mountInfo, file: file, read: read
-    ) { folder, version2 in
-      read(folder + "/" + file(version2)).flatMap(parseLimit)
+    ) { text, _, _ in
+      parseLimit(text)
     }
   }
 
   /// A limit file's value: nil for none (`max`, 2^62 or more, or text that is no number).
   static func parseLimit(_ text: String) -> UInt64? {
-    guard let value = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)), value < 1 << 62 else { return nil }
+    guard let value = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)), value < 1 << 62
+    else { return nil }
     return value
   }
 }

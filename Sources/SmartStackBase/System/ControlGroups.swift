@@ -15,25 +15,36 @@ import Foundation
 /// 4. A limit binds when it is set on that folder or any folder above it up to the mount
 ///    point, since a parent's limit binds its children: the smallest counts.
 package enum ControlGroups {
-  /// The smallest of `value(folder, version2)` over every folder that binds the process
-  /// for `controller` (steps 1–4 of the type), nil when none gives one. `file(version2)`
-  /// names the file whose presence says a folder exists; `read` gives a file's text, nil
-  /// when it does not exist.
+  /// The smallest of `value(text, folder, version2)` over every folder that binds the
+  /// process for `controller` (steps 1–4 of the type) and holds the limit file
+  /// `file(version2)`, whose text is `text`; nil when none gives one. That file's
+  /// presence also says a folder exists (step 3). `read` gives a file's text, nil when it
+  /// does not exist; each limit file is read once.
   package static func smallest<T: Comparable>(
     controller: String, cgroupFile: String, mountInfo: String, file: (Bool) -> String,
-    read: (String) -> String?, value: (_ folder: String, _ version2: Bool) -> T?
+    read: (String) -> String?, value: (_ text: String, _ folder: String, _ version2: Bool) -> T?
   ) -> T? {
     var limit: T? = nil
     for line in cgroupFile.split(separator: "\n") {
       let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
       guard fields.count == 3 else { continue }
       let version2 = fields[0] == "0" && fields[1].isEmpty
-      guard version2 || fields[1].split(separator: ",").contains(Substring(controller)) else { continue }
+      guard version2 || fields[1].split(separator: ",").contains(Substring(controller)) else {
+        continue
+      }
       let path = String(fields[2])
       for mount in mounts(mountInfo, controller: controller) where mount.version2 == version2 {
         let name = file(version2)
-        for folder in folders(of: path, in: mount, exists: { read($0 + "/" + name) != nil }) {
-          guard let found = value(folder, version2) else { continue }
+        // The text the existence check read last: the cgroup's own folder's, when it has one.
+        var readLast: (folder: String, text: String)? = nil
+        let bound = folders(of: path, in: mount) { folder in
+          guard let text = read(folder + "/" + name) else { return false }
+          readLast = (folder, text)
+          return true
+        }
+        for folder in bound {
+          let text = readLast?.folder == folder ? readLast?.text : read(folder + "/" + name)
+          guard let text, let found = value(text, folder, version2) else { continue }
           limit = min(limit ?? found, found)
         }
       }
@@ -54,12 +65,17 @@ package enum ControlGroups {
     var result: [Mount] = []
     for line in mountInfo.split(separator: "\n") {
       let fields = line.split(separator: " ")
-      guard let dash = fields.firstIndex(of: "-"), dash >= 6, fields.count >= dash + 4 else { continue }
+      guard let dash = fields.firstIndex(of: "-"), dash >= 6, fields.count >= dash + 4 else {
+        continue
+      }
       let type = fields[dash + 1]
       let version2 = type == "cgroup2"
       let controllers = fields[dash + 3].split(separator: ",")
-      guard version2 || (type == "cgroup" && controllers.contains(Substring(controller))) else { continue }
-      result.append(Mount(root: unescape(fields[3]), point: unescape(fields[4]), version2: version2))
+      guard version2 || (type == "cgroup" && controllers.contains(Substring(controller))) else {
+        continue
+      }
+      result.append(
+        Mount(root: unescape(fields[3]), point: unescape(fields[4]), version2: version2))
     }
     return result
   }
@@ -76,8 +92,12 @@ package enum ControlGroups {
       }
     }
     let components = relative.split(separator: "/").map(String.init)
-    let point = mount.point.hasSuffix("/") && mount.point.count > 1 ? String(mount.point.dropLast()) : mount.point
-    func folder(_ parts: ArraySlice<String>) -> String { parts.isEmpty ? point : point + "/" + parts.joined(separator: "/") }
+    let point =
+      mount.point.hasSuffix("/") && mount.point.count > 1
+      ? String(mount.point.dropLast()) : mount.point
+    func folder(_ parts: ArraySlice<String>) -> String {
+      parts.isEmpty ? point : point + "/" + parts.joined(separator: "/")
+    }
     // The first existing folder of `components` with its leading components dropped.
     var own = components[...]
     while !own.isEmpty && !exists(folder(own)) { own = own.dropFirst() }
@@ -105,14 +125,5 @@ package enum ControlGroups {
       }
     }
     return String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// The text of a small file (a few KiB at most: `/proc` and cgroup files); nil when it
-  /// cannot be read.
-  static func readText(_ path: String) -> String? {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-    defer { try? handle.close() }
-    guard let data = try? handle.read(upToCount: 1 << 20) else { return nil }
-    return String(decoding: data, as: UTF8.self)
   }
 }

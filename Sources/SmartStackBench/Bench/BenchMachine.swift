@@ -20,16 +20,15 @@ public struct BenchMachine: Sendable, Hashable {
   public static func current() -> BenchMachine {
     let cores = ProcessInfo.processInfo.processorCount
     var cpu = "unknown"
-    if let info = ProcessMemory.readProcFile("/proc/cpuinfo") {
-      for line in String(decoding: info, as: UTF8.self).split(separator: "\n") where line.hasPrefix("model name") {
+    if let info = KernelFiles.text("/proc/cpuinfo") {
+      for line in info.split(separator: "\n") where line.hasPrefix("model name") {
         if let colon = line.firstIndex(of: ":") {
           cpu = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         break
       }
     }
-    let status = ProcessMemory.readProcFile("/proc/self/status").map { String(decoding: $0, as: UTF8.self) }
-    let allowed = status.flatMap(AvailableCores.allowedCPUs) ?? cores
+    let allowed = KernelFiles.text("/proc/self/status").flatMap(AvailableCores.allowedCPUs) ?? cores
     return BenchMachine(cpu: cpu, cores: cores, coresAllowed: allowed)
   }
 }

@@ -21,16 +21,8 @@ public enum ProcessMemory {
 
   /// The `NAME:   123 kB` line of `/proc/self/status`, in bytes.
   static func statusField(_ name: String) -> Int? {
-    guard let bytes = readProcFile("/proc/self/status") else { return nil }
-    return parseStatusField(name, in: bytes)
-  }
-
-  /// A `/proc` file's bytes (their size is unknown until read), or nil.
-  static func readProcFile(_ path: String) -> [UInt8]? {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-    defer { try? handle.close() }
-    guard let data = try? handle.readToEnd() else { return nil }
-    return [UInt8](data)
+    guard let text = KernelFiles.text("/proc/self/status") else { return nil }
+    return parseStatusField(name, in: Array(text.utf8))
   }
 
   /// The value of field `name` in the text of a `/proc/*/status` file (`VmHWM:\t  1234 kB`),

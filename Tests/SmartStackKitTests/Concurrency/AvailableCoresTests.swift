@@ -62,6 +62,29 @@ struct AvailableCoresTests {
     #expect(cores(quota: 3, active: 2) == 2)
   }
 
+  /// The walk reads each limit file once: the check that the cgroup's own folder exists
+  /// reads its limit file, and that text is the one its limit is read from.
+  @Test func eachLimitFileIsReadOnce() {
+    let mounts = "30 23 0:26 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw\n"
+    let files = [
+      "/sys/fs/cgroup/kubepods/pod1/box/cpu.max": "max 100000\n",
+      "/sys/fs/cgroup/kubepods/pod1/cpu.max": "300000 100000\n",
+      "/sys/fs/cgroup/kubepods/cpu.max": "800000 100000\n",
+    ]
+    // A container shown the host's path: `/outer/kubepods/pod1/box` has no folder, so the
+    // walk drops `outer` and finds `kubepods/pod1/box`.
+    for cgroup in ["0::/kubepods/pod1/box\n", "0::/outer/kubepods/pod1/box\n"] {
+      var reads: [String] = []
+      let cpus = AvailableCores.quotaCPUs(cgroupFile: cgroup, mountInfo: mounts) { path in
+        reads.append(path)
+        return files[path]
+      }
+      #expect(cpus == 3, "\(cgroup)")
+      #expect(Set(reads).count == reads.count, "read more than once: \(reads)")
+      #expect(Set(files.keys).isSubset(of: Set(reads)), "\(reads)")
+    }
+  }
+
   @Test func aCgroupV1QuotaIsQuotaOverPeriod() {
     let mounts = "32 31 0:29 / /sys/fs/cgroup/cpu,cpuacct rw,relatime - cgroup cgroup rw,cpu,cpuacct\n"
     let cgroup = "4:memory:/job\n3:cpu,cpuacct:/job\n"
@@ -95,14 +118,14 @@ struct AvailableCoresTests {
   }
 
   @Test func thisProcessCountsWhatItReads() throws {
-    let cgroup = try #require(ControlGroups.readText("/proc/self/cgroup"))
-    let mounts = try #require(ControlGroups.readText("/proc/self/mountinfo"))
+    let cgroup = try #require(KernelFiles.text("/proc/self/cgroup"))
+    let mounts = try #require(KernelFiles.text("/proc/self/mountinfo"))
     #expect(
       AvailableCores.count
         == AvailableCores.current(
-          status: ControlGroups.readText("/proc/self/status"),
+          status: KernelFiles.text("/proc/self/status"),
           quota: AvailableCores.quotaCPUs(
-            cgroupFile: cgroup, mountInfo: mounts, read: ControlGroups.readText),
+            cgroupFile: cgroup, mountInfo: mounts, read: KernelFiles.text),
           environment: ProcessInfo.processInfo.environment,
           activeProcessors: ProcessInfo.processInfo.activeProcessorCount))
     #expect(AvailableCores.count >= 1)
