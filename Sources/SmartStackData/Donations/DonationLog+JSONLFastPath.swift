@@ -26,6 +26,14 @@ struct JSONLinesFastRow {
   var intent: Range<Int>? = nil
   /// Parameter names and values, in file order (reused between rows).
   var parameters: [(key: Range<Int>, value: Range<Int>)] = []
+  /// The `parameters` object as written, `{` to `}`, when it has a pair.
+  var parametersText: Range<Int>? = nil
+  /// Each distinct `parameters` object text this row reader has added, in first-use order
+  /// (ids), and the set id it was given in the sink (`append`), when the sink lets readers
+  /// keep texts (`DonationSink.cachesParameterTexts`): a text seen before is neither
+  /// decoded nor looked up again, as the CSV reader does with its `parameters` column.
+  private var parameterTexts = Interner()
+  private var parameterTextSets: [Int32] = []
   /// The instant read from `timestamp` (epoch ms).
   var milliseconds: Int64 = 0
   /// The row's own UTC offset: `utc_offset` when given and not null, else the numeric
@@ -56,6 +64,7 @@ struct JSONLinesFastRow {
     kind = nil
     intent = nil
     parameters.removeAll(keepingCapacity: true)
+    parametersText = nil
     offsetField = UTCOffset.none
     seen = 0
     // A byte order mark is the general reader's business.
@@ -78,6 +87,7 @@ struct JSONLinesFastRow {
       seen |= field
       if field == Self.parametersBit {
         guard let after = scanParameters(b, at: i) else { return nil }
+        if !parameters.isEmpty { parametersText = i..<after }
         i = after
       } else if field == Self.utcOffsetBit {
         if let after = Self.null(b, at: i) {
@@ -148,19 +158,11 @@ struct JSONLinesFastRow {
     }
   }
 
-  /// Adds the scanned row to `sink`, as the general reader adds it.
-  func append<Sink: DonationSink>(_ b: UnsafeBufferPointer<UInt8>, to sink: inout Sink) {
-    var pairs: [ParameterID] = []
-    if !parameters.isEmpty {
-      pairs.reserveCapacity(parameters.count)
-      for p in parameters {
-        pairs.append(
-          ParameterID(
-            key: sink.intern(UnsafeBufferPointer(rebasing: b[p.key]), as: .parameterKey),
-            value: sink.intern(UnsafeBufferPointer(rebasing: b[p.value]), as: .parameterValue)))
-      }
-      pairs.sort()
-    }
+  /// Adds the scanned row to `sink`, as the general reader adds it. Must be given the
+  /// same sink every time (the set ids of the texts it has seen are kept).
+  mutating func append<Sink: DonationSink>(_ b: UnsafeBufferPointer<UInt8>, to sink: inout Sink) {
+    var set: Int32 = 0
+    if let text = parametersText { set = parameterSet(b, text: text, sink: &sink) }
     let userID: Int32
     if let user, !user.isEmpty {
       userID = sink.intern(UnsafeBufferPointer(rebasing: b[user]), as: .user)
@@ -174,7 +176,31 @@ struct JSONLinesFastRow {
     sink.append(
       timestamp: milliseconds, user: userID,
       kind: sink.intern(UnsafeBufferPointer(rebasing: b[kind ?? 0..<0]), as: .kind),
-      intent: intentID, parameterSet: sink.internSet(pairs), utcOffset: utcOffset)
+      intent: intentID, parameterSet: set, utcOffset: utcOffset)
+  }
+
+  /// The set id of the scanned parameters, whose object text is `text`: the id given to
+  /// the same text before, else the pairs' names interned and the set interned.
+  private mutating func parameterSet<Sink: DonationSink>(
+    _ b: UnsafeBufferPointer<UInt8>, text: Range<Int>, sink: inout Sink
+  ) -> Int32 {
+    var seen = -1
+    if Sink.cachesParameterTexts {
+      seen = Int(parameterTexts.intern(UnsafeBufferPointer(rebasing: b[text])))
+      if seen < parameterTextSets.count { return parameterTextSets[seen] }
+    }
+    var pairs: [ParameterID] = []
+    pairs.reserveCapacity(parameters.count)
+    for p in parameters {
+      pairs.append(
+        ParameterID(
+          key: sink.intern(UnsafeBufferPointer(rebasing: b[p.key]), as: .parameterKey),
+          value: sink.intern(UnsafeBufferPointer(rebasing: b[p.value]), as: .parameterValue)))
+    }
+    pairs.sort()
+    let set = sink.internSet(pairs)
+    if seen >= 0 { parameterTextSets.append(set) }
+    return set
   }
 
   // MARK: - Tokens
@@ -196,7 +222,7 @@ struct JSONLinesFastRow {
   /// quote, backslash, control character or non-ASCII byte is passed over whole; else the
   /// first such byte is handled as the byte-at-a-time loop handles it, and the scan goes
   /// on after it (measured in docs/performance.md, "JSON Lines: strings eight bytes at a
-  /// time").
+  /// time, parameter texts kept").
   ///
   /// - Complexity: O(string length).
   @inline(__always)

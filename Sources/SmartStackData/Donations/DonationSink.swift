@@ -13,9 +13,9 @@ enum DonationNameField {
 /// rows come in file order, not time order. Two sinks: `DonationLogBuilder` keeps every
 /// row for `DonationLog.read`; `DonationStatisticsSink` keeps only what `validate` prints.
 protocol DonationSink {
-  /// True when a reader may keep each distinct raw CSV `parameters` text with its set id
-  /// (decoding each text once); false makes it decode every row's text, so that no text
-  /// is kept.
+  /// True when a reader may keep each distinct raw `parameters` text (a CSV field, a JSON
+  /// Lines object as written) with its set id, decoding each text once; false makes it
+  /// decode every row's text, so that no text is kept.
   static var cachesParameterTexts: Bool { get }
 
   /// A hint that about `rows` rows follow.

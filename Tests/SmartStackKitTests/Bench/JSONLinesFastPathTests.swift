@@ -172,6 +172,26 @@ struct JSONLinesFastPathTests {
     #expect(!scans("\u{FEFF}" + #"{"timestamp":"2026-03-02T08:00:05Z","kind":"K"}"#))  // byte order mark
   }
 
+  /// The fast path keeps each distinct `parameters` text with its set id: a repeated text,
+  /// the same pairs written in another order or spacing, and texts that differ only in a
+  /// value read as the general parser reads them, in sets by content.
+  @Test func repeatedParameterTextsReadAsTheGeneralParserReadsThem() throws {
+    let texts = [
+      #"{"city":"Berlin","unit":"C"}"#, #"{"city":"Berlin","unit":"C"}"#, #"{"unit":"C","city":"Berlin"}"#,
+      #"{ "city" : "Berlin" , "unit" : "C" }"#, #"{"city":"Paris","unit":"C"}"#, "{}", "null",
+      #"{"city":"Berlin","unit":"C"}"#, #"{"city":"Paris","unit":"C"}"#,
+    ]
+    var log = ""
+    for (k, text) in texts.enumerated() {
+      log += #"{"timestamp":"2026-03-02T08:00:0\#(k)Z","kind":"Weather","parameters":\#(text)}"# + "\n"
+    }
+    let (fast, general) = both(Array(log.utf8))
+    let read = try #require(fast.0)
+    #expect(fast.0 == general.0)
+    #expect(read.parameterSets == [1, 1, 1, 1, 2, 0, 0, 1, 2])
+    #expect(read.parameters(ofSet: 1).map(\.value) == ["Berlin", "C"])
+  }
+
   /// The string scan of the fast path, eight bytes at a time, against the same scan a
   /// byte at a time (the definition): on random strings of every length from 0 to 40,
   /// starting at every offset of a word, with quotes, backslashes, control characters,
