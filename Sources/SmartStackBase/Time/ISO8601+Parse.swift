@@ -46,18 +46,21 @@ extension ISO8601 {
     return parseAnyForm(bytes, utcOffset: &utcOffset)
   }
 
-  /// The three forms logs nearly always write, `YYYY-MM-DDTHH:MM:SS` followed by nothing,
-  /// `Z`/`z` or `±HH:MM`, read a word at a time: their 19 leading bytes are checked as
-  /// three 8-byte words (digits and separators in place), then the fields' ranges as
-  /// `parseAnyForm` checks them. Nil for any other text, and for any text `parseAnyForm`
-  /// would refuse, so that it alone says why: the result, when there is one, is
-  /// `parseAnyForm`'s (a test compares them on thousands of texts near the grammar's edges).
+  /// The forms logs nearly always write, `YYYY-MM-DDTHH:MM:SS`, optionally with `.mmm`
+  /// (exactly three digits of milliseconds), followed by nothing, `Z`/`z` or `±HH:MM`,
+  /// read a word at a time: their 19 leading bytes are checked as three 8-byte words
+  /// (digits and separators in place), then the fields' ranges as `parseAnyForm` checks
+  /// them. Nil for any other text, and for any text `parseAnyForm` would refuse, so that
+  /// it alone says why: the result, when there is one, is `parseAnyForm`'s (a test
+  /// compares them on thousands of texts near the grammar's edges).
   ///
   /// - Complexity: O(1); no allocation.
   @inline(__always)
   static func parseCommonForm(_ bytes: UnsafeBufferPointer<UInt8>, utcOffset: inout Int32) -> Timestamp? {
     let n = bytes.count
-    guard n == 19 || n == 20 || n == 25, let base = bytes.baseAddress else { return nil }
+    // 19 bytes of date and time, 4 of `.mmm` or none, then 0, 1 (`Z`) or 6 (`±HH:MM`).
+    guard n == 19 || n == 20 || n == 25 || n == 23 || n == 24 || n == 29, let base = bytes.baseAddress
+    else { return nil }
     let raw = UnsafeRawPointer(base)
     // Little-endian lanes: byte k of a word is bits 8k..<8k+8.
     let date = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))  // YYYY-MM-
@@ -78,24 +81,32 @@ extension ISO8601 {
     guard year >= 1970 && year <= 2100, month >= 1 && month <= 12, day >= 1,
       day <= daysInMonth(year: year, month: month), hour <= 23, minute <= 59, second <= 59
     else { return nil }
+    // `.mmm` when the length leaves room for it (23, 24, 29); the zone starts after it.
+    var millisecond = 0
+    var zone = 19
+    if n == 23 || n == 24 || n == 29 {
+      guard base[19] == UInt8(ascii: "."), digit(20) < 10, digit(21) < 10, digit(22) < 10 else { return nil }
+      millisecond = digit(20) * 100 + digit(21) * 10 + digit(22)
+      zone = 23
+    }
     let local =
       daysFromCivil(year: year, month: month, day: day) * Instant.millisecondsPerDay
-      + Int64(hour * 3_600_000 + minute * 60_000 + second * 1_000)
+      + Int64(hour * 3_600_000 + minute * 60_000 + second * 1_000 + millisecond)
     var offsetSeconds = 0
-    switch n {
-    case 19:
+    switch n - zone {
+    case 0:
       utcOffset = UTCOffset.none
       return .local(milliseconds: local)
-    case 20:
-      guard base[19] == UInt8(ascii: "Z") || base[19] == UInt8(ascii: "z") else { return nil }
+    case 1:
+      guard base[zone] == UInt8(ascii: "Z") || base[zone] == UInt8(ascii: "z") else { return nil }
       utcOffset = UTCOffset.none
     default:
-      let sign = base[19]
-      guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), base[22] == UInt8(ascii: ":"),
-        digit(20) < 10, digit(21) < 10, digit(23) < 10, digit(24) < 10
+      let sign = base[zone]
+      guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), base[zone + 3] == UInt8(ascii: ":"),
+        digit(zone + 1) < 10, digit(zone + 2) < 10, digit(zone + 4) < 10, digit(zone + 5) < 10
       else { return nil }
-      let offsetHour = digit(20) * 10 + digit(21)
-      let offsetMinute = digit(23) * 10 + digit(24)
+      let offsetHour = digit(zone + 1) * 10 + digit(zone + 2)
+      let offsetMinute = digit(zone + 4) * 10 + digit(zone + 5)
       guard offsetMinute <= 59, offsetHour * 60 + offsetMinute <= 18 * 60 else { return nil }
       offsetSeconds = offsetHour * 3_600 + offsetMinute * 60
       if sign == UInt8(ascii: "-") { offsetSeconds = -offsetSeconds }

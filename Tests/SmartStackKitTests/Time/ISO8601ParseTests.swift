@@ -195,7 +195,7 @@ struct ISO8601ParseTests {
     #expect(accepted > 5_000)
   }
 
-  /// The word-at-a-time reading of the three common forms gives `parseAnyForm`'s result
+  /// The word-at-a-time reading of the common forms gives `parseAnyForm`'s result
   /// and offset whenever it gives one, and gives none for every text `parseAnyForm`
   /// refuses: over texts one or two edits away from each form, and every boundary value.
   @Test func commonFormsReadAsTheByteByByteParserReadsThem() {
@@ -203,6 +203,9 @@ struct ISO8601ParseTests {
     for (date, zone) in [("1970-01-01T00:00:00", "Z"), ("2100-12-31T23:59:59", "+00:00"), ("2028-02-29T12:30:45", "-05:30"),
       ("2026-03-02T08:01:05", ""), ("2026-03-02T08:01:05", "+18:00"), ("2026-03-02T08:01:05", "-00:00"), ("1970-01-01T05:00:00", "+05:01")] {
       texts.append(date + zone)
+      // The same with milliseconds (the common form reads exactly three digits).
+      texts.append(date + ".123" + zone)
+      texts.append(date + ".999" + zone)
     }
     let alphabet = Array("0123456789-:+TZtz .\u{0}\u{FF}/;".utf8)
     var g = Xoshiro256StarStar(seed: 79)
