@@ -176,8 +176,7 @@ struct CSVRowReader {
   let timeZone: ZoneRules
   /// Distinct raw `parameters` texts, and for each its set id or -1 when malformed: a text
   /// is decoded once however many rows repeat it.
-  private var rawParameters = Interner()
-  private var rawParameterSets: [Int32] = []
+  private var parameterTexts = ParameterTextCache()
   private var decoder = ParameterText.Decoder()
   private var parameterProblems: [ParameterText.Problem] = []
   private var defaultUser: Int32 = -1
@@ -300,11 +299,7 @@ struct CSVRowReader {
   private mutating func internParameters<Sink: DonationSink>(
     _ field: UnsafeBufferPointer<UInt8>, into sink: inout Sink
   ) -> Int32 {
-    var raw = -1
-    if Sink.cachesParameterTexts {
-      raw = Int(rawParameters.intern(field))
-      if raw < rawParameterSets.count { return rawParameterSets[raw] }
-    }
+    if Sink.cachesParameterTexts, let set = parameterTexts.set(of: field) { return set }
     // Runs once per distinct text (or once per row for a sink that keeps no texts).
     var pairs: [ParameterID] = []
     var found: [ParameterText.Problem] = []
@@ -317,7 +312,7 @@ struct CSVRowReader {
       pairs.sort()
       set = sink.internSet(pairs)
     }
-    if raw >= 0 { rawParameterSets.append(set) }
+    if Sink.cachesParameterTexts { parameterTexts.keep(set) }
     return set
   }
 }

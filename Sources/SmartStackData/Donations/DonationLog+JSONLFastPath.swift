@@ -28,12 +28,10 @@ struct JSONLinesFastRow {
   var parameters: [(key: Range<Int>, value: Range<Int>)] = []
   /// The `parameters` object as written, `{` to `}`, when it has a pair.
   var parametersText: Range<Int>? = nil
-  /// Each distinct `parameters` object text this row reader has added, in first-use order
-  /// (ids), and the set id it was given in the sink (`append`), when the sink lets readers
-  /// keep texts (`DonationSink.cachesParameterTexts`): a text seen before is neither
-  /// decoded nor looked up again, as the CSV reader does with its `parameters` column.
-  private var parameterTexts = Interner()
-  private var parameterTextSets: [Int32] = []
+  /// Each distinct `parameters` object text this row reader has added, with the set id it
+  /// was given in the sink (`append`): a text seen before is neither decoded nor looked up
+  /// again, as in the CSV reader.
+  private var parameterTexts = ParameterTextCache()
   /// The instant read from `timestamp` (epoch ms).
   var milliseconds: Int64 = 0
   /// The row's own UTC offset: `utc_offset` when given and not null, else the numeric
@@ -184,10 +182,8 @@ struct JSONLinesFastRow {
   private mutating func parameterSet<Sink: DonationSink>(
     _ b: UnsafeBufferPointer<UInt8>, text: Range<Int>, sink: inout Sink
   ) -> Int32 {
-    var seen = -1
-    if Sink.cachesParameterTexts {
-      seen = Int(parameterTexts.intern(UnsafeBufferPointer(rebasing: b[text])))
-      if seen < parameterTextSets.count { return parameterTextSets[seen] }
+    if Sink.cachesParameterTexts, let set = parameterTexts.set(of: UnsafeBufferPointer(rebasing: b[text])) {
+      return set
     }
     var pairs: [ParameterID] = []
     pairs.reserveCapacity(parameters.count)
@@ -199,7 +195,7 @@ struct JSONLinesFastRow {
     }
     pairs.sort()
     let set = sink.internSet(pairs)
-    if seen >= 0 { parameterTextSets.append(set) }
+    if Sink.cachesParameterTexts { parameterTexts.keep(set) }
     return set
   }
 
