@@ -41,7 +41,9 @@ extension ISO8601 {
   ///
   /// - Complexity: O(n) in the number of bytes, no allocation on success.
   @usableFromInline
-  package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, utcOffset: inout Int32) -> Result<Timestamp, ParseError> {
+  package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, utcOffset: inout Int32) -> Result<
+    Timestamp, ParseError
+  > {
     if let timestamp = parseCommonForm(bytes, utcOffset: &utcOffset) { return .success(timestamp) }
     return parseAnyForm(bytes, utcOffset: &utcOffset)
   }
@@ -56,10 +58,13 @@ extension ISO8601 {
   ///
   /// - Complexity: O(1); no allocation.
   @inline(__always)
-  static func parseCommonForm(_ bytes: UnsafeBufferPointer<UInt8>, utcOffset: inout Int32) -> Timestamp? {
+  static func parseCommonForm(_ bytes: UnsafeBufferPointer<UInt8>, utcOffset: inout Int32)
+    -> Timestamp?
+  {
     let n = bytes.count
     // 19 bytes of date and time, 4 of `.mmm` or none, then 0, 1 (`Z`) or 6 (`±HH:MM`).
-    guard n == 19 || n == 20 || n == 25 || n == 23 || n == 24 || n == 29, let base = bytes.baseAddress
+    guard n == 19 || n == 20 || n == 23 || n == 24 || n == 25 || n == 29,
+      let base = bytes.baseAddress
     else { return nil }
     let raw = UnsafeRawPointer(base)
     // Little-endian lanes: byte k of a word is bits 8k..<8k+8.
@@ -85,7 +90,9 @@ extension ISO8601 {
     var millisecond = 0
     var zone = 19
     if n == 23 || n == 24 || n == 29 {
-      guard base[19] == UInt8(ascii: "."), digit(20) < 10, digit(21) < 10, digit(22) < 10 else { return nil }
+      guard base[19] == UInt8(ascii: "."), digit(20) < 10, digit(21) < 10, digit(22) < 10 else {
+        return nil
+      }
       millisecond = digit(20) * 100 + digit(21) * 10 + digit(22)
       zone = 23
     }
@@ -102,7 +109,8 @@ extension ISO8601 {
       utcOffset = UTCOffset.none
     default:
       let sign = base[zone]
-      guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), base[zone + 3] == UInt8(ascii: ":"),
+      guard sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"),
+        base[zone + 3] == UInt8(ascii: ":"),
         digit(zone + 1) < 10, digit(zone + 2) < 10, digit(zone + 4) < 10, digit(zone + 5) < 10
       else { return nil }
       let offsetHour = digit(zone + 1) * 10 + digit(zone + 2)
@@ -111,10 +119,14 @@ extension ISO8601 {
       offsetSeconds = offsetHour * 3_600 + offsetMinute * 60
       if sign == UInt8(ascii: "-") { offsetSeconds = -offsetSeconds }
       // `-00:00` is RFC 3339's "offset unknown", as in `parseAnyForm`.
-      utcOffset = offsetSeconds != 0 || sign == UInt8(ascii: "+") ? Int32(truncatingIfNeeded: offsetSeconds) : UTCOffset.none
+      utcOffset =
+        offsetSeconds != 0 || sign == UInt8(ascii: "+")
+        ? Int32(truncatingIfNeeded: offsetSeconds) : UTCOffset.none
     }
     let utc = local - Int64(offsetSeconds) * Instant.millisecondsPerSecond
-    guard utc >= Instant.earliestSupportedMilliseconds && utc < Instant.endOfSupportedRangeMilliseconds else { return nil }
+    guard
+      utc >= Instant.earliestSupportedMilliseconds && utc < Instant.endOfSupportedRangeMilliseconds
+    else { return nil }
     return .absolute(Instant(milliseconds: utc))
   }
 
@@ -133,7 +145,9 @@ extension ISO8601 {
 
   /// `parse(_:utcOffset:)` for every form of the grammar, byte by byte: the reference for
   /// `parseCommonForm`, and the one that says what is wrong.
-  static func parseAnyForm(_ bytes: UnsafeBufferPointer<UInt8>, utcOffset: inout Int32) -> Result<Timestamp, ParseError> {
+  static func parseAnyForm(_ bytes: UnsafeBufferPointer<UInt8>, utcOffset: inout Int32) -> Result<
+    Timestamp, ParseError
+  > {
     utcOffset = UTCOffset.none
     let n = bytes.count
     guard n > 0 else { return fail(0, "empty timestamp") }
@@ -143,7 +157,8 @@ extension ISO8601 {
     guard year >= 0 else { return fail(0, "expected a 4-digit year") }
     guard year >= 1970 && year <= 2100 else {
       if byte(bytes, 4) &- 48 < 10 {  // `99999-…` is not year 9999
-        return fail(0, "expected a 4-digit year, found more digits (years 1970...2100 are supported)")
+        return fail(
+          0, "expected a 4-digit year, found more digits (years 1970...2100 are supported)")
       }
       return fail(0, "year \(pad2(year / 100))\(pad2(year % 100)) is out of range 1970...2100")
     }

@@ -56,7 +56,8 @@ struct JSONLinesFastRow {
   /// a flat donation row the general reader accepts as it is; nil otherwise.
   ///
   /// - Complexity: O(line length).
-  mutating func scan(_ b: UnsafeBufferPointer<UInt8>, from start: Int, timeZone: ZoneRules) -> Int? {
+  mutating func scan(_ b: UnsafeBufferPointer<UInt8>, from start: Int, timeZone: ZoneRules) -> Int?
+  {
     timestamp = nil
     user = nil
     kind = nil
@@ -145,7 +146,8 @@ struct JSONLinesFastRow {
       i = Self.skipSpace(b, key.upperBound + 1)
       guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
       i = Self.skipSpace(b, i + 1)
-      guard i < b.count, b[i] == UInt8(ascii: "\""), let value = Self.string(b, at: i, asciiOnly: false)
+      guard i < b.count, b[i] == UInt8(ascii: "\""),
+        let value = Self.string(b, at: i, asciiOnly: false)
       else { return nil }
       parameters.append((key, value))
       i = Self.skipSpace(b, value.upperBound + 1)
@@ -182,7 +184,9 @@ struct JSONLinesFastRow {
   private mutating func parameterSet<Sink: DonationSink>(
     _ b: UnsafeBufferPointer<UInt8>, text: Range<Int>, sink: inout Sink
   ) -> Int32 {
-    if Sink.cachesParameterTexts, let set = parameterTexts.set(of: UnsafeBufferPointer(rebasing: b[text])) {
+    if Sink.cachesParameterTexts,
+      let set = parameterTexts.set(of: UnsafeBufferPointer(rebasing: b[text]))
+    {
       return set
     }
     var pairs: [ParameterID] = []
@@ -222,14 +226,16 @@ struct JSONLinesFastRow {
   ///
   /// - Complexity: O(string length).
   @inline(__always)
-  static func string(_ b: UnsafeBufferPointer<UInt8>, at quote: Int, asciiOnly: Bool) -> Range<Int>? {
+  static func string(_ b: UnsafeBufferPointer<UInt8>, at quote: Int, asciiOnly: Bool) -> Range<Int>?
+  {
     guard let base = b.baseAddress else { return nil }
     let raw = UnsafeRawPointer(base)
     let n = b.count
     var i = quote + 1
     while i < n {
       if i &+ 8 <= n {
-        let flags = stops(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
+        let flags = stops(
+          UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)))
         if flags == 0 {
           i &+= 8
           continue
@@ -292,7 +298,9 @@ struct JSONLinesFastRow {
       i += 1
     }
     guard i > first, i - first == 1 || b[first] != UInt8(ascii: "0") else { return nil }
-    if i < b.count, b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
+    if i < b.count,
+      b[i] == UInt8(ascii: ".") || b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E")
+    {
       return nil
     }
     return (negative ? -value : value, i)
@@ -319,14 +327,18 @@ struct JSONLinesFastRow {
   }
 
   @inline(__always)
-  private static func matches(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ name: StaticString) -> Bool {
+  private static func matches(
+    _ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ name: StaticString
+  ) -> Bool {
     guard range.count == name.utf8CodeUnitCount else { return false }
     let text = name.utf8Start
     for k in 0..<range.count where b[range.lowerBound + k] != text[k] { return false }
     return true
   }
 
-  private static func equal(_ b: UnsafeBufferPointer<UInt8>, _ x: Range<Int>, _ y: Range<Int>) -> Bool {
+  private static func equal(_ b: UnsafeBufferPointer<UInt8>, _ x: Range<Int>, _ y: Range<Int>)
+    -> Bool
+  {
     guard x.count == y.count else { return false }
     for k in 0..<x.count where b[x.lowerBound + k] != b[y.lowerBound + k] { return false }
     return true

@@ -1,24 +1,29 @@
+import SmartStackKit
 import Testing
 
-import SmartStackKit
 @testable import SmartStackBase
+@testable import SmartStackBench
+@testable import SmartStackCounterfactual
 @testable import SmartStackData
 @testable import SmartStackEngine
+@testable import SmartStackExperiments
 @testable import SmartStackStrategies
 @testable import SmartStackWorld
-@testable import SmartStackExperiments
-@testable import SmartStackCounterfactual
-@testable import SmartStackBench
 
 /// The JSON Lines fast path must give exactly what the general parser gives: the same
 /// log, or the same diagnostics (messages, positions, truncation).
 @Suite("JSON Lines fast path")
 struct JSONLinesFastPathTests {
   /// Reads `bytes` both ways; `nil` log means it threw, with those diagnostics.
-  func both(_ bytes: [UInt8], limit: Int = 50) -> (fast: (DonationLog?, [String]), general: (DonationLog?, [String])) {
+  func both(_ bytes: [UInt8], limit: Int = 50) -> (
+    fast: (DonationLog?, [String]), general: (DonationLog?, [String])
+  ) {
     func read(_ fast: Bool) -> (DonationLog?, [String]) {
       do {
-        return (try DonationLog.readJSONLines(bytes, file: "log.jsonl", timeZone: .utc, limit: limit, fastPath: fast), [])
+        return (
+          try DonationLog.readJSONLines(
+            bytes, file: "log.jsonl", timeZone: .utc, limit: limit, fastPath: fast), []
+        )
       } catch let list as DiagnosticList {
         return (nil, list.diagnostics.map(\.description) + (list.truncated ? ["(truncated)"] : []))
       } catch {
@@ -35,9 +40,12 @@ struct JSONLinesFastPathTests {
     #""2026-03-02T08:00:05Z ""#,
   ]
   static let users = [
-    #""alice""#, #""bob""#, #""""#, "null", #""ü-user""#, "3", #""a\"b""#, #""tab\there""#, "nul", "nullx",
+    #""alice""#, #""bob""#, #""""#, "null", #""ü-user""#, "3", #""a\"b""#, #""tab\there""#, "nul",
+    "nullx",
   ]
-  static let kinds = [#""Weather""#, #""Music""#, #""""#, "null", #"["x"]"#, #""Mus\u0069c""#, #""Café""#]
+  static let kinds = [
+    #""Weather""#, #""Music""#, #""""#, "null", #"["x"]"#, #""Mus\u0069c""#, #""Café""#,
+  ]
   static let intents = [#""ViewForecast""#, #""""#, "null", "true", #""Play""#]
   static let parameters = [
     "{}", #"{"a":"1","b":"2"}"#, #"{"b":"x","a":"y"}"#, #"{"a":"1","a":"2"}"#, #"{"":"v"}"#,
@@ -53,7 +61,9 @@ struct JSONLinesFastPathTests {
   /// The pieces above that the reader accepts (escapes and non-ASCII keys included:
   /// valid, but for the general parser).
   static let validTimestamps = Array(timestamps[0..<4])
-  static let validUsers = [#""alice""#, #""bob""#, #""""#, "null", #""ü-user""#, #""a\"b""#, #""tab\there""#]
+  static let validUsers = [
+    #""alice""#, #""bob""#, #""""#, "null", #""ü-user""#, #""a\"b""#, #""tab\there""#,
+  ]
   static let validKinds = [#""Weather""#, #""Music""#, #""Mus\u0069c""#, #""Café""#]
   static let validIntents = [#""ViewForecast""#, #""""#, "null", #""Play""#]
   static let validOffsets = ["3600", "-18000", "0", "-0", "null", "64800", "-64800", "1e3", "2.0"]
@@ -69,17 +79,28 @@ struct JSONLinesFastPathTests {
     func pick<T>(_ items: [T]) -> T { items[rng.nextInt(below: items.count)] }
     func space() -> String { rng.nextInt(below: 3) == 0 ? pick(spaces) : "" }
     var fields: [(String, String)] = []
-    if valid || rng.nextInt(below: 10) != 0 { fields.append(("timestamp", pick(valid ? validTimestamps : timestamps))) }
+    if valid || rng.nextInt(below: 10) != 0 {
+      fields.append(("timestamp", pick(valid ? validTimestamps : timestamps)))
+    }
     if rng.nextInt(below: 3) != 0 { fields.append(("user", pick(valid ? validUsers : users))) }
-    if valid || rng.nextInt(below: 10) != 0 { fields.append(("kind", pick(valid ? validKinds : kinds))) }
-    if rng.nextInt(below: 2) == 0 { fields.append(("intent", pick(valid ? validIntents : intents))) }
-    if rng.nextInt(below: 2) == 0 { fields.append(("parameters", pick(valid ? validParameters : parameters))) }
-    if rng.nextInt(below: 3) == 0 { fields.append(("utc_offset", pick(valid ? validOffsets : offsets))) }
+    if valid || rng.nextInt(below: 10) != 0 {
+      fields.append(("kind", pick(valid ? validKinds : kinds)))
+    }
+    if rng.nextInt(below: 2) == 0 {
+      fields.append(("intent", pick(valid ? validIntents : intents)))
+    }
+    if rng.nextInt(below: 2) == 0 {
+      fields.append(("parameters", pick(valid ? validParameters : parameters)))
+    }
+    if rng.nextInt(below: 3) == 0 {
+      fields.append(("utc_offset", pick(valid ? validOffsets : offsets)))
+    }
     if rng.nextInt(below: 12) == 0 { fields.append(("note", pick([#""x""#, "[1]", "null"]))) }
     if !valid, rng.nextInt(below: 15) == 0, let repeated = fields.first { fields.append(repeated) }
     RandomShuffle.shuffle(&fields, using: &rng)
     var text = space() + "{" + space()
-    text += fields.map { "\"\($0.0)\"" + space() + ":" + space() + $0.1 }.joined(separator: space() + "," + space())
+    text += fields.map { "\"\($0.0)\"" + space() + ":" + space() + $0.1 }.joined(
+      separator: space() + "," + space())
     text += space() + "}" + space()
     if valid { return Array((text + (rng.nextInt(below: 10) == 0 ? "\r" : "")).utf8) }
     switch rng.nextInt(below: 20) {
@@ -105,7 +126,9 @@ struct JSONLinesFastPathTests {
       for _ in 0..<(1 + rng.nextInt(below: 12)) {
         let line = rng.nextInt(below: 10) == 0 ? Array("  ".utf8) : Self.line(&rng, valid: valid)
         var row = JSONLinesFastRow()
-        if line.withUnsafeBufferPointer({ row.scan($0, from: 0, timeZone: .utc) }) != nil { fastLines += 1 }
+        if line.withUnsafeBufferPointer({ row.scan($0, from: 0, timeZone: .utc) }) != nil {
+          fastLines += 1
+        }
         bytes += line
         bytes.append(0x0A)
       }
@@ -135,8 +158,13 @@ struct JSONLinesFastPathTests {
       let bytes = Array(text.utf8)
       return bytes.withUnsafeBufferPointer { row.scan($0, from: 0, timeZone: .utc) != nil }
     }
-    #expect(scans(#"{"timestamp":"2026-03-02T08:00:05Z","user":"u","kind":"K","intent":null,"parameters":{"a":"b"}}"#))
-    #expect(scans(#" { "kind" : "K" , "timestamp" : "2026-03-02 08:00:05" , "parameters" : null } "# + "\r"))
+    #expect(
+      scans(
+        #"{"timestamp":"2026-03-02T08:00:05Z","user":"u","kind":"K","intent":null,"parameters":{"a":"b"}}"#
+      ))
+    #expect(
+      scans(
+        #" { "kind" : "K" , "timestamp" : "2026-03-02 08:00:05" , "parameters" : null } "# + "\r"))
     // A naive time takes it too, and is noted where the general reader notes it.
     let naive = #"{"user":"ü","timestamp":"2026-03-29 02:30:00","kind":"K"}"#
     #expect(scans(naive))
@@ -177,13 +205,15 @@ struct JSONLinesFastPathTests {
   /// value read as the general parser reads them, in sets by content.
   @Test func repeatedParameterTextsReadAsTheGeneralParserReadsThem() throws {
     let texts = [
-      #"{"city":"Berlin","unit":"C"}"#, #"{"city":"Berlin","unit":"C"}"#, #"{"unit":"C","city":"Berlin"}"#,
+      #"{"city":"Berlin","unit":"C"}"#, #"{"city":"Berlin","unit":"C"}"#,
+      #"{"unit":"C","city":"Berlin"}"#,
       #"{ "city" : "Berlin" , "unit" : "C" }"#, #"{"city":"Paris","unit":"C"}"#, "{}", "null",
       #"{"city":"Berlin","unit":"C"}"#, #"{"city":"Paris","unit":"C"}"#,
     ]
     var log = ""
     for (k, text) in texts.enumerated() {
-      log += #"{"timestamp":"2026-03-02T08:00:0\#(k)Z","kind":"Weather","parameters":\#(text)}"# + "\n"
+      log +=
+        #"{"timestamp":"2026-03-02T08:00:0\#(k)Z","kind":"Weather","parameters":\#(text)}"# + "\n"
     }
     let (fast, general) = both(Array(log.utf8))
     let read = try #require(fast.0)
@@ -214,8 +244,10 @@ struct JSONLinesFastPathTests {
       return nil
     }
     let pieces: [[UInt8]] = [
-      Array("a".utf8), Array("Z".utf8), Array("-".utf8), Array(" ".utf8), Array("~".utf8), [0x7F], [0x21], [0x23],
-      [0x5B], [0x5D], [0x1F], [0x00], [0x09], [0x0A], Array("\\".utf8), Array("ü".utf8), Array("€".utf8),
+      Array("a".utf8), Array("Z".utf8), Array("-".utf8), Array(" ".utf8), Array("~".utf8), [0x7F],
+      [0x21], [0x23],
+      [0x5B], [0x5D], [0x1F], [0x00], [0x09], [0x0A], Array("\\".utf8), Array("ü".utf8),
+      Array("€".utf8),
       Array("😀".utf8), [0xFF], [0xC3], [0xE2, 0x82], [0x80],
     ]
     let plain = Array("abcdefgh-_:.T0123".utf8)
@@ -227,7 +259,9 @@ struct JSONLinesFastPathTests {
       var text: [UInt8] = []
       for _ in 0..<length {
         // Mostly plain ASCII, so that long clean runs (whole words) occur.
-        text += rng.nextInt(below: 8) == 0 ? pieces[rng.nextInt(below: pieces.count)] : [plain[rng.nextInt(below: plain.count)]]
+        text +=
+          rng.nextInt(below: 8) == 0
+          ? pieces[rng.nextInt(below: pieces.count)] : [plain[rng.nextInt(below: plain.count)]]
       }
       let lead = rng.nextInt(below: 8)
       var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: lead) + [UInt8(ascii: "\"")] + text
@@ -236,7 +270,10 @@ struct JSONLinesFastPathTests {
       }
       for asciiOnly in [false, true] {
         let (fast, slow) = bytes.withUnsafeBufferPointer {
-          (JSONLinesFastRow.string($0, at: lead, asciiOnly: asciiOnly), reference($0, at: lead, asciiOnly: asciiOnly))
+          (
+            JSONLinesFastRow.string($0, at: lead, asciiOnly: asciiOnly),
+            reference($0, at: lead, asciiOnly: asciiOnly)
+          )
         }
         #expect(fast == slow, "\(bytes) asciiOnly \(asciiOnly)")
         if slow == nil { refused += 1 } else { found += 1 }
@@ -269,7 +306,9 @@ struct JSONLinesFastPathTests {
     for _ in 0..<50_000 {
       var word: UInt64 = 0
       for k in 0..<8 {
-        let byte = rng.nextInt(below: 6) == 0 ? UInt8(truncatingIfNeeded: rng.next()) : UInt8(0x23 + rng.nextInt(below: 0x39))
+        let byte =
+          rng.nextInt(below: 6) == 0
+          ? UInt8(truncatingIfNeeded: rng.next()) : UInt8(0x23 + rng.nextInt(below: 0x39))
         word |= UInt64(byte) << (8 * UInt64(k))
       }
       words.append(word)
@@ -277,7 +316,8 @@ struct JSONLinesFastPathTests {
     for word in words {
       let flags = JSONLinesFastRow.stops(word)
       if let first = firstStop(word) {
-        #expect(flags != 0 && flags.trailingZeroBitCount == 8 * first + 7, "\(String(word, radix: 16))")
+        #expect(
+          flags != 0 && flags.trailingZeroBitCount == 8 * first + 7, "\(String(word, radix: 16))")
       } else {
         #expect(flags == 0, "\(String(word, radix: 16))")
       }
