@@ -44,8 +44,9 @@ public struct DonationStatistics: Sendable, Hashable {
   /// The `limit` busiest local hours: donation count descending, then hour ascending.
   /// Hours without donations are left out.
   public func busiestHours(_ limit: Int = 3) -> [HourCount] {
-    let hours = (0..<hourCounts.count).filter { hourCounts[$0] > 0 }.sorted {
-      hourCounts[$0] != hourCounts[$1] ? hourCounts[$0] > hourCounts[$1] : $0 < $1
+    let counts = hourCounts
+    let hours: [Int] = (0..<counts.count).filter { (h: Int) -> Bool in counts[h] > 0 }.sorted {
+      (a: Int, b: Int) -> Bool in counts[a] != counts[b] ? counts[a] > counts[b] : a < b
     }
     return hours.prefix(max(0, limit)).map { HourCount(hour: $0, donations: hourCounts[$0]) }
   }

@@ -212,9 +212,11 @@ struct DonationLogBuilder {
     var canonical: [[ParameterID]] = []
     canonical.reserveCapacity(order.count)
     for old in order {
-      let named = table[Int(old)]
-        .map { (key: oldKeys[$0.key], value: oldValues[$0.value]) }
-        .sorted { $0.key != $1.key ? $0.key < $1.key : $0.value < $1.value }
+      let named: [(key: String, value: String)] = table[Int(old)]
+        .map { (id: ParameterID) -> (key: String, value: String) in
+          (key: oldKeys[id.key], value: oldValues[id.value])
+        }
+        .sorted { (a, b) -> Bool in a.key != b.key ? a.key < b.key : a.value < b.value }
       var pairs = named.map {
         ParameterID(key: keys.intern($0.key), value: values.intern($0.value))
       }

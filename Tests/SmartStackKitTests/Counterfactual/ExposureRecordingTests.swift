@@ -46,7 +46,8 @@ struct ExposureRecordingTests {
     #expect(!log.exposures.isEmpty)
     for e in log.exposures {
       let p = try #require(e.candidateProbabilities)
-      #expect(abs(p.reduce(0, +) - 1) < 1e-9)
+      let total: Double = p.reduce(0, +)
+      #expect(abs(total - 1) < 1e-9)
       #expect(e.loggingProbability(of: e.shown) == e.propensity)
       #expect(e.propensity > 0)
       if e.forced { #expect(e.propensity == 1) }

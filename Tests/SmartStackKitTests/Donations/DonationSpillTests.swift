@@ -67,7 +67,10 @@ private func checkSpill(_ path: String, usersPerBucket: Int, maxRows: Int, label
   #expect(spill.lastTimestamp == whole.timestamps.last, "\(label)")
   #expect(spill.hasOffsets == !whole.utcOffsets.isEmpty, "\(label)")
   #expect(spill.localTimes == localTimes, "\(label)")
-  #expect(spill.userRows == (0..<whole.userNames.count).map { whole.rows(ofUser: Int32($0)).count }, "\(label)")
+  let userRows: [Int] = (0..<whole.userNames.count).map { (u: Int) -> Int in
+    whole.rows(ofUser: Int32(u)).count
+  }
+  #expect(spill.userRows == userRows, "\(label)")
   let (blocks, fit) = spill.blocks(maxBytes: maxRows * DonationSpill.rowBytes)
   // They fit when every block is within the size on disk (none is a single bucket over it).
   #expect(fit == blocks.allSatisfy { spill.bytes($0) <= maxRows * DonationSpill.rowBytes }, "\(label): fit")

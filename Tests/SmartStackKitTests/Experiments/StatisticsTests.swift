@@ -42,7 +42,7 @@ struct WilcoxonTests {
   }
 
   @Test func largeSamplesUseTheNormalApproximation() throws {
-    let d = (0..<60).map { Double(($0 * 37) % 23 - 9) / 7 }
+    let d: [Double] = (0..<60).map { (i: Int) -> Double in Double((i * 37) % 23 - 9) / 7 }
     let r = try #require(WilcoxonSignedRank.test(d))
     #expect(!r.exact)
     #expect(abs(r.pValue - 0.04353205576279501) < 1e-12)

@@ -91,7 +91,8 @@ struct RelevanceGridTests: RelevanceFixtures {
     #expect(byInstance.map(\.percentile) == [0.5, 0.5, nil, 0.5, 0.25, 0.5])
     let byKind = try rows(file, from: 0, to: 1, stepHours: 1, PercentileNormaliser(scope: .kind))
     // Kind K at 0 h: {1, 5}; at 1 h: {1, 5, 3}. Kind c is alone.
-    #expect(byKind.map(\.percentile) == [0.25, 0.75, nil, 0.5 / 3, 1.5 / 3, 0.5])
+    let expectedByKind: [Double?] = [0.25, 0.75, nil, 0.5 / 3, 1.5 / 3, 0.5]
+    #expect(byKind.map(\.percentile) == expectedByKind)
   }
 
   @Test func aDayWindowForgetsOldScores() throws {

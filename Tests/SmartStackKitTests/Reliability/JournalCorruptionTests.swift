@@ -36,7 +36,9 @@ struct JournalCorruptionTests {
       var bytes = journal
       let digits = bytes.indices.filter { (48...57).contains(bytes[$0]) }
       let at = digits[rng.nextInt(below: digits.count)]
-      bytes[at] = UInt8(48 + (Int(bytes[at]) - 48 + 1 + rng.nextInt(below: 9)) % 10)
+      let digit: Int = Int(bytes[at]) - 48
+      let step: Int = 1 + rng.nextInt(below: 9)
+      bytes[at] = UInt8(48 + (digit + step) % 10)
       return bytes
     case 1:  // 1...5 cell lines replaced by another seed's lines for the same cells
       for _ in 0..<(1 + rng.nextInt(below: 5)) {

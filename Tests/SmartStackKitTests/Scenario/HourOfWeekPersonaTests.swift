@@ -42,7 +42,9 @@ struct HourOfWeekPersonaTests {
     let weekend = person.visitTimes.filter { WallClock.weekday($0) >= 5 }
     #expect(weekend.isEmpty)
     // 14 days x 50 visits on average: 700 (sd 26).
-    #expect(abs(Double(person.visitTimes.count) - 700) < 4 * 27)
+    let visits = Double(person.visitTimes.count)
+    let bound: Double = 4 * 27
+    #expect(abs(visits - 700) < bound)
   }
 
   /// A weekly want probability of 0 on Mondays gives no Monday wants.

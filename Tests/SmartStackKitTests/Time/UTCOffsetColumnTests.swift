@@ -49,9 +49,10 @@ struct UTCOffsetColumnTests {
     #expect(interleaved.codes.count == 1000 && interleaved.starts.isEmpty && interleaved.plain.isEmpty)
     #expect(interleaved.runCount == 1000)
     // 257 distinct values: plain.
-    let many = UTCOffsetColumn((0..<600).map { Int32($0 % 257) * 60 })
+    let many = UTCOffsetColumn((0..<600).map { (i: Int) -> Int32 in Int32(i % 257) * 60 })
     #expect(many.mode == .plain)
-    #expect(Array(many) == (0..<600).map { Int32($0 % 257) * 60 })
+    let manyValues: [Int32] = (0..<600).map { (i: Int) -> Int32 in Int32(i % 257) * 60 }
+    #expect(Array(many) == manyValues)
     #expect(many.values.isEmpty && many.codes.isEmpty)
     // 15 changes in 1000 rows stay runs; the switch needs at least 16 runs.
     let fewChanges = UTCOffsetColumn((0..<1000).map { Int32($0 / 63) })
@@ -94,7 +95,8 @@ struct UTCOffsetColumnTests {
     #expect(column.values.count == 256)
     column.append(256)
     #expect(column.mode == .plain)
-    #expect(Array(column) == (0..<100).map { Int32($0 % 2) } + (2...256).map { Int32($0) })
+    let expected: [Int32] = (0..<100).map { Int32($0 % 2) } + (2...256).map { Int32($0) }
+    #expect(Array(column) == expected)
   }
 
   @Test func equalRowsAreEqualAndHashAlikeWhetherHeldAsRunsOrPlain() {
