@@ -86,6 +86,25 @@ struct BenchReportTests {
     #expect(text.contains("targets missed: bandit visits/s, CSV ingest MB/s"))
   }
 
+  /// A log of under 10 MB is read in milliseconds, too short to time: its ingest target is
+  /// neither met nor missed but not judged, in the text and the JSON.
+  @Test func anIngestOfUnderTenMegabytesIsNotJudged() throws {
+    var r = report()
+    r.csv = BenchReport.IngestResult(rows: 1_000, bytes: 64_000, seconds: 0.01, cpuSeconds: 0.01)
+    #expect(!r.targets.contains { $0.what == "CSV ingest MB/s" })
+    #expect(r.unjudgedTargets == ["CSV ingest MB/s"])
+    let text = r.text
+    #expect(text.contains("6.4 MB/s  >= 200 MB/s: not judged (a read under 10 MB is too short to time)"))
+    #expect(text.contains("targets missed: bandit visits/s\n"))
+    #expect(text.contains("not judged: CSV ingest MB/s\n"))
+    let json = r.json.serialized()
+    #expect(json.contains(#""missed_targets":["bandit visits/s"],"unjudged_targets":["CSV ingest MB/s"]"#))
+    // At 10 MB it is judged again.
+    r.csv = BenchReport.IngestResult(rows: 156_250, bytes: 10_000_000, seconds: 1, cpuSeconds: 1)
+    #expect(r.unjudgedTargets.isEmpty)
+    #expect(r.targets.contains { $0.what == "CSV ingest MB/s" && !$0.met })
+  }
+
   // MARK: - Baseline
 
   func baseline(_ r: BenchReport) -> [UInt8] { Array(r.json.serialized(pretty: true).utf8) }
