@@ -127,9 +127,12 @@ extension BenchReport {
   /// The ingest targets that applied to what ran but were not judged: the log read was
   /// under `ingestJudgedBytes`.
   public var unjudgedTargets: [String] {
-    [("CSV ingest MB/s", csv), ("JSON Lines ingest MB/s", jsonl)]
-      .filter { $0.1.rows > 0 && !Self.judged($0.1) }
-      .map(\.0)
+    ingests.filter { $0.result.rows > 0 && !Self.judged($0.result) }.map(\.what)
+  }
+
+  /// The two ingest measurements with their target names and minimums, in report order.
+  var ingests: [(what: String, result: IngestResult, minimum: Double)] {
+    [("CSV ingest MB/s", csv, Self.csvTarget), ("JSON Lines ingest MB/s", jsonl, Self.jsonlTarget)]
   }
 
   /// The targets that apply to what ran (strategies with default parameters only), and
@@ -141,12 +144,8 @@ extension BenchReport {
         checks.append(TargetCheck(what: "\(name) visits/s", minimum: minimum, measured: visitsPerSecond(s)))
       }
     }
-    if csv.rows > 0 && Self.judged(csv) {
-      checks.append(TargetCheck(what: "CSV ingest MB/s", minimum: Self.csvTarget, measured: csv.megabytesPerSecond))
-    }
-    if jsonl.rows > 0 && Self.judged(jsonl) {
-      checks.append(
-        TargetCheck(what: "JSON Lines ingest MB/s", minimum: Self.jsonlTarget, measured: jsonl.megabytesPerSecond))
+    for (what, result, minimum) in ingests where result.rows > 0 && Self.judged(result) {
+      checks.append(TargetCheck(what: what, minimum: minimum, measured: result.megabytesPerSecond))
     }
     return checks
   }
