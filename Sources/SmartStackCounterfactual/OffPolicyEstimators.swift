@@ -132,6 +132,23 @@ public enum PeopleBootstrap {
     _ people: [OffPolicySums], _ estimator: OffPolicyEstimator, resamples: Int = Bootstrap.resamples,
     level: Double = Bootstrap.level, using generator: inout G
   ) -> (low: Double, high: Double)? {
+    resampled(people, estimator, resamples: resamples, level: level, using: &generator)
+  }
+
+  /// `interval` with the generator `evaluate` uses (`Bootstrap.generator`): the same draws
+  /// and result, the shared body specialised for this type here (as
+  /// `Bootstrap.meanInterval`'s is: a caller in another file of a debug build cannot).
+  static func interval(
+    _ people: [OffPolicySums], _ estimator: OffPolicyEstimator, resamples: Int = Bootstrap.resamples,
+    level: Double = Bootstrap.level, using generator: inout Xoshiro256StarStar
+  ) -> (low: Double, high: Double)? {
+    resampled(people, estimator, resamples: resamples, level: level, using: &generator)
+  }
+
+  private static func resampled<G: RandomNumberGenerator>(
+    _ people: [OffPolicySums], _ estimator: OffPolicyEstimator, resamples: Int, level: Double,
+    using generator: inout G
+  ) -> (low: Double, high: Double)? {
     guard !people.isEmpty else { return nil }
     var estimates: [Double] = []
     estimates.reserveCapacity(resamples)

@@ -67,6 +67,33 @@ struct OffPolicyEstimatorTests {
     }
   }
 
+  /// `evaluate`'s generator takes a concrete overload of the people bootstrap (its body
+  /// specialised for debug builds); any other caller the generic one: the same interval,
+  /// bit for bit, and as many numbers drawn.
+  @Test func theEvaluatorsGeneratorGivesTheIntervalOfTheGenericBody() throws {
+    func throughGeneric<G: RandomNumberGenerator>(
+      _ people: [OffPolicySums], _ estimator: OffPolicyEstimator, _ g: inout G
+    ) -> (low: Double, high: Double)? {
+      PeopleBootstrap.interval(people, estimator, resamples: 200, using: &g)
+    }
+    var data = SplitMix64(seed: 5)
+    let people: [OffPolicySums] = (0..<25).map { _ in
+      var sums = OffPolicySums()
+      sums.n = Double(1 + data.nextInt(below: 9))
+      sums.ips = data.nextUnit() * sums.n
+      sums.weight = data.nextUnit() * sums.n
+      return sums
+    }
+    for estimator in [OffPolicyEstimator.ips, .snips] {
+      var concrete = Bootstrap.generator(masterSeed: 3, rowKey: estimator.rawValue)
+      var generic = Bootstrap.generator(masterSeed: 3, rowKey: estimator.rawValue)
+      let a = try #require(PeopleBootstrap.interval(people, estimator, resamples: 200, using: &concrete))
+      let b = try #require(throughGeneric(people, estimator, &generic))
+      #expect(a.low.bitPattern == b.low.bitPattern && a.high.bitPattern == b.high.bitPattern, "\(estimator)")
+      #expect(concrete.next() == generic.next(), "\(estimator): both drew as many numbers")
+    }
+  }
+
   @Test func aChoiceTheLoggerCouldNotShowIsCountedAndExplained() {
     // The target chooses c, which is not a candidate: logging probability 0.
     let rows = OffPolicyEvaluation.estimates(

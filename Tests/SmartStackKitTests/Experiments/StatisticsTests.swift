@@ -108,6 +108,25 @@ struct BootstrapTests {
     }
   }
 
+  /// The batch's generator takes a concrete overload (its body specialised for speed in
+  /// debug builds); any other caller the generic one. Both draw the same indices in the
+  /// same order, so they give the same interval, bit for bit.
+  @Test func theBatchsGeneratorGivesTheIntervalOfTheGenericBody() throws {
+    func throughGeneric<G: RandomNumberGenerator>(_ values: [Double], _ g: inout G) -> (low: Double, high: Double)? {
+      Bootstrap.meanInterval(values, resamples: 300, using: &g)
+    }
+    for seed in 0..<20 as Range<UInt64> {
+      var data = SplitMix64(seed: seed)
+      let values: [Double] = (0..<(1 + data.nextInt(below: 30))).map { _ in data.nextUnit() }
+      var concrete = Bootstrap.generator(masterSeed: seed, rowKey: "k")
+      var generic = Bootstrap.generator(masterSeed: seed, rowKey: "k")
+      let a = try #require(Bootstrap.meanInterval(values, resamples: 300, using: &concrete))
+      let b = try #require(throughGeneric(values, &generic))
+      #expect(a.low.bitPattern == b.low.bitPattern && a.high.bitPattern == b.high.bitPattern, "seed \(seed)")
+      #expect(concrete.next() == generic.next(), "seed \(seed): both drew as many numbers")
+    }
+  }
+
   @Test func rowKeysGiveDifferentStreams() {
     var a = Bootstrap.generator(masterSeed: 1, rowKey: "summary|s|mfu|hit_rate")
     var b = Bootstrap.generator(masterSeed: 1, rowKey: "summary|s|mfu|mrr")
