@@ -5,16 +5,21 @@
 #            (use after free, overflows); the other command-line tests run without it in
 #            `swift test`: they drive the same library code and took most of the 11 minutes
 #            that every test took under AddressSanitizer in CI
-#   thread:  the batch runner's tests (Batch*, the failing-cell and interrupt tests), with
-#            ThreadSanitizer (data races between the parallel cells and the journal)
+#   thread:  the commands that run work in parallel, through the binary built with
+#            ThreadSanitizer (data races between workers): batch's cells and people blocks,
+#            a log replayed in blocks from a spill, people shards and their merge, an
+#            interrupted batch and its resume, a tuned batch, replay's and simulate's people
+#            in parallel, and a log big enough to be read in parallel chunks; each with
+#            --jobs 2. Until 2026-12-07 it ran the tests whose names matched Batch (40 test
+#            functions, 28 of them command-line tests that mostly ran this binary), for
+#            which every test target was built once more with ThreadSanitizer
+#            (docs/reliability.md, "Sanitizers")
 #
 #   Scripts/sanitizers.sh [address|thread|all|build|tests]     (default: all)
 #
-# `build` makes the two builds at the same time and runs no test; `tests` then runs the
-# address tests and the thread tests one after the other (their `swift test` finds the builds
-# done). `all` is `build` then `tests`. CI starts `build` in the background in the idle
-# scheduling class (`chrt --idle 0`) when it starts, so it uses what the other stages leave
-# idle, and runs `tests` once it has finished (.ci/run).
+# `build` makes the two builds at the same time and runs nothing; `tests` then runs the
+# address tests and the thread runs one after the other (each finds its build done). `all`
+# is `build` then `tests`; CI runs `all` (.ci/run).
 #
 # Each sanitizer builds into its own scratch folder (.build-asan, .build-tsan; git-ignored)
 # so the normal .build is left alone. (Its index store stays: on Linux, SwiftPM finds the
@@ -22,7 +27,7 @@
 # everything (several minutes on 2 cores). `all` runs the two builds at the same time (a
 # SwiftPM build leaves a core idle at each layer's module step and at the links; the other
 # build fills it; each line prefixed [address] or [thread]; both exit statuses collected),
-# then the address tests, then the thread tests, alone as before. Exits non-zero when a
+# then the address tests, then the thread runs, alone as before. Exits non-zero when a
 # build or a test fails or a sanitizer reports a problem.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,20 +40,81 @@ address() {
     --filter '^SmartStackKitTests\.|BadInputCorpusTests|Import'
 }
 
+thread_build() {
+  swift build --sanitize=thread --scratch-path .build-tsan --product smartstack
+}
+
+# thread_run EXPECTED_STATUS COMMAND...: runs one command of the ThreadSanitizer binary,
+# its output kept in $work/log and printed when its exit status is not the expected one
+# (a race reported ends the process with status 86: TSAN_OPTIONS below).
+thread_run() {
+  local expected="$1" status=0 start=$SECONDS
+  shift
+  "$@" > "$work/log" 2>&1 || status=$?
+  echo "-- smartstack ${*:2} ($((SECONDS - start)) s)"
+  if [ "$status" -ne "$expected" ]; then
+    cat "$work/log"
+    echo "ThreadSanitizer run failed (exit $status, expected $expected): smartstack ${*:2}" >&2
+    exit 1
+  fi
+}
+
 thread() {
-  echo "== swift test --sanitize=thread (the batch runner's tests)"
-  TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1}" \
-    swift test --sanitize=thread --scratch-path .build-tsan \
-    --filter 'Batch|CellFailureTests|InterruptedBatchTests'
+  echo "== swift build --sanitize=thread --product smartstack; the commands that run in parallel, under ThreadSanitizer"
+  thread_build
+  local bin status
+  bin="$(swift build --sanitize=thread --scratch-path .build-tsan --show-bin-path)/smartstack"
+  work="$(mktemp -d)"
+  export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:exitcode=86}"
+  local shift_log=(--log Datasets/logs/shift-worker/donations.csv --visits Datasets/logs/shift-worker/visits.csv)
+  # Cells in parallel: the bundled default experiment, one replicate (70 cells), interrupted
+  # (SIGINT once a cell is journaled: exit 130), then resumed to its end.
+  local start=$SECONDS
+  "$bin" batch --jobs 2 --replicates 1 --quiet --out "$work/default" > "$work/log" 2>&1 &
+  local pid=$! waited=0 journal="$work/default/.journal/cells.jsonl"
+  while { [ ! -f "$journal" ] || [ "$(wc -l < "$journal")" -lt 2 ]; } \
+    && kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 600 ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  kill -INT "$pid" 2>/dev/null || true
+  status=0
+  wait "$pid" || status=$?
+  echo "-- smartstack batch --jobs 2 --replicates 1, SIGINT after $(($(wc -l < "$journal") - 1)) cell(s) journaled ($((SECONDS - start)) s)"
+  [ "$status" -eq 130 ] || { cat "$work/log"; echo "the interrupted batch exited $status, not 130" >&2; exit 1; }
+  thread_run 0 "$bin" batch --jobs 2 --replicates 1 --quiet --out "$work/default" --resume
+  # One log in blocks of people from a spill (SpilledLogSource), the blocks built in parallel.
+  thread_run 0 "$bin" batch "${shift_log[@]}" --strategy mfu,oracle --max-memory 128K --jobs 2 --quiet \
+    --out "$work/blocks"
+  # People shards: each cell cut into blocks of people, two shards, then their merge.
+  for k in 1 2; do
+    thread_run 0 "$bin" batch "${shift_log[@]}" --strategy mfu,hour-of-week --shard "$k/2" --people-block 1 \
+      --jobs 2 --quiet --out "$work/shard-$k"
+  done
+  thread_run 0 "$bin" merge "$work/shard-1" "$work/shard-2" --out "$work/merged" --quiet
+  # A tuned strategy: its trials run as cells in parallel.
+  thread_run 0 "$bin" batch Datasets/experiments/tuning-commuter.json --jobs 2 --quiet --out "$work/tuning"
+  # One strategy: its people cut into blocks over the two workers.
+  thread_run 0 "$bin" replay --log Datasets/logs/commuter/donations.csv --visits Datasets/logs/commuter/visits.csv \
+    --strategy mfu --jobs 2 --out "$work/replay"
+  thread_run 0 "$bin" simulate --scenario Datasets/scenarios/commuter.json --strategy mfu --jobs 2 --explain \
+    --emit-log "$work/emitted.csv" --out "$work/simulate"
+  # A log over 8 MB is read in parallel chunks, and its replay plan built in parallel.
+  Scripts/generate-log.sh 150000 > "$work/big.csv"
+  thread_run 0 "$bin" validate "$work/big.csv"
+  thread_run 0 "$bin" replay --log "$work/big.csv" --stack top:10 --warmup-days 1 --strategy mfu --jobs 2 \
+    --out "$work/big"
+  rm -rf "$work"
+  echo "== no ThreadSanitizer report"
 }
 
 # The two builds at the same time, each line prefixed [address] or [thread]; both exit
 # statuses collected.
 build() {
-  echo "== swift build --build-tests, --sanitize=address and --sanitize=thread at the same time"
+  echo "== swift build --build-tests --sanitize=address and swift build --sanitize=thread --product smartstack at the same time"
   (swift build --build-tests --sanitize=address --scratch-path .build-asan 2>&1 | sed -u 's/^/[address] /') &
   local address_pid=$!
-  (swift build --build-tests --sanitize=thread --scratch-path .build-tsan 2>&1 | sed -u 's/^/[thread] /') &
+  (thread_build 2>&1 | sed -u 's/^/[thread] /') &
   local thread_pid=$!
   local failed=()
   wait "$address_pid" || failed+=(address)
