@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the test suite under the sanitizers (docs/reliability.md):
+# Runs the tests and the commands under the sanitizers (docs/reliability.md):
 #   address: every library test (SmartStackKitTests) and the command-line tests that feed the
 #            binary hostile files (the bad-input corpus, the importers), with AddressSanitizer
 #            (use after free, overflows); the other command-line tests run without it in
