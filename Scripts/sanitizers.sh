@@ -80,7 +80,9 @@ thread() {
   kill -INT "$pid" 2>/dev/null || true
   status=0
   wait "$pid" || status=$?
-  echo "-- smartstack batch --jobs 2 --replicates 1, SIGINT after $(($(wc -l < "$journal") - 1)) cell(s) journaled ($((SECONDS - start)) s)"
+  local cells=0
+  [ -f "$journal" ] && cells=$(($(wc -l < "$journal") - 1))
+  echo "-- smartstack batch --jobs 2 --replicates 1, SIGINT after $cells cell(s) journaled ($((SECONDS - start)) s)"
   [ "$status" -eq 130 ] || { cat "$work/log"; echo "the interrupted batch exited $status, not 130" >&2; exit 1; }
   thread_run 0 "$bin" batch --jobs 2 --replicates 1 --quiet --out "$work/default" --resume
   # One log in blocks of people from a spill (SpilledLogSource), the blocks built in parallel.
