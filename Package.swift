@@ -32,6 +32,21 @@ let optimisedInDebug: [SwiftSetting] =
   ProcessInfo.processInfo.environment["SMARTSTACK_DEBUG_ONONE"] == "1"
   ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
+// `SMARTSTACK_LIBRARY_TESTS_ONLY=1` leaves the command-line test target (smartstackTests) out
+// of the build. Scripts/sanitizers.sh sets it for the AddressSanitizer build, which then
+// compiles only the library's tests and the binary; the normal build's command-line tests
+// run that binary (`SMARTSTACK_CLI_TESTS_BINARY`, Tests/smartstackTests/CLI.swift), since
+// what they feed it is what AddressSanitizer checks (docs/reliability.md, "Sanitizers").
+let libraryTestsOnly = ProcessInfo.processInfo.environment["SMARTSTACK_LIBRARY_TESTS_ONLY"] == "1"
+let commandLineTests: [Target] =
+  libraryTestsOnly
+  ? []
+  : [
+    .testTarget(
+      name: "smartstackTests",
+      dependencies: ["smartstack", "SmartStackCommands", "SmartStackKit", "SmartStackBench", "SmartStackTestSupport"])
+  ]
+
 let package = Package(
   name: "SmartStackLab",
   platforms: [.macOS(.v13)],
@@ -102,8 +117,5 @@ let package = Package(
         "SmartStackEngine", "SmartStackStrategies", "SmartStackWorld", "SmartStackExperiments",
         "SmartStackCounterfactual", "SmartStackTestSupport",
       ]),
-    .testTarget(
-      name: "smartstackTests",
-      dependencies: ["smartstack", "SmartStackCommands", "SmartStackKit", "SmartStackBench", "SmartStackTestSupport"]),
-  ]
+  ] + commandLineTests
 )

@@ -4,7 +4,9 @@
 #            binary hostile files (the bad-input corpus, the importers), with AddressSanitizer
 #            (use after free, overflows); the other command-line tests run without it in
 #            `swift test`: they drive the same library code and took most of the 11 minutes
-#            that every test took under AddressSanitizer in CI
+#            that every test took under AddressSanitizer in CI. Since 2026-12-07 the
+#            command-line ones run from the normal debug build on the AddressSanitizer binary
+#            (below)
 #   thread:  the commands that run work in parallel, through the binary built with
 #            ThreadSanitizer (data races between workers): batch's cells and people blocks,
 #            a log replayed in blocks from a spill, people shards and their merge, an
@@ -21,8 +23,8 @@
 # address tests and the thread runs one after the other (each finds its build done). `all`
 # is `build` then `tests`; CI runs `all` (.ci/run).
 #
-# Each sanitizer builds into its own scratch folder (.build-asan, .build-tsan; git-ignored)
-# so the normal .build is left alone. (Its index store stays: on Linux, SwiftPM finds the
+# Each sanitizer builds into its own scratch folder (.build-asan, .build-tsan; git-ignored);
+# `address` also runs (and builds, when it is not built) the normal debug build's tests. (Its index store stays: on Linux, SwiftPM finds the
 # tests through it; `--disable-index-store` makes `swift test` fail.) A first run builds
 # everything (several minutes on 2 cores). `all` runs the two builds at the same time (a
 # SwiftPM build leaves a core idle at each layer's module step and at the links; the other
@@ -33,15 +35,36 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 which="${1:-all}"
 
-address() {
-  echo "== swift test --sanitize=address (the library tests, the bad-input corpus and the importers through the binary)"
-  ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:halt_on_error=1}" \
-    swift test --sanitize=address --scratch-path .build-asan \
-    --filter '^SmartStackKitTests\.|BadInputCorpusTests|Import'
+# The AddressSanitizer build leaves the command-line test target out
+# (SMARTSTACK_LIBRARY_TESTS_ONLY=1, Package.swift): it compiles the library, its tests and the
+# binary; the command-line tests that feed the binary hostile files run from the normal debug
+# build (`swift test`, which builds it when it is not built) on this build's binary
+# (SMARTSTACK_CLI_TESTS_BINARY). The binary is where AddressSanitizer looks; those tests'
+# own code is not what it checks.
+address_build() {
+  SMARTSTACK_LIBRARY_TESTS_ONLY=1 swift build --build-tests --sanitize=address --scratch-path .build-asan
 }
 
+address() {
+  echo "== swift test --sanitize=address (the library tests; the bad-input corpus and the importers through the binary)"
+  address_build
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:halt_on_error=1}"
+  SMARTSTACK_LIBRARY_TESTS_ONLY=1 swift test --skip-build --sanitize=address --scratch-path .build-asan \
+    --filter '^SmartStackKitTests\.'
+  local bin
+  bin="$(SMARTSTACK_LIBRARY_TESTS_ONLY=1 swift build --sanitize=address --scratch-path .build-asan --show-bin-path)/smartstack"
+  # The binary the tests are handed must be the instrumented one (its runtime lists its flags).
+  ASAN_OPTIONS=help=1 "$bin" --version 2>&1 | grep -q "Available flags for AddressSanitizer" \
+    || { echo "$bin is not built with AddressSanitizer" >&2; exit 1; }
+  SMARTSTACK_CLI_TESTS_BINARY="$bin" swift test --filter '^smartstackTests\..*(BadInputCorpusTests|Import)'
+}
+
+# The ThreadSanitizer binary is built with the layers unoptimised (SMARTSTACK_DEBUG_ONONE=1,
+# README "Set up"): 121 s and 206 s of CPU against 254 s and 470 s with their debug -O on
+# the 2-core VM (2026-12-07); the runs below take longer unoptimised, and the default
+# experiment runs two strategies instead of all seven for it (docs/reliability.md).
 thread_build() {
-  swift build --sanitize=thread --scratch-path .build-tsan --product smartstack
+  SMARTSTACK_DEBUG_ONONE=1 swift build --sanitize=thread --scratch-path .build-tsan --product smartstack
 }
 
 # thread_run EXPECTED_STATUS COMMAND...: runs one command of the ThreadSanitizer binary,
@@ -63,14 +86,15 @@ thread() {
   echo "== swift build --sanitize=thread --product smartstack; the commands that run in parallel, under ThreadSanitizer"
   thread_build
   local bin status
-  bin="$(swift build --sanitize=thread --scratch-path .build-tsan --show-bin-path)/smartstack"
+  bin="$(SMARTSTACK_DEBUG_ONONE=1 swift build --sanitize=thread --scratch-path .build-tsan --show-bin-path)/smartstack"
   work="$(mktemp -d)"
   export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:exitcode=86}"
   local shift_log=(--log Datasets/logs/shift-worker/donations.csv --visits Datasets/logs/shift-worker/visits.csv)
-  # Cells in parallel: the bundled default experiment, one replicate (70 cells), interrupted
-  # (SIGINT once a cell is journaled: exit 130), then resumed to its end.
-  local start=$SECONDS
-  "$bin" batch --jobs 2 --replicates 1 --quiet --out "$work/default" > "$work/log" 2>&1 &
+  # Cells in parallel: the bundled default experiment (its ten sources), two strategies, one
+  # replicate (20 cells), interrupted (SIGINT once a cell is journaled: exit 130), then
+  # resumed to its end.
+  local start=$SECONDS default=(--strategy mfu,smart-rotate --jobs 2 --replicates 1 --quiet)
+  "$bin" batch "${default[@]}" --out "$work/default" > "$work/log" 2>&1 &
   local pid=$! waited=0 journal="$work/default/.journal/cells.jsonl"
   while { [ ! -f "$journal" ] || [ "$(wc -l < "$journal")" -lt 2 ]; } \
     && kill -0 "$pid" 2>/dev/null && [ "$waited" -lt 600 ]; do
@@ -82,9 +106,9 @@ thread() {
   wait "$pid" || status=$?
   local cells=0
   [ -f "$journal" ] && cells=$(($(wc -l < "$journal") - 1))
-  echo "-- smartstack batch --jobs 2 --replicates 1, SIGINT after $cells cell(s) journaled ($((SECONDS - start)) s)"
+  echo "-- smartstack batch ${default[*]}, SIGINT after $cells cell(s) journaled ($((SECONDS - start)) s)"
   [ "$status" -eq 130 ] || { cat "$work/log"; echo "the interrupted batch exited $status, not 130" >&2; exit 1; }
-  thread_run 0 "$bin" batch --jobs 2 --replicates 1 --quiet --out "$work/default" --resume
+  thread_run 0 "$bin" batch "${default[@]}" --out "$work/default" --resume
   # One log in blocks of people from a spill (SpilledLogSource), the blocks built in parallel.
   thread_run 0 "$bin" batch "${shift_log[@]}" --strategy mfu,oracle --max-memory 128K --jobs 2 --quiet \
     --out "$work/blocks"
@@ -113,8 +137,8 @@ thread() {
 # The two builds at the same time, each line prefixed [address] or [thread]; both exit
 # statuses collected.
 build() {
-  echo "== swift build --build-tests --sanitize=address and swift build --sanitize=thread --product smartstack at the same time"
-  (swift build --build-tests --sanitize=address --scratch-path .build-asan 2>&1 | sed -u 's/^/[address] /') &
+  echo "== swift build --build-tests --sanitize=address (no command-line test target) and swift build --sanitize=thread --product smartstack (layers unoptimised) at the same time"
+  (address_build 2>&1 | sed -u 's/^/[address] /') &
   local address_pid=$!
   (thread_build 2>&1 | sed -u 's/^/[thread] /') &
   local thread_pid=$!

@@ -5,7 +5,7 @@ import SmartStackTestSupport
 /// Runs the built `smartstack` binary as a user would and captures what it prints.
 ///
 /// The binary is found next to the test bundle (SwiftPM puts both in the same
-/// products folder), so these are true end-to-end tests: argument parsing, exit codes,
+/// products folder), or where `SMARTSTACK_CLI_TESTS_BINARY` says, so these are true end-to-end tests: argument parsing, exit codes,
 /// stdout and stderr.
 struct CLI {
   struct Result {
@@ -14,7 +14,15 @@ struct CLI {
     var stderr: String
   }
 
+  /// `SMARTSTACK_CLI_TESTS_BINARY` when it is set: Scripts/sanitizers.sh runs the tests that
+  /// feed the binary hostile files on the AddressSanitizer build's binary this way.
   static var binary: URL {
+    if let path = ProcessInfo.processInfo.environment["SMARTSTACK_CLI_TESTS_BINARY"], !path.isEmpty {
+      guard FileManager.default.isExecutableFile(atPath: path) else {
+        fatalError("SMARTSTACK_CLI_TESTS_BINARY=\(path): no executable file there")
+      }
+      return URL(fileURLWithPath: path)
+    }
     var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     // Linux: .build/debug/SmartStackLabPackageTests.xctest is a file in the products folder.
     // macOS: the bundle is a folder; walk up until the binary is found.
