@@ -53,9 +53,14 @@ address() {
     --filter '^SmartStackKitTests\.'
   local bin
   bin="$(SMARTSTACK_LIBRARY_TESTS_ONLY=1 swift build --sanitize=address --scratch-path .build-asan --show-bin-path)/smartstack"
-  # The binary the tests are handed must be the instrumented one (its runtime lists its flags).
-  ASAN_OPTIONS=help=1 "$bin" --version 2>&1 | grep -q "Available flags for AddressSanitizer" \
-    || { echo "$bin is not built with AddressSanitizer" >&2; exit 1; }
+  # The binary the tests are handed must be the instrumented one (its runtime lists its
+  # flags). Read whole first: `| grep -q` would end the pipe early, and pipefail would fail it.
+  local flags
+  flags="$(ASAN_OPTIONS=help=1 "$bin" --version 2>&1 || true)"
+  case "$flags" in
+    *"Available flags for AddressSanitizer"*) ;;
+    *) echo "$bin is not built with AddressSanitizer" >&2; exit 1 ;;
+  esac
   SMARTSTACK_CLI_TESTS_BINARY="$bin" swift test --filter '^smartstackTests\..*(BadInputCorpusTests|Import)'
 }
 
