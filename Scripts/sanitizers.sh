@@ -24,8 +24,9 @@
 # is `build` then `tests`; CI runs `all` (.ci/run).
 #
 # Each sanitizer builds into its own scratch folder (.build-asan, .build-tsan; git-ignored);
-# `address` also runs (and builds, when it is not built) the normal debug build's tests. (Its index store stays: on Linux, SwiftPM finds the
-# tests through it; `--disable-index-store` makes `swift test` fail.) A first run builds
+# `address` also runs (and builds, when it is not built) the normal debug build's tests.
+# (Its index store stays: on Linux, SwiftPM finds the tests through it;
+# `--disable-index-store` makes `swift test` fail.) A first run builds
 # everything (several minutes on 2 cores). `all` runs the two builds at the same time (a
 # SwiftPM build leaves a core idle at each layer's module step and at the links; the other
 # build fills it; each line prefixed [address] or [thread]; both exit statuses collected),
