@@ -49,9 +49,9 @@ address_build() {
 address() {
   echo "== swift test --sanitize=address (the library tests; the bad-input corpus and the importers through the binary)"
   address_build
-  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0:halt_on_error=1}"
-  SMARTSTACK_LIBRARY_TESTS_ONLY=1 swift test --skip-build --sanitize=address --scratch-path .build-asan \
-    --filter '^SmartStackKitTests\.'
+  local options="${ASAN_OPTIONS:-detect_leaks=0:halt_on_error=1}"
+  ASAN_OPTIONS="$options" SMARTSTACK_LIBRARY_TESTS_ONLY=1 \
+    swift test --skip-build --sanitize=address --scratch-path .build-asan --filter '^SmartStackKitTests\.'
   local bin
   bin="$(SMARTSTACK_LIBRARY_TESTS_ONLY=1 swift build --sanitize=address --scratch-path .build-asan --show-bin-path)/smartstack"
   # The binary the tests are handed must be the instrumented one (its runtime lists its
@@ -62,7 +62,8 @@ address() {
     *"Available flags for AddressSanitizer"*) ;;
     *) echo "$bin is not built with AddressSanitizer" >&2; exit 1 ;;
   esac
-  SMARTSTACK_CLI_TESTS_BINARY="$bin" swift test --filter '^smartstackTests\..*(BadInputCorpusTests|Import)'
+  ASAN_OPTIONS="$options" SMARTSTACK_CLI_TESTS_BINARY="$bin" \
+    swift test --filter '^smartstackTests\..*(BadInputCorpusTests|Import)'
 }
 
 # The ThreadSanitizer binary is built with the layers unoptimised (SMARTSTACK_DEBUG_ONONE=1,

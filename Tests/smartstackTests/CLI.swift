@@ -5,8 +5,8 @@ import SmartStackTestSupport
 /// Runs the built `smartstack` binary as a user would and captures what it prints.
 ///
 /// The binary is found next to the test bundle (SwiftPM puts both in the same
-/// products folder), or where `SMARTSTACK_CLI_TESTS_BINARY` says, so these are true end-to-end tests: argument parsing, exit codes,
-/// stdout and stderr.
+/// products folder), or where `SMARTSTACK_CLI_TESTS_BINARY` says, so these are true
+/// end-to-end tests: argument parsing, exit codes, stdout and stderr.
 struct CLI {
   struct Result {
     var status: Int32
