@@ -64,10 +64,17 @@ public struct Exposure: Sendable, Hashable {
 extension Exposure {
   /// The `candidates` column: `id` or `id=probability`, joined by `;`.
   public var candidatesText: String {
-    guard let p = candidateProbabilities, p.count == candidates.count else {
-      return candidates.joined(separator: ";")
+    let p = candidateProbabilities.flatMap { $0.count == candidates.count ? $0 : nil }
+    var text = ""
+    for k in candidates.indices {
+      if k > 0 { text += ";" }
+      text += candidates[k]
+      if let p {
+        text += "="
+        text += NumberFormat.format(p[k])
+      }
     }
-    return candidates.indices.map { candidates[$0] + "=" + NumberFormat.format(p[$0]) }.joined(separator: ";")
+    return text
   }
 
   /// The logging probability of showing instance `id`: 0 when it is not a candidate,

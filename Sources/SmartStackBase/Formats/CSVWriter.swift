@@ -46,17 +46,24 @@ public struct CSVWriter: Sendable {
   }
 
   /// Appends one text field to the row in progress, quoting it if needed.
+  ///
+  /// - Complexity: O(bytes of `field`), read in place (`withUTF8`: a bridged string is
+  ///   copied once first).
   public mutating func append(_ field: String) {
     separate()
-    if Self.needsQuoting(field) || (field.isEmpty && header.count == 1) {
-      bytes.append(UInt8(ascii: "\""))
-      for byte in field.utf8 {
-        if byte == UInt8(ascii: "\"") { bytes.append(byte) }
-        bytes.append(byte)
+    var field = field
+    let alone = header.count == 1
+    field.withUTF8 { utf8 in
+      if Self.needsQuoting(utf8) || (utf8.isEmpty && alone) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in utf8 {
+          if byte == UInt8(ascii: "\"") { bytes.append(byte) }
+          bytes.append(byte)
+        }
+        bytes.append(UInt8(ascii: "\""))
+      } else {
+        bytes.append(contentsOf: utf8)
       }
-      bytes.append(UInt8(ascii: "\""))
-    } else {
-      bytes.append(contentsOf: field.utf8)
     }
   }
 
@@ -101,7 +108,12 @@ public struct CSVWriter: Sendable {
   /// True when `field` must be quoted: it contains `,` `"` `\r` `\n`, or starts or
   /// ends with a space.
   public static func needsQuoting(_ field: String) -> Bool {
-    let utf8 = field.utf8
+    var field = field
+    return field.withUTF8 { needsQuoting($0) }
+  }
+
+  /// `needsQuoting(_:)` of a field's UTF-8 bytes.
+  static func needsQuoting(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
     if utf8.first == UInt8(ascii: " ") || utf8.last == UInt8(ascii: " ") { return true }
     return utf8.contains { byte in
       byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\r")
