@@ -94,4 +94,15 @@ struct ExposureLogReadingTests {
     #expect(p.contains("f.csv:6:42: propensity 0.5 differs from the probability the candidates column states for 'a' (0.25)"))
     #expect(p.contains("f.csv:7:36: propensity 1e-7 is below the floor"))
   }
+
+  /// The reader's column enumeration is the log's columns in their order (its cases are
+  /// the names in camel case): a row's texts are read by its raw values.
+  @Test func theReadersColumnsAreTheLogsColumnsInOrder() {
+    #expect(ExposureColumn.allCases.map(\.rawValue) == Array(ExposureLog.columns.indices))
+    let camel = ExposureColumn.allCases.map { column in
+      "\(column)".reduce(into: "") { name, c in name += c.isUppercase ? "_" + c.lowercased() : String(c) }
+    }
+    #expect(camel == ExposureLog.columns)
+  }
 }
+
