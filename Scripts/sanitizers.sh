@@ -18,10 +18,13 @@
 #            (docs/reliability.md, "Sanitizers")
 #
 #   Scripts/sanitizers.sh [address|thread|all|build|tests]     (default: all)
+#   Scripts/sanitizers.sh thread-build [SWIFT BUILD OPTION...]
 #
 # `build` makes the two builds at the same time and runs nothing; `tests` then runs the
 # address tests and the thread runs one after the other (each finds its build done). `all`
-# is `build` then `tests`; CI runs `all` (.ci/run).
+# is `build` then `tests`; CI runs `all` (.ci/run), after `thread-build -j 1` beside its
+# release build (the ThreadSanitizer binary alone, one compiler at a time; `all` then finds
+# it built).
 #
 # Each sanitizer builds into its own scratch folder (.build-asan, .build-tsan; git-ignored);
 # `address` also runs (and builds, when it is not built) the normal debug build's tests.
@@ -70,8 +73,8 @@ address() {
 # README "Set up"): 121 s and 206 s of CPU against 254 s and 470 s with their debug -O on
 # the 2-core VM (2026-12-07); the runs below take longer unoptimised, and the default
 # experiment runs two strategies instead of all seven for it (docs/reliability.md).
-thread_build() {
-  SMARTSTACK_DEBUG_ONONE=1 swift build --sanitize=thread --scratch-path .build-tsan --product smartstack
+thread_build() { # thread_build [SWIFT BUILD OPTION...]
+  SMARTSTACK_DEBUG_ONONE=1 swift build --sanitize=thread --scratch-path .build-tsan --product smartstack "$@"
 }
 
 # thread_run EXPECTED_STATUS COMMAND...: runs one command of the ThreadSanitizer binary,
@@ -160,11 +163,12 @@ case "$which" in
   address) address ;;
   thread) thread ;;
   build) build; exit 0 ;;
+  thread-build) thread_build "${@:2}"; exit 0 ;;
   # The two test runs one after the other, never side by side: a test run beside the other
   # one made a timing test of the library fail under ASan (40,000 keys read in 5.4 s, its
   # limit 5 s).
   tests) address; thread ;;
   all) build; address; thread ;;
-  *) echo "usage: Scripts/sanitizers.sh [address|thread|all|build|tests]" >&2; exit 64 ;;
+  *) echo "usage: Scripts/sanitizers.sh [address|thread|all|build|tests] | thread-build [SWIFT BUILD OPTION...]" >&2; exit 64 ;;
 esac
 echo "== sanitizers passed"
