@@ -3,6 +3,7 @@
 #
 #   Notebooks/run.sh                     # the main job's reports/ (runs it first if needed)
 #   Notebooks/run.sh DIR [NAME=VALUE...] # any report folder; NAME=VALUE sets a notebook parameter
+#   Notebooks/run.sh --setup             # step 1 only (.ci/run does it at its start)
 #
 # 1. creates Notebooks/.venv (Python 3.11 or later: $PYTHON, default python3) and installs
 #    Notebooks/requirements.txt (pinned) and the package in python/ (editable);
@@ -38,6 +39,7 @@ if [ ! -x "$venv/bin/python" ]; then
   "$python" -m venv "$venv"
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r Notebooks/requirements.txt -e ./python
+[ "${1:-}" != --setup ] || exit 0
 
 if [ -z "${SMARTSTACK_BIN:-}" ]; then
   swift build -c release --product smartstack
